@@ -1,0 +1,52 @@
+"""Open a campaign and run the TUI, releasing the lock and draining writes however it ends."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from pathlib import Path
+
+from app import paths
+from app.state import Campaign
+from app.store import CampaignStore, CorruptSave, atomic_write, newest_good_backup
+
+
+class LaunchError(Exception):
+    """The campaign cannot be opened; the message says which file, why and what to do."""
+
+
+def open_campaign(path: Path, *, ruleset: str = "somnihil", seed: int | None = None) -> Campaign:
+    try:
+        store = CampaignStore.open(path, ruleset=ruleset)
+    except CorruptSave as exc:
+        backup = newest_good_backup(path)
+        hint = (
+            f" Newest good backup: {backup} (open it with: tableside --from-backup {path})"
+            if backup
+            else " No good backup was found."
+        )
+        raise LaunchError(f"{exc} — the file was left untouched.{hint}") from None
+    return Campaign(store, rng=random.Random(seed))
+
+
+def recover_from_backup(path: Path) -> Path:
+    """Copy the newest good backup of a damaged save to a new file beside it; touch nothing else."""
+    backup = newest_good_backup(path)
+    if backup is None:
+        raise LaunchError(f"{path}: no good backup found beside it")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}-recovered-{stamp}{path.suffix or '.json'}")
+    atomic_write(target, backup.read_bytes())
+    return target
+
+
+def launch(path: Path, *, ruleset: str = "somnihil", seed: int | None = None) -> int:
+    from app.tui import TablesideApp
+
+    campaign = open_campaign(path, ruleset=ruleset, seed=seed)
+    paths.remember_last(path)
+    try:
+        TablesideApp(campaign).run()
+    finally:
+        campaign.store.close()
+    return 0

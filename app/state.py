@@ -1,0 +1,267 @@
+"""The one state path: every change is a :class:`Command` applied by :meth:`Campaign.apply`.
+
+``apply`` validates, runs the command inside a :class:`Transaction` that records the before and
+after image of every document it touches, appends the command's log lines, pushes the change on
+the undo stack, and asks the store to persist. Undo and redo replay the recorded images rather
+than re-running commands, so a redone roll shows the same dice and nothing random runs twice.
+
+Widgets never write: they read through the query methods and send commands.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from tinydb.table import Document, Table
+
+from app.store import CampaignStore
+from rulesets import registry
+from rulesets.base import Ruleset
+
+Doc = dict[str, Any]
+UNDO_LIMIT = 500
+
+
+class CommandError(ValueError):
+    """A command refused; the message is shown to the GM as is."""
+
+
+class Command(Protocol):
+    """A change a GM makes. ``label`` names it in the log and in undo ("Damage Goblin 1")."""
+
+    @property
+    def label(self) -> str: ...
+
+    def run(self, tx: Transaction) -> list[str]:
+        """Apply the change through ``tx``; return log lines. Raise CommandError to refuse."""
+        ...
+
+
+@dataclass
+class _Change:
+    table: str
+    doc_id: int
+    before: Doc | None
+    after: Doc | None
+
+
+@dataclass
+class Entry:
+    """One applied command on the undo stack."""
+
+    label: str
+    changes: list[_Change]
+    lines: list[str]
+
+
+@dataclass
+class Transaction:
+    """What a command sees: reads, writes that are recorded, the campaign's rng, the clock."""
+
+    campaign: Campaign
+    changes: dict[tuple[str, int], _Change] = field(default_factory=dict)
+
+    @property
+    def rng(self) -> random.Random:
+        return self.campaign.rng
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.campaign.ruleset
+
+    def now(self) -> str:
+        return self.campaign.now()
+
+    def table(self, name: str) -> Table:
+        return self.campaign.store.db.table(name, cache_size=0)
+
+    def get(self, table: str, doc_id: int) -> Doc:
+        doc = self.table(table).get(doc_id=doc_id)
+        if doc is None:
+            raise CommandError(f"nothing with id {doc_id} in {table}")
+        return copy.deepcopy(dict(doc))
+
+    def all(self, table: str) -> list[tuple[int, Doc]]:
+        return [(d.doc_id, copy.deepcopy(dict(d))) for d in self.table(table).all()]
+
+    def _record(self, table: str, doc_id: int, before: Doc | None) -> _Change:
+        key = (table, doc_id)
+        if key not in self.changes:
+            self.changes[key] = _Change(table, doc_id, copy.deepcopy(before), None)
+        return self.changes[key]
+
+    def insert(self, table: str, doc: Doc) -> int:
+        doc_id = self.table(table).insert(copy.deepcopy(doc))
+        self._record(table, doc_id, None).after = copy.deepcopy(doc)
+        return doc_id
+
+    def put(self, table: str, doc_id: int, doc: Doc) -> None:
+        """Replace the whole document (insert it under that id if absent)."""
+        tbl = self.table(table)
+        existing = tbl.get(doc_id=doc_id)
+        change = self._record(table, doc_id, dict(existing) if existing is not None else None)
+        tbl.upsert(Document(copy.deepcopy(doc), doc_id=doc_id))
+        if existing is not None:
+            # upsert merges keys; a replace must also drop keys the new doc no longer has.
+            stored = tbl.get(doc_id=doc_id)
+            assert stored is not None
+            stale = [k for k in stored if k not in doc]
+            if stale:
+                tbl.update(_drop_keys(stale), doc_ids=[doc_id])
+        change.after = copy.deepcopy(doc)
+
+    def remove(self, table: str, doc_id: int) -> None:
+        tbl = self.table(table)
+        existing = tbl.get(doc_id=doc_id)
+        if existing is None:
+            return
+        change = self._record(table, doc_id, dict(existing))
+        tbl.remove(doc_ids=[doc_id])
+        change.after = None
+
+    def meta(self) -> Doc:
+        return self.get("meta", 1)
+
+
+def _drop_keys(keys: list[str]) -> Callable[[MutableMapping[Any, Any]], None]:
+    def transform(doc: MutableMapping[Any, Any]) -> None:
+        for key in keys:
+            doc.pop(key, None)
+
+    return transform
+
+
+class Campaign:
+    """The open campaign: the store, its game, the rng and the session's undo history."""
+
+    def __init__(
+        self,
+        store: CampaignStore,
+        rng: random.Random | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.store = store
+        self.rng = rng if rng is not None else random.Random()
+        self._clock = clock or (lambda: datetime.now().astimezone())
+        self.undo_stack: list[Entry] = []
+        self.redo_stack: list[Entry] = []
+        self.listeners: list[Callable[[list[str]], None]] = []
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def meta(self) -> Doc:
+        doc = self.store.db.table("meta").get(doc_id=1)
+        return dict(doc) if doc is not None else {}
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return registry.get(self.meta["ruleset"])
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("name", ""))
+
+    def rows(self, table: str) -> list[tuple[int, Doc]]:
+        """Read-only view: (doc_id, document) pairs in insertion order. Do not mutate."""
+        raw = self.store.data.get(table, {})
+        return [(int(k), v) for k, v in raw.items()]
+
+    def doc(self, table: str, doc_id: int) -> Doc | None:
+        return self.store.data.get(table, {}).get(str(doc_id))
+
+    def log_entries(self, limit: int | None = None) -> list[Doc]:
+        entries = [v for _, v in self.rows("log")]
+        return entries[-limit:] if limit else entries
+
+    def now(self) -> str:
+        return self._clock().isoformat(timespec="seconds")
+
+    # --- changing ----------------------------------------------------------------------------
+    def apply(self, command: Command) -> list[str]:
+        """Validate, apply, log, record for undo, persist. Raises CommandError, changing nothing."""
+        tx = Transaction(self)
+        try:
+            lines = command.run(tx)
+        except CommandError:
+            self._rollback(tx)
+            raise
+        except Exception:
+            self._rollback(tx)
+            raise
+        if not tx.changes and not lines:
+            return []
+        self._append_log(tx, command.label, lines)
+        self.undo_stack.append(Entry(command.label, list(tx.changes.values()), lines))
+        del self.undo_stack[:-UNDO_LIMIT]
+        self.redo_stack.clear()
+        self._persist([c.table for c in tx.changes.values()])
+        return lines
+
+    def _append_log(self, tx: Transaction, label: str, lines: list[str]) -> None:
+        rolls = {c.doc_id for c in tx.changes.values() if c.table == "log"}
+        if rolls or not lines:
+            return  # the command logged itself (a roll)
+        tx.insert(
+            "log",
+            {
+                "at": self.now(),
+                "kind": "event",
+                "who": "GM",
+                "text": "; ".join(lines),
+                "label": label,
+            },
+        )
+
+    def _rollback(self, tx: Transaction) -> None:
+        self._restore(tx.changes.values(), use_after=False)
+
+    def _restore(
+        self, changes: Iterator[_Change] | list[_Change] | Any, *, use_after: bool
+    ) -> None:
+        for change in changes:
+            image = change.after if use_after else change.before
+            tbl = self.store.db.table(change.table, cache_size=0)
+            if image is None:
+                tbl.remove(doc_ids=[change.doc_id]) if tbl.contains(doc_id=change.doc_id) else None
+            else:
+                if tbl.contains(doc_id=change.doc_id):
+                    tbl.remove(doc_ids=[change.doc_id])
+                tbl.insert(Document(copy.deepcopy(image), doc_id=change.doc_id))
+
+    def undo(self) -> str | None:
+        """Undo the last change of this session; returns its label, None if nothing to undo."""
+        if not self.undo_stack:
+            return None
+        entry = self.undo_stack.pop()
+        self._restore(reversed(entry.changes), use_after=False)
+        self.redo_stack.append(entry)
+        self._journal("undo", f"Undid: {entry.label}")
+        self._persist([c.table for c in entry.changes])
+        return entry.label
+
+    def redo(self) -> str | None:
+        if not self.redo_stack:
+            return None
+        entry = self.redo_stack.pop()
+        self._restore(entry.changes, use_after=True)
+        self.undo_stack.append(entry)
+        self._journal("redo", f"Redid: {entry.label}")
+        self._persist([c.table for c in entry.changes])
+        return entry.label
+
+    def _journal(self, kind: str, text: str) -> None:
+        """Undo/redo notes go in the log but are not themselves undoable."""
+        self.store.db.table("log", cache_size=0).insert(
+            {"at": self.now(), "kind": kind, "who": "GM", "text": text}
+        )
+
+    def _persist(self, tables: list[str]) -> None:
+        self.store.commit()
+        changed = sorted(set(tables) | {"log"})
+        for listener in list(self.listeners):
+            listener(changed)

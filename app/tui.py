@@ -1,0 +1,151 @@
+"""The Tableside app: four panels as modes, global keys, and the bridge to the campaign."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from app.messages import CampaignChanged
+from app.state import Campaign, Command, CommandError
+from app.store import StoreError
+from screens.combat import CombatScreen
+from screens.help import HelpScreen
+from screens.npcs import NpcScreen
+from screens.panel import PANELS
+from screens.party import PartyScreen
+from screens.quick_roll import QuickRollScreen
+from screens.store_error import StoreErrorScreen
+from screens.tray import TrayScreen
+
+
+class TablesideApp(App[None]):
+    """A keyboard-driven table companion. Every change goes through :attr:`campaign`."""
+
+    TITLE = "Tableside"
+    CSS_PATH = "tui.tcss"
+    ENABLE_COMMAND_PALETTE = True
+    MODES: ClassVar[dict[str, str | Screen[None] | type[Screen[None]]]] = {  # type: ignore[assignment]
+        "combat": CombatScreen,
+        "tray": TrayScreen,
+        "npcs": NpcScreen,
+        "party": PartyScreen,
+    }
+    DEFAULT_MODE = "combat"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "panel('combat')", "Combat", id="panel.combat"),
+        Binding("2", "panel('tray')", "Tray", id="panel.tray"),
+        Binding("3", "panel('npcs')", "NPCs", id="panel.npcs"),
+        Binding("4", "panel('party')", "Party", id="panel.party"),
+        Binding("d", "quick_roll", "Roll", id="app.quick_roll"),
+        Binding("u,ctrl+z", "undo", "Undo", id="app.undo"),
+        Binding("ctrl+y", "redo", "Redo", id="app.redo"),
+        Binding("question_mark", "help", "Keys", id="app.help"),
+        Binding("escape", "leave_field", "Leave field", show=False, id="app.leave_field"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(self, campaign: Campaign) -> None:
+        super().__init__()
+        self.campaign = campaign
+        campaign.listeners.append(self._on_campaign_change)
+        campaign.store.on_error = self._on_store_error
+        self._store_failed = False
+
+    # --- the one way to change anything ----------------------------------------------------------
+    def apply(self, command: Command) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why and return None."""
+        if self._store_failed:
+            self.notify("Saving has stopped; changes are not possible.", severity="error")
+            return None
+        try:
+            lines = self.campaign.apply(command)
+        except CommandError as exc:
+            self.notify(str(exc), title="Not done", severity="warning", markup=False)
+            return None
+        except StoreError as exc:
+            self._on_store_error(exc)
+            return None
+        return lines
+
+    def _on_campaign_change(self, tables: list[str]) -> None:
+        self.screen.post_message(CampaignChanged(tables))
+
+    def _on_store_error(self, exc: StoreError) -> None:
+        # Called from the writer thread; hop to the UI thread.
+        def show() -> None:
+            if self._store_failed:
+                return
+            self._store_failed = True
+            self.push_screen(StoreErrorScreen(str(exc)))
+
+        if self._thread_id == threading.get_ident():
+            show()
+        else:
+            self.call_from_thread(show)
+
+    # --- actions ---------------------------------------------------------------------------------
+    def action_panel(self, panel: str) -> None:
+        self.switch_mode(panel)
+
+    def action_quick_roll(self) -> None:
+        self.push_screen(QuickRollScreen())
+
+    def action_undo(self) -> None:
+        label = self.campaign.undo()
+        self.notify(f"Undid: {label}" if label else "Nothing to undo", markup=False)
+
+    def action_redo(self) -> None:
+        label = self.campaign.redo()
+        self.notify(f"Redid: {label}" if label else "Nothing to redo", markup=False)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_leave_field(self) -> None:
+        self.screen.set_focus(None)
+
+    async def action_quit(self) -> None:
+        self._close_store()
+        self.exit()
+
+    def _close_store(self) -> None:
+        # A failed store has already been shown to the GM; quitting must still work.
+        with contextlib.suppress(StoreError):
+            self.campaign.store.flush(timeout=10)
+
+    # --- command palette ---------------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for key, _pid, title in PANELS:
+            yield SystemCommand(
+                f"Panel: {title}",
+                f"Switch to the {title} panel ({key})",
+                lambda p=_pid: self.switch_mode(p),
+            )
+        yield SystemCommand(
+            "Quick roll", "Roll any dice expression into the log (d)", self.action_quick_roll
+        )
+        yield SystemCommand("Undo", "Undo the last change (u, ctrl+z)", self.action_undo)
+        yield SystemCommand("Redo", "Redo the last undone change (ctrl+y)", self.action_redo)
+        yield SystemCommand("Help: keys", "Every key of this panel (?)", self.action_help)
+        seen: set[str] = set()
+        for binding in getattr(screen, "BINDINGS", []):
+            if not isinstance(binding, Binding) or not binding.description:
+                continue
+            if binding.action in seen:
+                continue
+            seen.add(binding.action)
+            key = binding.key_display or binding.key
+            yield SystemCommand(
+                binding.description,
+                f"{binding.tooltip or binding.description} ({key})",
+                lambda action=binding.action, s=screen: self.call_later(s.run_action, action),
+            )

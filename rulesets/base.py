@@ -1,0 +1,170 @@
+"""The shape every game's rules take, so the app can drive any of the five games the same way.
+
+Rules are pure: no Textual, no I/O, and every random draw comes from an injected
+``random.Random`` so tests can pin outcomes. Characters and combatants are stored as plain
+JSON-safe dicts (the campaign store is a JSON document store), so a ruleset describes the
+*layout* of its character sheet with specs and offers pure functions over those dicts.
+
+Character document layout shared by every game (extra keys are allowed per game)::
+
+    {
+      "name": str,
+      "attributes": {key: int, ...},            # per SheetSpec.attributes
+      "resources": {key: {"current": int, "max": int}, ...},
+      "lists": {key: [str | dict, ...], ...},   # aspects, deliria, held arcana, spells ...
+      "tracks": {key: {...}},                   # e.g. Nemron limbs {"right_arm": {"hp":..,"max":..}}
+      "status": str,                            # game-specific ("alive", "spirit", ...)
+      "notes": str,
+    }
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TurnModel = Literal["initiative", "ap_rounds", "chosen_next"]
+"""Initiative order (resolution, nemron, somnihil), AP rounds (shadows), chosen-next (aspects)."""
+
+Character = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One resolved roll or draw, ready for the roll log."""
+
+    expression: str
+    """What was rolled, in the game's words or dice notation (``"2d20kh1"``, ``"d8,d10 vs DC 7"``)."""
+    total: int
+    dice: tuple[int, ...] = ()
+    """Every die or card value that came up, kept and dropped."""
+    band: str = ""
+    """The named outcome as the rules text writes it (``"Tough Choice"``); empty for a bare roll."""
+    detail: str = ""
+    """Anything else worth a line in the log: kept dice, natural 1, setbacks, drama die."""
+    natural: int | None = None
+
+    def as_log(self) -> dict[str, Any]:
+        """A JSON-safe dict for the roll log."""
+        return {
+            "expression": self.expression,
+            "total": self.total,
+            "dice": list(self.dice),
+            "band": self.band,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    key: str
+    label: str
+    default: int = 0
+    minimum: int = -99
+    maximum: int = 99
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    """A current/max pool on the sheet (vitality, AP, Grip, fate points, energy ...)."""
+
+    key: str
+    label: str
+    default_max: int
+    derive_max: Callable[[Mapping[str, int]], int] | None = None
+    """Max from the character's attributes, where the game says so; None = fixed/hand-set."""
+    minimum: int = 0
+    starts_full: bool = True
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    """A list on the sheet (aspects, deliria, held Major Arcana, spells known ...)."""
+
+    key: str
+    label: str
+    removable: bool = True
+    """False where the rules make entries permanent (deliria, RR-04)."""
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    attributes: tuple[AttributeSpec, ...] = ()
+    resources: tuple[ResourceSpec, ...] = ()
+    lists: tuple[ListSpec, ...] = ()
+    statuses: tuple[str, ...] = ("alive",)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game: its identity, its check, its turn model and its character sheet."""
+
+    id: str
+    name: str
+    turn_model: TurnModel
+    sheet: SheetSpec
+    check: Callable[..., CheckResult]
+    """The game's standard check: ``check(rng, **options) -> CheckResult``."""
+    check_help: str = ""
+    new_character: Callable[..., Character] | None = None
+    """``new_character(name, **attributes) -> Character``; default builds from the sheet spec."""
+    health_summary: Callable[[Character], str] | None = None
+    """One short plain-text line of the character's health for tables (``"7/10 vit"``)."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def make_character(self, name: str, **attributes: int) -> Character:
+        if self.new_character is not None:
+            return self.new_character(name, **attributes)
+        return default_character(self.sheet, name, **attributes)
+
+    def health(self, character: Character) -> str:
+        if self.health_summary is not None:
+            return self.health_summary(character)
+        return default_health(self.sheet, character)
+
+
+def default_character(sheet: SheetSpec, name: str, **attributes: int) -> Character:
+    """A fresh character laid out from the sheet spec, resources full, maxes derived."""
+    attrs = {a.key: int(attributes.get(a.key, a.default)) for a in sheet.attributes}
+    character: Character = {
+        "name": name,
+        "attributes": attrs,
+        "resources": {},
+        "lists": {spec.key: [] for spec in sheet.lists},
+        "tracks": {},
+        "status": sheet.statuses[0],
+        "notes": "",
+    }
+    rederive(sheet, character)
+    for spec in sheet.resources:
+        res = character["resources"][spec.key]
+        res["current"] = res["max"] if spec.starts_full else spec.minimum
+    return character
+
+
+def rederive(sheet: SheetSpec, character: Character) -> Character:
+    """Recompute every derived max from the attributes; clamp current into range. Mutates."""
+    resources = character.setdefault("resources", {})
+    attrs = character.get("attributes", {})
+    for spec in sheet.resources:
+        res = resources.setdefault(spec.key, {"current": spec.default_max, "max": spec.default_max})
+        if spec.derive_max is not None:
+            res["max"] = int(spec.derive_max(attrs))
+        res.setdefault("max", spec.default_max)
+        res["current"] = max(spec.minimum, min(int(res.get("current", res["max"])), res["max"]))
+    return character
+
+
+def default_health(sheet: SheetSpec, character: Character) -> str:
+    if not sheet.resources:
+        return ""
+    first = sheet.resources[0]
+    res = character.get("resources", {}).get(first.key, {})
+    return f"{res.get('current', 0)}/{res.get('max', 0)} {first.label}"
+
+
+def rng_or_new(rng: random.Random | None) -> random.Random:
+    """Tests inject a seeded Random; the app passes its campaign Random."""
+    return rng if rng is not None else random.Random()

@@ -1,0 +1,952 @@
+"""The combat tracker model, the same for all five games (GEN-04, GEN-05, SOH-09, SOH-10).
+
+Pure data and pure operations: an :class:`Encounter` holds :class:`Combatant` rows in turn order;
+each operation mutates the encounter and returns plain-text log lines, or raises
+:class:`EncounterError` (a ``ValueError``) with a message for the GM when the action is illegal.
+Everything round-trips through JSON-safe dicts (``to_dict`` / ``from_dict``) because the app
+saves the encounter after every change. Game numbers (AP max, initiative rolls, Quickness) come in
+from the game modules; nothing here depends on them.
+
+Three turn models (``Encounter.model``):
+
+- ``"initiative"`` (Somnihil, resolution, Nemron): a fixed order; ``next_turn`` walks it and
+  wraps into a new round; delay, hold and ``use_held`` rearrange it.
+- ``"ap_rounds"`` (Shadows of Humanity, SOH-10): each round every combatant gets its AP; whoever
+  has the most AP left acts; spending AP (``spend_ap``, ``counter_action``, ``pass_turn``) moves
+  the turn; the round ends when everyone is spent and the next round refills the AP.
+- ``"chosen_next"`` (the 2d6 aspects game): the acting character names who acts next among those
+  who have not acted this round; the round ends when everyone has acted.
+
+Timed effects (GEN-05): an :class:`Effect` sits on its bearer and is ticked by its *owner*'s turn
+(``"turn_start"`` / ``"turn_end"``) or by each new round (``"round"``). ``remaining`` counts the
+ticks left; reaching 0 removes it with the line ``"<name> on <bearer> expires"``. Each turn start,
+turn end and round start ticks at most once: a combatant's ``turn_round`` / ``ended_round`` and the
+encounter's ``ticked_round`` remember what already ran, so delaying, resuming an interrupted turn,
+or ``previous_turn`` followed by ``next_turn`` never tick twice. ``previous_turn`` itself undoes
+nothing (no effect comes back, no tick is reversed): the app undoes state changes through its
+snapshots (GEN-06); ``previous_turn`` only moves the pointer for a GM who clicked too far.
+
+Cost: every operation is one or two passes over the combatants (O(n), no sorting except in
+``sort_by_initiative``), so 300 combatants turn over in microseconds.
+
+Reading: hidden combatants still take turns (only ``order_view(players=True)`` leaves them out)
+because hiding is about what the players see, not about whether the monster acts.
+Reading: the Nemron "PCs always go first" tie rule (NEM-05) is the default tie-break for every
+game, then the existing order, because no other text gives a tie rule for initiative.
+Reading: holding ends the turn (turn-end effects tick, per Nemron's "even if they choose to hold
+their action"); ``use_held`` inserts the holder just before the current combatant and makes it
+current, and the interrupted turn resumes after it without ticking again; an unused held action
+lapses when the holder's own next turn starts.
+Reading: delaying does not end the turn (no turn-end tick, not marked acted) and cannot carry a
+combatant past the end of the round: it stops at the last place.
+Reading: ``"round"`` effects tick when a new round begins (round 2 onwards); Nemron's "usually at
+the same initiative as when it started" is served by a ``"turn_start"`` effect owned by the starter.
+Reading: in AP rounds (SOH-10) "most AP left acts" decides every single action, ties by higher
+Quickness, then PCs, then order; a combatant's turn spans its share of the round: turn-start
+effects tick when it first becomes the actor in a round, turn-end effects when its AP runs out.
+Reading: a counter action (SOH-09) costs 1 AP by default; the text lets the GM charge more, so
+``counter_action`` takes a ``cost``. AP may be spent by anyone (defence, counters), not only
+the actor.
+Reading: chosen-next (aspects): once everyone has acted, the last actor may choose anyone for the
+next round, itself included, because the text bars re-choosing only "until each character has
+gone". The first actor of the fight is chosen by the GM (``current`` is None after ``start``).
+Reading: effects owned by a removed combatant pass to their bearer, so they keep ticking instead
+of freezing forever.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from rulesets.base import TurnModel
+
+Side = Literal["pc", "npc"]
+Tick = Literal["turn_start", "turn_end", "round"]
+
+SIDES: tuple[str, ...] = ("pc", "npc")
+TICKS: tuple[str, ...] = ("turn_start", "turn_end", "round")
+MODELS: tuple[str, ...] = ("initiative", "ap_rounds", "chosen_next")
+ECONOMY_KINDS: tuple[str, ...] = ("action", "reaction", "movement")
+"""Nemron's per-turn economy (NEM-06, rules in nemron.py): True = used this turn."""
+
+
+class EncounterError(ValueError):
+    """An illegal tracker action; the message is meant for the GM."""
+
+
+def _fresh_economy() -> dict[str, bool]:
+    return dict.fromkeys(ECONOMY_KINDS, False)
+
+
+@dataclass
+class Effect:
+    """GEN-05: a condition or timed effect on a combatant.
+
+    ``remaining`` is the number of ticks left (None = indefinite); ``tick`` says when it counts
+    down; ``owner`` is the combatant whose turn ticks it (defaults to the bearer when added).
+    """
+
+    name: str
+    remaining: int | None = None
+    tick: Tick = "turn_end"
+    owner: str | None = None
+    rank: int | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.tick not in TICKS:
+            raise EncounterError(f"Unknown tick {self.tick!r}: use one of {', '.join(TICKS)}")
+
+    def label(self) -> str:
+        """Short text for tables: ``"Stunned 2"``, ``"Blessed (rank 3)"``, ``"Prone"``."""
+        text = self.name
+        if self.rank is not None:
+            text += f" (rank {self.rank})"
+        if self.remaining is not None:
+            text += f" {self.remaining}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "remaining": self.remaining,
+            "tick": self.tick,
+            "owner": self.owner,
+            "rank": self.rank,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Effect:
+        return cls(
+            name=str(data["name"]),
+            remaining=_opt_int(data.get("remaining")),
+            tick=cast(Tick, data.get("tick", "turn_end")),
+            owner=data.get("owner"),
+            rank=_opt_int(data.get("rank")),
+            note=str(data.get("note", "")),
+        )
+
+
+@dataclass
+class Combatant:
+    """One row of the tracker: a PC, an NPC from the library, or an ad-hoc foe.
+
+    ``turn_round`` / ``ended_round`` are bookkeeping: the round whose turn start / turn end of
+    this combatant already ran (so nothing ticks twice).
+    """
+
+    id: str = ""
+    name: str = ""
+    side: Side = "npc"
+    ref: str | None = None
+    initiative: int | None = None
+    quickness: int = 0
+    hidden: bool = False
+    ap: int = 0
+    ap_max: int = 0
+    acted: bool = False
+    held: bool = False
+    economy: dict[str, bool] = field(default_factory=_fresh_economy)
+    conditions: list[Effect] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    turn_round: int = 0
+    ended_round: int = 0
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES:
+            raise EncounterError(f"Side must be 'pc' or 'npc', not {self.side!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "side": self.side,
+            "ref": self.ref,
+            "initiative": self.initiative,
+            "quickness": self.quickness,
+            "hidden": self.hidden,
+            "ap": {"current": self.ap, "max": self.ap_max},
+            "acted": self.acted,
+            "held": self.held,
+            "economy": dict(self.economy),
+            "conditions": [e.to_dict() for e in self.conditions],
+            "stats": copy.deepcopy(self.stats),
+            "turn_round": self.turn_round,
+            "ended_round": self.ended_round,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Combatant:
+        ap = data.get("ap") or {}
+        economy = _fresh_economy()
+        economy.update({str(k): bool(v) for k, v in (data.get("economy") or {}).items()})
+        return cls(
+            id=str(data.get("id", "")),
+            name=str(data.get("name", "")),
+            side=cast(Side, data.get("side", "npc")),
+            ref=data.get("ref"),
+            initiative=_opt_int(data.get("initiative")),
+            quickness=int(data.get("quickness", 0)),
+            hidden=bool(data.get("hidden", False)),
+            ap=int(ap.get("current", 0)),
+            ap_max=int(ap.get("max", 0)),
+            acted=bool(data.get("acted", False)),
+            held=bool(data.get("held", False)),
+            economy=economy,
+            conditions=[Effect.from_dict(e) for e in data.get("conditions", [])],
+            stats=copy.deepcopy(data.get("stats") or {}),
+            turn_round=int(data.get("turn_round", 0)),
+            ended_round=int(data.get("ended_round", 0)),
+        )
+
+
+@dataclass
+class Encounter:
+    """GEN-04: one fight. ``combatants`` is the turn order; ``round`` 0 = not started."""
+
+    id: str = ""
+    name: str = ""
+    model: TurnModel = "initiative"
+    combatants: list[Combatant] = field(default_factory=list)
+    round: int = 0
+    current: str | None = None
+    started: bool = False
+    ticked_round: int = 0
+    """Highest round whose ``"round"`` effects already ticked."""
+    next_seq: int = 1
+    """Counter for new combatant ids (``"c1"``, ``"c2"`` ...), saved so ids stay unique."""
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise EncounterError(f"Unknown turn model {self.model!r}: use one of {MODELS}")
+
+    def index_of(self, combatant_id: str) -> int:
+        """Position of a combatant in the order; EncounterError if absent."""
+        for i, c in enumerate(self.combatants):
+            if c.id == combatant_id:
+                return i
+        raise EncounterError(f"No combatant with id {combatant_id!r} in this encounter")
+
+    def get(self, combatant_id: str) -> Combatant:
+        """The combatant with that id; EncounterError if absent."""
+        return self.combatants[self.index_of(combatant_id)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "model": self.model,
+            "combatants": [c.to_dict() for c in self.combatants],
+            "round": self.round,
+            "current": self.current,
+            "started": self.started,
+            "ticked_round": self.ticked_round,
+            "next_seq": self.next_seq,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Encounter:
+        enc = cls(
+            id=str(data.get("id", "")),
+            name=str(data.get("name", "")),
+            model=cast(TurnModel, data.get("model", "initiative")),
+            combatants=[Combatant.from_dict(c) for c in data.get("combatants", [])],
+            round=int(data.get("round", 0)),
+            current=data.get("current"),
+            started=bool(data.get("started", False)),
+            ticked_round=int(data.get("ticked_round", 0)),
+            next_seq=int(data.get("next_seq", 1)),
+        )
+        if enc.current is not None and all(c.id != enc.current for c in enc.combatants):
+            enc.current = None
+        return enc
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    """One display row of ``order_view``."""
+
+    position: int
+    id: str
+    name: str
+    side: str
+    initiative: int | None
+    is_current: bool
+    acted: bool
+    held: bool
+    hidden: bool
+    ap: int
+    ap_max: int
+    effects: tuple[str, ...]
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def current_combatant(enc: Encounter) -> Combatant | None:
+    """The combatant whose turn it is, or None."""
+    if enc.current is None:
+        return None
+    for c in enc.combatants:
+        if c.id == enc.current:
+            return c
+    return None
+
+
+def order_view(enc: Encounter, players: bool = False) -> list[OrderRow]:
+    """Rows for the tracker table, in turn order; ``players=True`` leaves hidden ones out."""
+    rows = []
+    for i, c in enumerate(enc.combatants, start=1):
+        if players and c.hidden:
+            continue
+        rows.append(
+            OrderRow(
+                position=i,
+                id=c.id,
+                name=c.name,
+                side=c.side,
+                initiative=c.initiative,
+                is_current=c.id == enc.current,
+                acted=c.acted,
+                held=c.held,
+                hidden=c.hidden,
+                ap=c.ap,
+                ap_max=c.ap_max,
+                effects=tuple(e.label() for e in c.conditions),
+            )
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- bookkeeping
+
+
+def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
+    """GEN-05: count down every effect that ticks now; drop and log the expired ones."""
+    lines: list[str] = []
+    for bearer in enc.combatants:
+        if not bearer.conditions:
+            continue
+        kept: list[Effect] = []
+        expired = False
+        for e in bearer.conditions:
+            if e.remaining is not None and e.tick == when and (when == "round" or e.owner == owner):
+                e.remaining -= 1
+                if e.remaining <= 0:
+                    lines.append(f"{e.name} on {bearer.name} expires")
+                    expired = True
+                    continue
+            kept.append(e)
+        if expired:
+            bearer.conditions = kept
+    return lines
+
+
+def _begin_turn(enc: Encounter, c: Combatant) -> list[str]:
+    """Make ``c`` current; its turn start runs once per round (ticks, held lapse, economy)."""
+    enc.current = c.id
+    lines = [f"{c.name}'s turn"]
+    if c.turn_round != enc.round:
+        c.turn_round = enc.round
+        c.economy = _fresh_economy()
+        if c.held:
+            c.held = False
+            lines.append(f"{c.name}'s held action lapses")
+        lines += _tick(enc, c.id, "turn_start")
+    return lines
+
+
+def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
+    """Mark ``c`` as having acted; its turn end runs once per round."""
+    c.acted = True
+    if c.ended_round == enc.round:
+        return []
+    c.ended_round = enc.round
+    return _tick(enc, c.id, "turn_end")
+
+
+def _new_round(enc: Encounter) -> list[str]:
+    enc.round += 1
+    for c in enc.combatants:
+        c.acted = False
+    lines = [f"Round {enc.round}"]
+    if enc.round > enc.ticked_round:
+        enc.ticked_round = enc.round
+        if enc.round > 1:
+            lines += _tick(enc, None, "round")
+    return lines
+
+
+def _require_started(enc: Encounter) -> None:
+    if not enc.started:
+        raise EncounterError("The encounter has not started")
+
+
+def _require_model(enc: Encounter, *models: str) -> None:
+    if enc.model not in models:
+        raise EncounterError(
+            f"That works in the {' / '.join(models)} turn model; this encounter uses {enc.model}"
+        )
+
+
+# --------------------------------------------------------------------------- roster (GEN-04)
+
+
+def new_combatant_id(enc: Encounter) -> str:
+    """A fresh id (``"c<n>"``) unused in this encounter."""
+    taken = {c.id for c in enc.combatants}
+    while True:
+        cid = f"c{enc.next_seq}"
+        enc.next_seq += 1
+        if cid not in taken:
+            return cid
+
+
+def add_combatant(enc: Encounter, combatant: Combatant, position: int | None = None) -> list[str]:
+    """GEN-04: add one combatant (at the end, or at ``position``); an empty or taken id is replaced.
+
+    Mid-fight it simply joins the order; in AP rounds it has whatever AP it was given.
+    """
+    return add_combatants(enc, [combatant], position)
+
+
+def add_combatants(
+    enc: Encounter, combatants: Iterable[Combatant], position: int | None = None
+) -> list[str]:
+    """GEN-04: add several combatants in one pass (one id scan for all of them)."""
+    taken = {c.id for c in enc.combatants}
+    new = list(combatants)
+    for c in new:
+        if not c.id or c.id in taken:
+            c.id = new_combatant_id(enc)
+            while c.id in taken:
+                c.id = new_combatant_id(enc)
+        taken.add(c.id)
+        for e in c.conditions:
+            if e.owner is None:
+                e.owner = c.id
+    at = len(enc.combatants) if position is None else max(0, min(position, len(enc.combatants)))
+    enc.combatants[at:at] = new
+    lines = [f"{c.name} joins the encounter" for c in new]
+    if enc.started and enc.model == "ap_rounds":
+        for c in new:
+            c.acted = c.ap <= 0
+        lines += _refresh_ap_actor(enc)
+    return lines
+
+
+_NUMBERED = re.compile(r"^(.*?) (\d+)$")
+
+
+def _split_number(name: str) -> tuple[str, int | None]:
+    m = _NUMBERED.match(name)
+    return (m.group(1), int(m.group(2))) if m else (name, None)
+
+
+def _highest_number(enc: Encounter, base: str) -> int:
+    """Highest number in use for ``base`` (``"Goblin 3"`` → 3; a bare ``"Goblin"`` counts 1)."""
+    best = 0
+    for c in enc.combatants:
+        if c.name == base:
+            best = max(best, 1)
+            continue
+        stem, number = _split_number(c.name)
+        if number is not None and stem == base:
+            best = max(best, number)
+    return best
+
+
+def add_group(
+    enc: Encounter, base_name: str, count: int, factory: Callable[[str], Combatant]
+) -> list[str]:
+    """GEN-04: add ``count`` combatants named ``"<base> 1"``, ``"<base> 2"`` ...
+
+    Numbers continue after those already present (two Goblins in, three more are Goblin 3..5).
+    ``factory(name)`` builds each combatant (stats, initiative, ref from the NPC library).
+    """
+    if count < 1:
+        raise EncounterError("A group needs at least one combatant")
+    base = base_name.strip()
+    if not base:
+        raise EncounterError("A group needs a name")
+    start = _highest_number(enc, base) + 1
+    made = []
+    for n in range(start, start + count):
+        c = factory(f"{base} {n}")
+        c.name = f"{base} {n}"
+        made.append(c)
+    return add_combatants(enc, made)
+
+
+def duplicate_combatant(enc: Encounter, combatant_id: str) -> list[str]:
+    """GEN-04: a numbered copy right after the original (stats, initiative and effects copied)."""
+    i = enc.index_of(combatant_id)
+    original = enc.combatants[i]
+    copy_ = Combatant.from_dict(original.to_dict())
+    base, _ = _split_number(original.name)
+    copy_.id = ""
+    copy_.name = f"{base} {_highest_number(enc, base) + 1}"
+    copy_.acted = copy_.held = False
+    copy_.turn_round = copy_.ended_round = 0
+    copy_.economy = _fresh_economy()
+    add_combatants(enc, [copy_], i + 1)
+    for e in copy_.conditions:
+        if e.owner == original.id:
+            e.owner = copy_.id
+    return [f"{copy_.name} added (copy of {original.name})"]
+
+
+def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
+    """GEN-04: remove a combatant, mid-fight too; if it was acting, the turn passes on.
+
+    Initiative: the next in order acts (wrapping into a new round if it was last). AP rounds: the
+    one with most AP left acts. Chosen-next: nobody is current until the GM chooses.
+    Effects it owned on others pass to their bearers.
+    """
+    i = enc.index_of(combatant_id)
+    gone = enc.combatants.pop(i)
+    lines = [f"{gone.name} leaves the encounter"]
+    for c in enc.combatants:
+        for e in c.conditions:
+            if e.owner == gone.id:
+                e.owner = c.id
+    if enc.current != gone.id:
+        return lines
+    enc.current = None
+    if not enc.started or not enc.combatants:
+        return lines
+    if enc.model == "initiative":
+        if i >= len(enc.combatants):
+            lines += _new_round(enc)
+            i = 0
+        lines += _begin_turn(enc, enc.combatants[i])
+    elif enc.model == "ap_rounds":
+        lines += _refresh_ap_actor(enc)
+    return lines
+
+
+def move_combatant(enc: Encounter, combatant_id: str, delta: int) -> list[str]:
+    """GEN-04: move a combatant ``delta`` places (negative = up); clamped at the ends.
+
+    The current turn stays with whoever has it.
+    """
+    i = enc.index_of(combatant_id)
+    j = max(0, min(i + delta, len(enc.combatants) - 1))
+    if i == j:
+        return []
+    c = enc.combatants.pop(i)
+    enc.combatants.insert(j, c)
+    return [f"{c.name} moves to place {j + 1}"]
+
+
+def move_up(enc: Encounter, combatant_id: str) -> list[str]:
+    """GEN-04: one place earlier in the order (alt+k)."""
+    return move_combatant(enc, combatant_id, -1)
+
+
+def move_down(enc: Encounter, combatant_id: str) -> list[str]:
+    """GEN-04: one place later in the order (alt+j)."""
+    return move_combatant(enc, combatant_id, 1)
+
+
+def set_initiative(enc: Encounter, combatant_id: str, value: int | None) -> list[str]:
+    """GEN-04: set an initiative by hand (None clears it); the order changes only on sort."""
+    c = enc.get(combatant_id)
+    c.initiative = value
+    return [f"{c.name}'s initiative is {'unset' if value is None else value}"]
+
+
+def set_hidden(enc: Encounter, combatant_id: str, hidden: bool) -> list[str]:
+    """Hide a combatant from the players' view, or reveal it."""
+    c = enc.get(combatant_id)
+    c.hidden = hidden
+    return [f"{c.name} is {'hidden' if hidden else 'revealed'}"]
+
+
+def rename_combatant(enc: Encounter, combatant_id: str, name: str) -> list[str]:
+    """Rename a combatant (its id stays)."""
+    name = name.strip()
+    if not name:
+        raise EncounterError("A combatant needs a name")
+    c = enc.get(combatant_id)
+    old, c.name = c.name, name
+    return [f"{old} is now {name}"]
+
+
+def pcs_first(c: Combatant) -> int:
+    """Default tie-break (NEM-05): PCs before NPCs at equal initiative."""
+    return 0 if c.side == "pc" else 1
+
+
+def sort_by_initiative(
+    enc: Encounter, tiebreak: Callable[[Combatant], Any] | None = None
+) -> list[str]:
+    """GEN-04: order by initiative, highest first; unset initiatives go last.
+
+    ``tiebreak(c)`` is a sort key among equal initiatives (lower first; default
+    :func:`pcs_first`); remaining ties keep their present order. The current turn stays put.
+    """
+    key = tiebreak or pcs_first
+    enc.combatants.sort(
+        key=lambda c: (c.initiative is None, -(c.initiative or 0), key(c)),
+    )
+    return ["Order sorted by initiative"]
+
+
+# --------------------------------------------------------------------------- turns (GEN-04)
+
+
+def start(enc: Encounter) -> list[str]:
+    """GEN-04: begin round 1.
+
+    Initiative: the first in order acts. AP rounds: every AP pool refills from its max and the
+    one with most AP acts (see :func:`start_ap_round` to set the maxes). Chosen-next: nobody is
+    current until :func:`choose_next`.
+    """
+    if enc.started:
+        raise EncounterError("The encounter is already running")
+    if not enc.combatants:
+        raise EncounterError("Add combatants before starting")
+    enc.started = True
+    enc.round = 0
+    enc.ticked_round = 0
+    enc.current = None
+    for c in enc.combatants:
+        c.acted = c.held = False
+        c.turn_round = c.ended_round = 0
+    lines = [f"{enc.name or 'Encounter'} begins"] + _new_round(enc)
+    if enc.model == "initiative":
+        lines += _begin_turn(enc, enc.combatants[0])
+    elif enc.model == "ap_rounds":
+        lines += _refill_ap(enc) + _refresh_ap_actor(enc)
+    else:
+        lines.append("Choose who acts first")
+    return lines
+
+
+def end(enc: Encounter) -> list[str]:
+    """GEN-04: end the fight: round back to 0, no current turn; combatants and effects stay."""
+    _require_started(enc)
+    rounds = enc.round
+    enc.started = False
+    enc.round = 0
+    enc.ticked_round = 0
+    enc.current = None
+    for c in enc.combatants:
+        c.acted = c.held = False
+        c.turn_round = c.ended_round = 0
+        c.economy = _fresh_economy()
+    return [f"{enc.name or 'Encounter'} ends after {rounds} round{'s' if rounds != 1 else ''}"]
+
+
+def next_turn(enc: Encounter) -> list[str]:
+    """GEN-04: end the current turn and pass it on.
+
+    Initiative: the next in order; past the last one a new round begins (round effects tick).
+    AP rounds: the current actor passes (spends its remaining AP, :func:`pass_turn`).
+    Chosen-next: the first combatant in order who may still act is chosen (:func:`choose_next`).
+    """
+    _require_started(enc)
+    if not enc.combatants:
+        raise EncounterError("Nobody is left in the encounter")
+    if enc.model == "ap_rounds":
+        cur = current_combatant(enc)
+        if cur is None:
+            raise EncounterError("Nobody has AP left; start a new AP round")
+        return pass_turn(enc, cur.id)
+    if enc.model == "chosen_next":
+        candidates = choosable(enc)
+        return choose_next(enc, (candidates or enc.combatants)[0].id)
+    cur = current_combatant(enc)
+    if cur is None:
+        return _begin_turn(enc, enc.combatants[0])
+    i = enc.index_of(cur.id)
+    lines = _end_turn(enc, cur)
+    i += 1
+    if i == len(enc.combatants):
+        lines += _new_round(enc)
+        i = 0
+    return lines + _begin_turn(enc, enc.combatants[i])
+
+
+def previous_turn(enc: Encounter) -> list[str]:
+    """GEN-04: step the pointer back one turn (back into the previous round from the first).
+
+    Undoes nothing itself: no effect returns and no tick is reversed (the app restores
+    snapshots for that, GEN-06). Stepping forward again does not tick twice. ``acted`` is
+    recomputed from the order: those before the current one have acted.
+    """
+    _require_model(enc, "initiative")
+    _require_started(enc)
+    cur = current_combatant(enc)
+    if cur is None:
+        raise EncounterError("Nobody is acting")
+    i = enc.index_of(cur.id) - 1
+    if i < 0:
+        if enc.round <= 1:
+            raise EncounterError("This is already the first turn of the fight")
+        enc.round -= 1
+        i = len(enc.combatants) - 1
+    enc.current = enc.combatants[i].id
+    for k, c in enumerate(enc.combatants):
+        c.acted = k < i
+    return [f"Back to {enc.combatants[i].name}'s turn (round {enc.round})"]
+
+
+def delay(enc: Encounter, places: int = 1) -> list[str]:
+    """GEN-04: the current combatant steps ``places`` down the order and the turn passes on.
+
+    Its turn is paused, not ended: no turn-end tick now, and no second turn-start tick when
+    its new place comes up. It cannot be delayed past the last place of the round.
+    """
+    _require_model(enc, "initiative")
+    _require_started(enc)
+    if places < 1:
+        raise EncounterError("Delay by at least one place")
+    cur = current_combatant(enc)
+    if cur is None:
+        raise EncounterError("Nobody is acting")
+    i = enc.index_of(cur.id)
+    j = min(i + places, len(enc.combatants) - 1)
+    if j == i:
+        raise EncounterError(f"{cur.name} is last in the order; end the turn or hold instead")
+    enc.combatants.insert(j, enc.combatants.pop(i))
+    after = enc.combatants[j - 1].name
+    return [f"{cur.name} delays until after {after}"] + _begin_turn(enc, enc.combatants[i])
+
+
+def hold(enc: Encounter) -> list[str]:
+    """GEN-04 / NEM-06: the current combatant holds its action; its turn ends and passes on.
+
+    The held action can be used later with :func:`use_held`; it lapses at the holder's next turn.
+    """
+    _require_model(enc, "initiative")
+    _require_started(enc)
+    cur = current_combatant(enc)
+    if cur is None:
+        raise EncounterError("Nobody is acting")
+    cur.held = True
+    return [f"{cur.name} holds an action"] + next_turn(enc)
+
+
+def use_held(enc: Encounter, combatant_id: str) -> list[str]:
+    """GEN-04: a holder acts now: it moves just before the current combatant and takes the turn.
+
+    The interrupted combatant resumes when the holder's turn ends (no second turn-start tick).
+    """
+    _require_model(enc, "initiative")
+    _require_started(enc)
+    holder = enc.get(combatant_id)
+    if not holder.held:
+        raise EncounterError(f"{holder.name} is not holding an action")
+    cur = current_combatant(enc)
+    if cur is None or cur.id == holder.id:
+        raise EncounterError(f"{holder.name} cannot interrupt now")
+    enc.combatants.pop(enc.index_of(holder.id))
+    enc.combatants.insert(enc.index_of(cur.id), holder)
+    holder.held = False
+    lines = [f"{holder.name} acts on a held action before {cur.name}"]
+    lines += _begin_turn(enc, holder)
+    holder.economy["action"] = True
+    return lines
+
+
+def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True) -> list[str]:
+    """Mark a Nemron action, reaction or movement as used (NEM-06 rules live in nemron.py)."""
+    if kind not in ECONOMY_KINDS:
+        raise EncounterError(f"Unknown action kind {kind!r}: use one of {', '.join(ECONOMY_KINDS)}")
+    c = enc.get(combatant_id)
+    c.economy[kind] = used
+    return [f"{c.name} {'uses' if used else 'regains'} {kind}"]
+
+
+# --------------------------------------------------------------------------- AP rounds (SOH-10)
+
+
+def next_ap_actor(enc: Encounter) -> Combatant | None:
+    """SOH-10: who acts now: most AP left, then higher Quickness, then PCs, then order."""
+    best: Combatant | None = None
+    for c in enc.combatants:
+        if c.ap <= 0:
+            continue
+        if best is None or (c.ap, c.quickness, c.side == "pc") > (
+            best.ap,
+            best.quickness,
+            best.side == "pc",
+        ):
+            best = c
+    return best
+
+
+def _refill_ap(enc: Encounter) -> list[str]:
+    for c in enc.combatants:
+        c.ap = c.ap_max
+        c.acted = c.ap <= 0
+    return []
+
+
+def _refresh_ap_actor(enc: Encounter) -> list[str]:
+    """Hand the turn to the SOH-10 actor; when everyone is spent a new round refills the AP."""
+    lines: list[str] = []
+    actor = next_ap_actor(enc)
+    if actor is None and any(c.ap_max > 0 for c in enc.combatants):
+        lines += _new_round(enc) + _refill_ap(enc)
+        actor = next_ap_actor(enc)
+    if actor is None:
+        enc.current = None
+        return lines
+    if actor.id != enc.current:
+        turn = _begin_turn(enc, actor)
+        turn[0] += f" ({actor.ap} AP left)"
+        lines += turn
+    return lines
+
+
+def start_ap_round(enc: Encounter, ap_max_by_id: dict[str, int]) -> list[str]:
+    """SOH-10: set AP maxes (from shadows.py: 5 + ceil(Quickness / 2)) and begin a round.
+
+    Starts the fight if needed (round 1); otherwise forces a new round now, ending every
+    unfinished turn. Combatants not in the mapping keep their current max.
+    """
+    _require_model(enc, "ap_rounds")
+    for cid, ap_max in ap_max_by_id.items():
+        if ap_max < 0:
+            raise EncounterError("AP cannot be negative")
+        enc.get(cid).ap_max = int(ap_max)
+    if not enc.started:
+        return start(enc)
+    lines: list[str] = []
+    for c in enc.combatants:
+        if not c.acted and c.turn_round == enc.round:
+            lines += _end_turn(enc, c)
+    enc.current = None
+    return lines + _new_round(enc) + _refill_ap(enc) + _refresh_ap_actor(enc)
+
+
+def set_ap(
+    enc: Encounter, combatant_id: str, current: int | None = None, maximum: int | None = None
+) -> list[str]:
+    """Adjust a combatant's AP by hand (a late joiner, a GM ruling); the actor is re-picked."""
+    c = enc.get(combatant_id)
+    if maximum is not None:
+        if maximum < 0:
+            raise EncounterError("AP cannot be negative")
+        c.ap_max = maximum
+    if current is not None:
+        if current < 0:
+            raise EncounterError("AP cannot be negative")
+        c.ap = current
+    lines = [f"{c.name} has {c.ap}/{c.ap_max} AP"]
+    if enc.started and enc.model == "ap_rounds":
+        c.acted = c.ap <= 0
+        lines += _refresh_ap_actor(enc)
+    return lines
+
+
+def spend_ap(enc: Encounter, combatant_id: str, n: int = 1, what: str = "") -> list[str]:
+    """SOH-10: spend ``n`` AP of any combatant; at 0 its turn ends; then the actor is re-picked.
+
+    When everyone is spent the round ends: the round counter goes up and AP refills.
+    """
+    _require_model(enc, "ap_rounds")
+    _require_started(enc)
+    c = enc.get(combatant_id)
+    if n < 1:
+        raise EncounterError("Spend at least 1 AP")
+    if n > c.ap:
+        raise EncounterError(f"{c.name} has only {c.ap} AP left")
+    c.ap -= n
+    lines = [f"{c.name} spends {n} AP{' on ' + what if what else ''} ({c.ap} left)"]
+    if c.ap == 0:
+        lines.append(f"{c.name} is spent")
+        lines += _end_turn(enc, c)
+    return lines + _refresh_ap_actor(enc)
+
+
+def counter_action(enc: Encounter, combatant_id: str, cost: int = 1) -> list[str]:
+    """SOH-09: a counter action costs the counterer 1 AP (more if the GM rules so)."""
+    return spend_ap(enc, combatant_id, cost, "a counter action")
+
+
+def pass_turn(enc: Encounter, combatant_id: str) -> list[str]:
+    """SOH-10: a combatant gives up the rest of its AP this round."""
+    _require_model(enc, "ap_rounds")
+    _require_started(enc)
+    c = enc.get(combatant_id)
+    if c.ap <= 0:
+        raise EncounterError(f"{c.name} has no AP left this round")
+    return spend_ap(enc, combatant_id, c.ap, "passing")
+
+
+# --------------------------------------------------------------------------- chosen-next
+
+
+def choosable(enc: Encounter) -> list[Combatant]:
+    """Who may be chosen to act next this round (not acted, not acting); empty = round over."""
+    return [c for c in enc.combatants if not c.acted and c.id != enc.current]
+
+
+def choose_next(enc: Encounter, combatant_id: str) -> list[str]:
+    """Aspects (chosen-next): the acting character names who acts next.
+
+    Only someone who has not acted this round may be chosen; when everyone has acted the round
+    ends and anyone (the last actor included) may open the next one.
+    """
+    _require_model(enc, "chosen_next")
+    _require_started(enc)
+    target = enc.get(combatant_id)
+    cur = current_combatant(enc)
+    done = {c.id for c in enc.combatants if c.acted}
+    if cur is not None:
+        done.add(cur.id)
+    round_over = len(done) >= len(enc.combatants)
+    if not round_over and target.id in done:
+        raise EncounterError(f"{target.name} has already acted this round")
+    lines: list[str] = []
+    if cur is not None:
+        lines += _end_turn(enc, cur)
+        lines.append(f"{cur.name} chooses {target.name}")
+    if round_over:
+        lines += _new_round(enc)
+    return lines + _begin_turn(enc, target)
+
+
+# --------------------------------------------------------------------------- effects (GEN-05)
+
+
+def add_effect(enc: Encounter, combatant_id: str, effect: Effect) -> list[str]:
+    """GEN-05: put an effect on a combatant; its owner defaults to the bearer."""
+    bearer = enc.get(combatant_id)
+    if effect.remaining is not None and effect.remaining < 1:
+        raise EncounterError("A timed effect needs at least 1 to run")
+    if effect.owner is None:
+        effect.owner = bearer.id
+    owner = enc.get(effect.owner)
+    bearer.conditions.append(effect)
+    if effect.remaining is None:
+        return [f"{bearer.name} gains {effect.name}"]
+    when = {
+        "turn_start": f"at the start of {owner.name}'s turn",
+        "turn_end": f"at the end of {owner.name}'s turn",
+        "round": "each round",
+    }[effect.tick]
+    return [f"{bearer.name} gains {effect.name} ({effect.remaining}, counting down {when})"]
+
+
+def remove_effect(enc: Encounter, combatant_id: str, name: str) -> list[str]:
+    """GEN-05: remove the first effect of that name (case-insensitive) from a combatant."""
+    bearer = enc.get(combatant_id)
+    for k, e in enumerate(bearer.conditions):
+        if e.name.casefold() == name.casefold():
+            del bearer.conditions[k]
+            return [f"{e.name} removed from {bearer.name}"]
+    raise EncounterError(f"{bearer.name} has no effect called {name!r}")

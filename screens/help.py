@@ -1,0 +1,58 @@
+"""The `?` screen: every key of the panel it was opened from, and the global keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+
+def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
+    rows = []
+    for b in bindings:
+        if isinstance(b, Binding) and b.description:
+            keys = ", ".join(k.strip() for k in b.key.split(","))
+            rows.append((keys, b.description))
+    return rows
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists keys from the same bindings the Footer shows, so help never drifts from the keys."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 80; height: 80%; border: thick $accent; background: $panel; padding: 1 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "dismiss", "Close", id="help.close"),
+    ]
+
+    def __init__(self, panel: Screen[object]) -> None:
+        super().__init__()
+        self.panel = panel
+
+    def compose(self) -> ComposeResult:
+        title = getattr(self.panel, "PANEL_TITLE", "") or "This screen"
+        table = Table(box=None, show_header=False, padding=(0, 2))
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        table.add_row(Text(f"{title} keys", style="bold underline"), "")
+        for keys, description in _rows(list(getattr(self.panel, "BINDINGS", []))):
+            table.add_row(keys, description)
+        table.add_row("", "")
+        table.add_row(Text("Everywhere", style="bold underline"), "")
+        for keys, description in _rows(list(self.app.BINDINGS)):
+            table.add_row(keys, description)
+        table.add_row("escape", "leave a text field (then a digit switches panel)")
+        table.add_row("ctrl+p", "command palette: every action by name")
+        with VerticalScroll():
+            yield Static(table)
+
+    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+        self.dismiss(None)

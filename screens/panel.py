@@ -1,0 +1,87 @@
+"""What the four panels share: the campaign header, the Footer, refresh on change."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from app.messages import CampaignChanged
+
+if TYPE_CHECKING:
+    from app.state import Campaign
+    from app.tui import TablesideApp
+
+
+class CampaignHeader(Static):
+    """One line: campaign, game, panel tabs. Names are shown as text, never as markup."""
+
+    DEFAULT_CSS = """
+    CampaignHeader { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+    """
+
+
+PANELS: tuple[tuple[str, str, str], ...] = (
+    ("1", "combat", "Combat"),
+    ("2", "tray", "Tray"),
+    ("3", "npcs", "NPCs"),
+    ("4", "party", "Party"),
+)
+
+
+class PanelScreen(Screen[None]):
+    """A panel: subclasses compose their body and implement :meth:`refresh_data`."""
+
+    PANEL_ID: ClassVar[str] = ""
+    PANEL_TITLE: ClassVar[str] = ""
+    WATCHES: ClassVar[frozenset[str]] = frozenset()
+    """Tables whose change means this panel must redraw."""
+    BINDINGS: ClassVar[list[BindingType]] = []
+
+    @property
+    def tableside(self) -> TablesideApp:
+        from app.tui import TablesideApp
+
+        assert isinstance(self.app, TablesideApp)
+        return self.app
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.tableside.campaign
+
+    def compose(self) -> ComposeResult:
+        yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
+        yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def _header_text(self) -> str:
+        tabs = "  ".join(
+            f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
+            for key, pid, title in PANELS
+        )
+        return f"{self.campaign.name} · {self.campaign.ruleset.name}   {tabs}"
+
+    def on_mount(self) -> None:
+        self.refresh_data()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_data()
+
+    @on(CampaignChanged)
+    def _campaign_changed(self, message: CampaignChanged) -> None:
+        if (
+            not self.WATCHES
+            or self.WATCHES.intersection(message.tables)
+            or "meta" in message.tables
+        ):
+            self.refresh_data()
+
+    def refresh_data(self) -> None:
+        """Redraw from the campaign (read-only)."""

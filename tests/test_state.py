@@ -1,0 +1,115 @@
+"""The one state path: apply, log, undo/redo across commands, persistence after each change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from app.commands.dice import RollDice
+from app.state import Campaign, CommandError, Transaction
+from app.store import read_campaign
+
+
+@dataclass(frozen=True)
+class AddPc:
+    name: str
+
+    @property
+    def label(self) -> str:
+        return f"Add {self.name}"
+
+    def run(self, tx: Transaction) -> list[str]:
+        tx.insert("party", {"name": self.name, "resources": {"hp": {"current": 5, "max": 5}}})
+        return [f"{self.name} joins the party"]
+
+
+@dataclass(frozen=True)
+class Hurt:
+    doc_id: int
+    amount: int
+
+    @property
+    def label(self) -> str:
+        return f"Hurt {self.doc_id}"
+
+    def run(self, tx: Transaction) -> list[str]:
+        pc = tx.get("party", self.doc_id)
+        if self.amount < 0:
+            raise CommandError("damage cannot be negative")
+        pc["resources"]["hp"]["current"] -= self.amount
+        tx.put("party", self.doc_id, pc)
+        return [f"{pc['name']} takes {self.amount}"]
+
+
+def hp(campaign: Campaign, doc_id: int) -> int:
+    doc = campaign.doc("party", doc_id)
+    assert doc is not None
+    return int(doc["resources"]["hp"]["current"])
+
+
+def test_gen06_undo_and_redo_every_change(campaign_factory) -> None:
+    c = campaign_factory()
+    c.apply(AddPc("Ada"))
+    c.apply(Hurt(1, 2))
+    c.apply(RollDice("1d20"))
+    assert hp(c, 1) == 3
+    assert c.undo() == "Roll 1d20"
+    assert c.undo() == "Hurt 1"
+    assert hp(c, 1) == 5
+    assert c.redo() == "Hurt 1"
+    assert hp(c, 1) == 3
+    assert c.undo() == "Hurt 1"
+    assert c.undo() == "Add Ada"
+    assert c.doc("party", 1) is None
+    assert c.undo() is None
+    texts = [e.get("text", "") for e in c.log_entries()]
+    assert "Undid: Add Ada" in texts
+
+
+def test_redo_replays_the_same_dice(campaign_factory) -> None:
+    c = campaign_factory()
+    c.apply(RollDice("10d20"))
+    first = c.log_entries()[-1]["dice"]
+    c.undo()
+    c.redo()
+    rolls = [e for e in c.log_entries() if e["kind"] == "roll"]
+    assert rolls[-1]["dice"] == first
+
+
+def test_refused_command_changes_nothing(campaign_factory) -> None:
+    c = campaign_factory()
+    c.apply(AddPc("Ada"))
+    before = len(c.undo_stack)
+    with pytest.raises(CommandError, match="negative"):
+        c.apply(Hurt(1, -3))
+    assert hp(c, 1) == 5 and len(c.undo_stack) == before
+
+
+def test_bad_dice_expression_is_a_command_error(campaign_factory) -> None:
+    c = campaign_factory()
+    with pytest.raises(CommandError, match="column"):
+        c.apply(RollDice("2d"))
+    with pytest.raises(CommandError, match="more than"):
+        c.apply(RollDice("1000000d1000000"))
+
+
+def test_gen07_every_change_is_saved(campaign_factory, tmp_path) -> None:
+    c = campaign_factory(path=tmp_path / "s.json")
+    c.apply(AddPc("Ada"))
+    c.apply(Hurt(1, 4))
+    c.store.flush()
+    data = read_campaign(tmp_path / "s.json")
+    assert data["party"]["1"]["resources"]["hp"]["current"] == 1
+    c.undo()
+    c.store.flush()
+    assert read_campaign(tmp_path / "s.json")["party"]["1"]["resources"]["hp"]["current"] == 5
+
+
+def test_gen03_roll_log_has_time_who_expression_total(campaign_factory) -> None:
+    c = campaign_factory()
+    c.apply(RollDice("2d6+1", who="Mira"))
+    entry = c.log_entries()[-1]
+    assert entry["at"] == "2026-11-21T20:00:00+00:00"
+    assert entry["who"] == "Mira" and entry["expression"] == "2d6+1"
+    assert entry["total"] == sum(entry["dice"]) + 1
