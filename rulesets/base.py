@@ -120,9 +120,13 @@ class Ruleset:
         return default_character(self.sheet, name, **attributes)
 
     def health(self, character: Character) -> str:
-        if self.health_summary is not None:
-            return self.health_summary(character)
-        return default_health(self.sheet, character)
+        """The health line; a hand-edited sheet missing a pool shows "?" rather than crashing."""
+        try:
+            if self.health_summary is not None:
+                return self.health_summary(character)
+            return default_health(self.sheet, character)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return "?"
 
 
 def default_character(sheet: SheetSpec, name: str, **attributes: int) -> Character:

@@ -441,6 +441,9 @@ def add_combatants(
         for c in new:
             c.acted = c.ap <= 0
         lines += _refresh_ap_actor(enc)
+    elif enc.started and enc.model == "initiative" and enc.current is None and new:
+        # A fight emptied mid-round resumes with whoever joins first, not with nobody acting.
+        lines += _begin_turn(enc, enc.combatants[0])
     return lines
 
 

@@ -80,6 +80,8 @@ MORALE_BASE = 7
 D4_FLOOR_AVERAGE = 2
 """The quick table writes the 1d4 damage floor as 2 (HD 0 and 1)."""
 HD_TOLERANCE = 2
+MAX_CR = 30
+"""5e's highest challenge rating; anything above is a malformed entry."""
 """NPC-09: a converted HD within this of 2 x CR counts as acceptable."""
 
 SHOCK_BY_BRAWL: dict[int, str] = {
@@ -735,14 +737,19 @@ def _challenge_rating(value: object) -> Fraction:
             cr = None
     except (ValueError, ZeroDivisionError, OverflowError):
         cr = None
-    if cr is None or cr < 0:
+    if cr is None or not 0 <= cr <= MAX_CR:
         raise ConversionError(f"challenge_rating {value!r} is not a CR")
     return cr
 
 
 def _ability_score(monster: Mapping[str, Any], key: str) -> int:
     value = monster[key]
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value != int(value)
+    ):
         raise ConversionError(f"{key} {value!r} is not a whole number")
     if not 1 <= value <= 30:
         raise ConversionError(f"{key} {value!r} is outside 5e's 1..30")
@@ -811,7 +818,9 @@ def from_5e(monster: Mapping[str, Any]) -> Conversion:
         raise ConversionError(
             f"missing field{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
         )
-    name = str(monster["name"]).strip()
+    if not isinstance(monster["name"], str) or not monster["name"].strip():
+        raise ConversionError(f"name {monster['name']!r} is not a name")
+    name = monster["name"].strip()
     scores = {key: ability_modifier_5e(_ability_score(monster, key)) for key in ABILITIES_5E}
     cr = _challenge_rating(monster["challenge_rating"])
     brawl = max(scores["strength"], scores["constitution"])

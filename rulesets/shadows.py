@@ -250,7 +250,9 @@ def skill_draw(
     fumble = band == CRITICAL_FAILURE
     majors = major if major is not None else DeckState.new("major", rng)
     omen = granted = None
-    if fumble:
+    if (fumble or used.rank == "Queen") and majors.available == 0:
+        events.append("Major Arcana: every card is held, none to draw")
+    elif fumble:
         drawn = majors.draw(rng, 1)
         omen, events = drawn.cards[0], events + list(drawn.events)
     elif used.rank == "Queen":

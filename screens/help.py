@@ -42,15 +42,20 @@ class HelpScreen(ModalScreen[None]):
         table = Table(box=None, show_header=False, padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
+        panel_rows = _rows(list(getattr(self.panel, "BINDINGS", [])))
+        global_rows = [
+            *_rows(list(self.app.BINDINGS)),
+            ("escape", "leave a text field (then a digit switches panel)"),
+            ("ctrl+p", "command palette: every action by name"),
+        ]
+        self.help_rows = [(f"{title} keys", ""), *panel_rows, ("Everywhere", ""), *global_rows]
         table.add_row(Text(f"{title} keys", style="bold underline"), "")
-        for keys, description in _rows(list(getattr(self.panel, "BINDINGS", []))):
+        for keys, description in panel_rows:
             table.add_row(keys, description)
         table.add_row("", "")
         table.add_row(Text("Everywhere", style="bold underline"), "")
-        for keys, description in _rows(list(self.app.BINDINGS)):
+        for keys, description in global_rows:
             table.add_row(keys, description)
-        table.add_row("escape", "leave a text field (then a digit switches panel)")
-        table.add_row("ctrl+p", "command palette: every action by name")
         with VerticalScroll():
             yield Static(table)
 

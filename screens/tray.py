@@ -20,6 +20,8 @@ class TrayScreen(PanelScreen):
     PANEL_ID = "tray"
     PANEL_TITLE = "Tray"
     CSS_PATH = "tray.tcss"
+    # The dice line must not take focus on arrival: digits switch panels until the GM enters it.
+    AUTO_FOCUS = "#roll-log"
     WATCHES = frozenset({"log", "decks"})
     BINDINGS: ClassVar[list[BindingType]] = []
 

@@ -38,6 +38,7 @@ from rulesets.encounter import (
     previous_turn,
     remove_combatant,
     remove_effect,
+    rename_combatant,
     set_ap,
     set_hidden,
     set_initiative,
@@ -45,6 +46,7 @@ from rulesets.encounter import (
     spend_ap,
     start,
     start_ap_round,
+    use_economy,
     use_held,
 )
 
@@ -773,3 +775,18 @@ def test_chosen_next_property_everyone_acts_once_per_round(size: int, picks: lis
         assert len(who) == len(set(who))
         if rnd < enc.round:
             assert sorted(who) == sorted(c.id for c in enc.combatants)
+
+
+def test_gen04_economy_resets_each_turn_and_rename() -> None:
+    enc = make("AB")
+    start(enc)
+    use_economy(enc, "A", "movement")
+    assert enc.get("A").economy == {"action": False, "reaction": False, "movement": True}
+    with pytest.raises(EncounterError, match="Unknown action kind"):
+        use_economy(enc, "A", "bonus")
+    next_turn(enc)
+    next_turn(enc)  # A's round-2 turn
+    assert not any(enc.get("A").economy.values())
+    assert rename_combatant(enc, "B", "Brute") == ["B is now Brute"]
+    with pytest.raises(EncounterError):
+        rename_combatant(enc, "B", " ")

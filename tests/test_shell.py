@@ -1,0 +1,121 @@
+"""Pilot tests of the shell: panels, quick roll, undo, help, palette, markup safety, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from app.store import read_campaign
+from screens.combat import CombatScreen
+from screens.help import HelpScreen
+from screens.npcs import NpcScreen
+from screens.party import PartyScreen
+from screens.quick_roll import QuickRollScreen
+from screens.tray import TrayScreen
+from tests.apphelpers import SIZE, demo_app, open_demo
+
+
+async def test_digits_switch_panels_and_escape_leaves_a_field(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, CombatScreen)
+        for key, screen in (
+            ("2", TrayScreen),
+            ("3", NpcScreen),
+            ("4", PartyScreen),
+            ("1", CombatScreen),
+        ):
+            await pilot.press(key)
+            assert isinstance(app.screen, screen)
+        await pilot.press("2")
+        app.screen.query_one("#dice-input", Input).focus()
+        await pilot.press("3")  # typed into the field, not a panel switch
+        assert isinstance(app.screen, TrayScreen)
+        assert app.screen.query_one("#dice-input", Input).value == "3"
+        await pilot.press("escape", "3")
+        assert isinstance(app.screen, NpcScreen)
+    app.campaign.store.close()
+
+
+async def test_quick_roll_logs_and_undo_removes_it(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        assert isinstance(app.screen, QuickRollScreen)
+        await pilot.press(*"2d6+3", "enter")
+        rolls = [e for e in app.campaign.log_entries() if e["kind"] == "roll"]
+        assert rolls[-1]["expression"] == "2d6+3"
+        assert 5 <= rolls[-1]["total"] <= 15
+        await pilot.press(*"2d", "enter")  # bad: a message, no roll, no crash
+        assert "column" in str(app.screen.query_one("#quick-roll-error").render())
+        assert len([e for e in app.campaign.log_entries() if e["kind"] == "roll"]) == 1
+        await pilot.press("escape", "u")
+        assert [e for e in app.campaign.log_entries() if e["kind"] == "roll"] == []
+        assert app.campaign.log_entries()[-1]["text"] == "Undid: Roll 2d6+3"
+        await pilot.press("ctrl+y")
+        assert [e["expression"] for e in app.campaign.log_entries() if e["kind"] == "roll"] == [
+            "2d6+3"
+        ]
+    app.campaign.store.flush()
+    saved = read_campaign(app.campaign.store.path)
+    assert [e.get("expression") for e in saved["log"].values() if e["kind"] == "roll"] == ["2d6+3"]
+    app.campaign.store.close()
+
+
+async def test_help_lists_the_panel_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = dict(app.screen.help_rows)
+        assert "Combat keys" in rows
+        assert rows["u, ctrl+z"] == "Undo" and rows["d"] == "Roll"
+        await pilot.press("escape")
+        assert isinstance(app.screen, CombatScreen)
+    app.campaign.store.close()
+
+
+async def test_palette_offers_panels_and_panel_actions(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {
+            "Panel: Combat",
+            "Panel: Tray",
+            "Panel: NPCs",
+            "Panel: Party",
+            "Quick roll",
+            "Undo",
+        } <= set(titles)
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("name", ["[bold red]Boss[/]", "[/]", "\x1b[31mred\x1b[0m", "[link=x]y"])
+async def test_markup_in_names_is_shown_literally(tmp_path: Path, name: str) -> None:
+    campaign = open_demo(tmp_path)
+    campaign.store.db.table("party").insert(campaign.ruleset.make_character(name))
+    campaign.store.commit()
+    from app.tui import TablesideApp
+
+    app = TablesideApp(campaign)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        table = app.screen.query_one("#party-table", DataTable)
+        cells = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        shown = name.replace("\x1b", "\u241b")
+        assert shown in cells
+    campaign.store.close()
+
+
+async def test_quit_and_reopen_finds_everything_as_left(tmp_path: Path) -> None:
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d", *"1d20", "enter", "escape", "ctrl+q")
+    app.campaign.store.close()
+    again = open_demo(tmp_path)
+    try:
+        assert [e["expression"] for e in again.log_entries() if e["kind"] == "roll"] == ["1d20"]
+    finally:
+        again.store.close()
