@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from textual.app import App, SystemCommand
@@ -14,14 +14,35 @@ from textual.screen import Screen
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import StoreError
-from screens.combat import CombatScreen
 from screens.help import HelpScreen
-from screens.npcs import NpcScreen
 from screens.panel import PANELS
-from screens.party import PartyScreen
 from screens.quick_roll import QuickRollScreen
 from screens.store_error import StoreErrorScreen
-from screens.tray import TrayScreen
+
+
+# Panels are imported when first shown: only the opening panel's widgets cost start-up time.
+def _combat() -> Screen[None]:
+    from screens.combat import CombatScreen
+
+    return CombatScreen()
+
+
+def _tray() -> Screen[None]:
+    from screens.tray import TrayScreen
+
+    return TrayScreen()
+
+
+def _npcs() -> Screen[None]:
+    from screens.npcs import NpcScreen
+
+    return NpcScreen()
+
+
+def _party() -> Screen[None]:
+    from screens.party import PartyScreen
+
+    return PartyScreen()
 
 
 class TablesideApp(App[None]):
@@ -30,11 +51,11 @@ class TablesideApp(App[None]):
     TITLE = "Tableside"
     CSS_PATH = "tui.tcss"
     ENABLE_COMMAND_PALETTE = True
-    MODES: ClassVar[dict[str, str | Screen[None] | type[Screen[None]]]] = {  # type: ignore[assignment]
-        "combat": CombatScreen,
-        "tray": TrayScreen,
-        "npcs": NpcScreen,
-        "party": PartyScreen,
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {  # type: ignore[assignment]
+        "combat": _combat,
+        "tray": _tray,
+        "npcs": _npcs,
+        "party": _party,
     }
     DEFAULT_MODE = "combat"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -56,6 +77,12 @@ class TablesideApp(App[None]):
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
         self._store_failed = False
+
+    def on_mount(self) -> None:
+        # Load the dice parser in the background after first paint, so the first roll is instant.
+        from rulesets.dice import warm_up
+
+        self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     # --- the one way to change anything ----------------------------------------------------------
     def apply(self, command: Command) -> list[str] | None:

@@ -38,9 +38,7 @@ import datetime
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from rulesets.base import (
     AttributeSpec,
@@ -54,6 +52,9 @@ from rulesets.base import (
     rng_or_new,
 )
 from rulesets.dice import roll
+
+if TYPE_CHECKING:
+    pass
 
 
 class RuleError(ValueError):
@@ -189,6 +190,8 @@ def odds(skill: int = 0, opposing: int = 0) -> dict[str, Fraction]:
     Returns:
         Every band name → its probability; the values sum to 1.
     """
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     bands = (2 @ icepool.d6 + skill - opposing).map(band_for)
     return {band: Fraction(bands.probability(band)) for band in BANDS}
 

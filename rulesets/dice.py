@@ -12,9 +12,8 @@ import random
 import threading
 import unicodedata
 from dataclasses import dataclass
-
-import d20
-from d20 import expression as _d20_expression
+from functools import cache
+from typing import Any
 
 MAX_EXPRESSION_LENGTH = 200
 """A GM types a handful of characters; anything longer is a paste accident, refused early."""
@@ -49,16 +48,29 @@ class DiceRoll:
         }
 
 
-class _PlainStringifier(d20.SimpleStringifier):
-    """d20's markdown stringifier wraps dropped dice in ``~~``; plain text reads better in a TUI."""
+@cache
+def _d20() -> Any:
+    """Import d20 on first use: building its grammar costs ~120 ms, too much for start-up.
 
-    def _stringify(self, node):  # type: ignore[no-untyped-def]
-        if not node.kept:
-            return f"x{self._str_without_keep(node)}"
-        return super()._stringify(node)
+    The app warms this in a worker after the first paint, so the first roll is instant too.
+    """
+    import d20
 
-    def _str_without_keep(self, node):  # type: ignore[no-untyped-def]
-        return super()._stringify(node)
+    class PlainStringifier(d20.SimpleStringifier):  # type: ignore[misc]
+        """d20's markdown stringifier wraps dropped dice in ``~~``; a TUI marks them with x."""
+
+        def _stringify(self, node):  # type: ignore[no-untyped-def]
+            if not node.kept:
+                return f"x{super()._stringify(node)}"
+            return super()._stringify(node)
+
+    d20.PlainStringifier = PlainStringifier
+    return d20
+
+
+def warm_up() -> None:
+    """Load the dice parser now (call from a background thread)."""
+    _d20()
 
 
 def _normalise(expression: str) -> str:
@@ -80,7 +92,8 @@ def _normalise(expression: str) -> str:
 
 
 def _walk_dice(node: object, dice: list[int], kept: list[int]) -> None:
-    if isinstance(node, _d20_expression.Die):
+    expression = _d20().expression
+    if isinstance(node, expression.Die):
         # A Die holds one value per roll of it (rerolls keep the old value, dropped).
         for value in node.values:
             face = int(value.number)
@@ -91,7 +104,7 @@ def _walk_dice(node: object, dice: list[int], kept: list[int]) -> None:
     # Dice and Set nodes report no children; their rolled members live in ``values``.
     members = (
         getattr(node, "values", None)
-        if isinstance(node, _d20_expression.Dice | _d20_expression.Set)
+        if isinstance(node, expression.Dice | expression.Set)
         else getattr(node, "children", [])
     )
     for child in members or []:
@@ -102,12 +115,14 @@ def roll(expression: str, rng: random.Random | None = None) -> DiceRoll:
     """Roll a dice expression. Raises :class:`DiceError` with a one-line reason."""
     text = _normalise(expression)
     rng = rng or random.Random()
+    d20 = _d20()
+    _d20_expression = d20.expression
     roller = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
     with _ROLL_LOCK:
         saved = _d20_expression.random
         _d20_expression.random = rng  # type: ignore[assignment]
         try:
-            result = roller.roll(text, stringifier=_PlainStringifier(), allow_comments=False)
+            result = roller.roll(text, stringifier=d20.PlainStringifier(), allow_comments=False)
             total = int(result.total)
             breakdown = result.result
         except d20.RollSyntaxError as exc:

@@ -41,9 +41,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
-
-import icepool
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulesets.base import (
     AttributeSpec,
@@ -56,6 +54,10 @@ from rulesets.base import (
     default_character,
     rederive,
 )
+
+if TYPE_CHECKING:
+    import icepool
+
 
 # --------------------------------------------------------------------------- constants
 
@@ -357,6 +359,8 @@ def drama_of(result: CheckResult) -> str | None:
 
 def _pool_die(pool_sides: Sequence[int], boon: str | None) -> icepool.Die:
     # icepool.highest(x) with a single argument reads x as a collection, so fold in pairs.
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     die = icepool.d(pool_sides[0])
     for sides in pool_sides[1:]:
         die = icepool.highest(die, icepool.d(sides))

@@ -58,12 +58,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from rulesets.base import CheckResult, rng_or_new
 from rulesets.dice import roll
+
+if TYPE_CHECKING:
+    pass
+
 
 ATTRIBUTES: tuple[str, ...] = ("brawl", "wit", "will")
 """NPC-01: the three NPC attributes, in the text's order."""
@@ -651,6 +653,8 @@ def morale_check(rng: random.Random | None, will: int) -> CheckResult:
 
 def morale_odds(will: int) -> dict[str, Fraction]:
     """NPC-08: exact chance of each morale result for an NPC of that Will."""
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     die = 2 @ icepool.d6 + will
     chances = {result: Fraction(0) for result in MORALE_RESULTS}
     for total, chance in zip(die.outcomes(), die.probabilities(), strict=True):

@@ -32,9 +32,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from rulesets import npc
 from rulesets.base import (
@@ -50,6 +48,9 @@ from rulesets.base import (
     rng_or_new,
 )
 from rulesets.dice import roll
+
+if TYPE_CHECKING:
+    import icepool
 
 
 class RuleError(ValueError):
@@ -193,6 +194,8 @@ def _dice(dice: str) -> str:
 
 
 def _pool(dice: str) -> icepool.Die:
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     return 2 @ icepool.d6 if _dice(dice) == "2d6" else icepool.d20
 
 
@@ -275,6 +278,8 @@ def opposed_odds(
     modifier: int = 0, npc_modifier: int = 0, dice: str = "2d6", minimum_dc: int | None = None
 ) -> dict[str, Fraction]:
     """RR-02 (GEN-02): exact chance the PC wins an opposed check."""
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     npc_die = _pool(dice) + npc_modifier
     if minimum_dc is not None:
         npc_die = npc_die.map(lambda total: max(total, minimum_dc))
@@ -350,6 +355,8 @@ def grip_check(rng: random.Random | None, grip: int, major: bool = False) -> Che
 
 def grip_odds(grip: int) -> dict[str, Fraction]:
     """RR-03 (GEN-02): exact chance of passing a Grip check."""
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     success = Fraction(icepool.d20.probability("<", grip))
     return {SUCCESS: success, FAILURE: 1 - success}
 
@@ -389,6 +396,8 @@ def delirium_roll(rng: random.Random | None, deliria_held: int) -> CheckResult:
 
 def delirium_odds(deliria_held: int) -> dict[str, Fraction]:
     """RR-04 (GEN-02): exact chance a new delirium soothes (recovers Grip)."""
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     success = Fraction(icepool.d20.probability(">=", deliria_held))
     return {SUCCESS: success, FAILURE: 1 - success}
 

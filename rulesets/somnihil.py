@@ -31,9 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from rulesets.base import (
     Character,
@@ -46,6 +44,9 @@ from rulesets.base import (
     rng_or_new,
 )
 from rulesets.dice import roll
+
+if TYPE_CHECKING:
+    pass
 
 
 class RuleError(ValueError):
@@ -204,6 +205,8 @@ def odds(advantage: int = 0) -> dict[str, Fraction]:
     Returns:
         Every band name → its probability; the values sum to 1.
     """
+    import icepool  # deferred: it costs ~25 ms of start-up
+
     die = icepool.d20
     if advantage > 0:
         die = icepool.highest(icepool.d20, icepool.d20)

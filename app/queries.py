@@ -1,0 +1,19 @@
+"""Read-only questions the panels ask of the campaign (no writes here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.state import Campaign
+
+
+def current_encounter(campaign: Campaign) -> tuple[int, dict[str, Any]] | None:
+    """The encounter the combat panel is running: ``meta.current_encounter`` or the first one."""
+    rows = campaign.rows("encounters")
+    if not rows:
+        return None
+    wanted = campaign.meta.get("current_encounter")
+    for doc_id, enc in rows:
+        if doc_id == wanted:
+            return doc_id, enc
+    return rows[0]
