@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input
 
-from app.store import read_campaign
+from app.store import StoreError, read_campaign
 from screens.combat import CombatScreen
 from screens.help import HelpScreen
 from screens.npcs import NpcScreen
@@ -119,3 +121,25 @@ async def test_quit_and_reopen_finds_everything_as_left(tmp_path: Path) -> None:
         assert [e["expression"] for e in again.log_entries() if e["kind"] == "roll"] == ["1d20"]
     finally:
         again.store.close()
+
+
+async def test_save_changed_by_another_program_stops_saving_with_a_message(tmp_path: Path) -> None:
+    from screens.store_error import StoreErrorScreen
+
+    app = demo_app(tmp_path)
+    path = app.campaign.store.path
+    async with app.run_test(size=SIZE) as pilot:
+        theirs = path.read_bytes().replace(b"Demo", b"Edited")
+        path.write_bytes(theirs)
+        os.utime(path, ns=(1, 1))
+        await pilot.press("d", *"1d6", "enter")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, StoreErrorScreen):
+                break
+        assert isinstance(app.screen, StoreErrorScreen)
+        assert "changed by another program" in app.screen.message
+        assert path.read_bytes() == theirs
+    with contextlib.suppress(StoreError):
+        app.campaign.store.close()
+    assert path.read_bytes() == theirs
