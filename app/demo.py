@@ -12,6 +12,7 @@ from typing import Any
 from app.store import CampaignStore
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
+from rulesets import tarot
 from rulesets.registry import GAMES, get
 
 PARTIES: dict[str, list[tuple[str, dict[str, int]]]] = {
@@ -151,10 +152,52 @@ NPCS: list[tuple[str, tuple[str, ...], int, int, int]] = [
 ENCOUNTER_NAME = "Ambush at the Mill"
 
 
+DETAILS: dict[str, dict[str, dict[str, Any]]] = {
+    "somnihil": {
+        "Vesna Kade": {
+            "sessions": 1,
+            "lists": {
+                "spells": [
+                    {"name": "Rot Touch", "protocol": "Decay"},
+                    {"name": "Blink", "protocol": "Spatial"},
+                    {"name": "Wither", "protocol": "Decay"},
+                ]
+            },
+        },
+        "Orrin Hale": {
+            "sessions": 1,
+            "lists": {"spells": [{"name": "Mend", "protocol": "Creation"}]},
+        },
+    },
+    "shadows": {
+        "Agnes Thorne": {"lists": {"major_arcana": [tarot.major_card("The Star").to_dict()]}}
+    },
+    "resolution": {"Dov Ashgrove": {"lists": {"deliria": ["Counts every door twice"]}}},
+    "nemron": {
+        "Kesh Varn": {"skills": {"Brawling": 2, "Firearms": 1}},
+        "Ylva Rask": {"skills": {"Stealth": 2, "Acrobatics": 1}},
+        "Tomas Ert": {"skills": {"Medicine": 2, "Lore": 1}},
+        "Nadia Fel": {"skills": {"Persuasion": 1}},
+    },
+    "aspects": {
+        "Rowan Pike": {"lists": {"aspects": ["Disgraced Knight", "Owes the Guild"]}},
+        "Juno Hart": {"lists": {"aspects": ["Street Surgeon", "Never Leaves a Friend"]}},
+        "Casimir Dunn": {"lists": {"aspects": ["Loud and Proud"]}},
+    },
+}
+"""Small additions per demo PC (spells, skills, aspects) so each game's sheet shows its lists."""
+
+
 def _character(game: str, name: str, attributes: dict[str, int]) -> dict[str, Any]:
     ruleset = get(game)
     known = {spec.key for spec in ruleset.sheet.attributes}
-    return ruleset.make_character(name, **{k: v for k, v in attributes.items() if k in known})
+    character = ruleset.make_character(name, **{k: v for k, v in attributes.items() if k in known})
+    for key, value in DETAILS.get(game, {}).get(name, {}).items():
+        if isinstance(value, dict) and isinstance(character.get(key), dict):
+            character[key].update(value)
+        else:
+            character[key] = value
+    return character
 
 
 def npc_document(

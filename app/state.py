@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+import orjson
 from tinydb.table import Document, Table
 
 from app.store import CampaignStore
@@ -25,6 +26,15 @@ from rulesets.base import Ruleset
 
 Doc = dict[str, Any]
 UNDO_LIMIT = 500
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of a JSON-safe document; orjson is ~10x faster than copy.deepcopy on the
+    big ones (a 300-combatant encounter), and anything orjson refuses falls back to deepcopy."""
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except TypeError:
+        return copy.deepcopy(value)
 
 
 class CommandError(ValueError):
@@ -84,20 +94,20 @@ class Transaction:
         doc = self.table(table).get(doc_id=doc_id)
         if doc is None:
             raise CommandError(f"nothing with id {doc_id} in {table}")
-        return copy.deepcopy(dict(doc))
+        return _clone(dict(doc))
 
     def all(self, table: str) -> list[tuple[int, Doc]]:
-        return [(d.doc_id, copy.deepcopy(dict(d))) for d in self.table(table).all()]
+        return [(d.doc_id, _clone(dict(d))) for d in self.table(table).all()]
 
     def _record(self, table: str, doc_id: int, before: Doc | None) -> _Change:
         key = (table, doc_id)
         if key not in self.changes:
-            self.changes[key] = _Change(table, doc_id, copy.deepcopy(before), None)
+            self.changes[key] = _Change(table, doc_id, _clone(before), None)
         return self.changes[key]
 
     def insert(self, table: str, doc: Doc) -> int:
-        doc_id = self.table(table).insert(copy.deepcopy(doc))
-        self._record(table, doc_id, None).after = copy.deepcopy(doc)
+        doc_id = self.table(table).insert(_clone(doc))
+        self._record(table, doc_id, None).after = _clone(doc)
         return doc_id
 
     def put(self, table: str, doc_id: int, doc: Doc) -> None:
@@ -105,7 +115,7 @@ class Transaction:
         tbl = self.table(table)
         existing = tbl.get(doc_id=doc_id)
         change = self._record(table, doc_id, dict(existing) if existing is not None else None)
-        tbl.upsert(Document(copy.deepcopy(doc), doc_id=doc_id))
+        tbl.upsert(Document(_clone(doc), doc_id=doc_id))
         if existing is not None:
             # upsert merges keys; a replace must also drop keys the new doc no longer has.
             stored = tbl.get(doc_id=doc_id)
@@ -113,7 +123,7 @@ class Transaction:
             stale = [k for k in stored if k not in doc]
             if stale:
                 tbl.update(_drop_keys(stale), doc_ids=[doc_id])
-        change.after = copy.deepcopy(doc)
+        change.after = _clone(doc)
 
     def remove(self, table: str, doc_id: int) -> None:
         tbl = self.table(table)
@@ -223,15 +233,23 @@ class Campaign:
     def _restore(
         self, changes: Iterator[_Change] | list[_Change] | Any, *, use_after: bool
     ) -> None:
+        touched: set[str] = set()
         for change in changes:
             image = change.after if use_after else change.before
             tbl = self.store.db.table(change.table, cache_size=0)
+            touched.add(change.table)
             if image is None:
                 tbl.remove(doc_ids=[change.doc_id]) if tbl.contains(doc_id=change.doc_id) else None
             else:
                 if tbl.contains(doc_id=change.doc_id):
                     tbl.remove(doc_ids=[change.doc_id])
-                tbl.insert(Document(copy.deepcopy(image), doc_id=change.doc_id))
+                tbl.insert(Document(_clone(image), doc_id=change.doc_id))
+        # A restored document must come back in its old place, not at the end: ids grow with
+        # insertion, so id order is the order the GM created things in.
+        for table in touched:
+            docs = self.store.data.get(table)
+            if docs and any(int(a) > int(b) for a, b in zip(docs, list(docs)[1:], strict=False)):
+                self.store.data[table] = dict(sorted(docs.items(), key=lambda kv: int(kv[0])))
 
     def undo(self) -> str | None:
         """Undo the last change of this session; returns its label, None if nothing to undo."""

@@ -1,91 +1,710 @@
-"""Panel 1: the combat tracker — encounters and the running encounter."""
+"""Panel 1: the combat tracker — the encounter list and the running encounter.
+
+The screen reads the encounter document and the party, builds one row of plain cells per
+combatant and hands them to :class:`widgets.combat_table.CombatTable`, which repaints only
+the cells that changed (a keypress in a 300-combatant fight touches two or three rows). Every
+change is a command from :mod:`app.commands.combat` sent through ``self.tableside.apply``, so
+each is undoable and the whole encounter is saved after it. The keys follow Improved
+Initiative's defaults; every one is a Binding with an id (rebindable, in the Footer, in ``?``
+and in the command palette).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
+from app.commands import combat as cmd
+from app.commands.npcs import AddNpcsToEncounter
+from app.queries import current_encounter
+from rulesets import encounter as er
+from rulesets import nemron, shadows, somnihil
+from screens.combat_form import CombatForm, Field
 from screens.panel import PanelScreen
-from widgets.literal import literal
+from widgets.combat_table import CombatTable, Row
+from widgets.literal import clean, literal
+
+
+def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
+    return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
 class CombatScreen(PanelScreen):
+    """The tracker: j/k select, n next turn, t damage, l heal … (``?`` lists every key)."""
+
     PANEL_ID = "combat"
     PANEL_TITLE = "Combat"
     CSS_PATH = "combat.tcss"
+    AUTO_FOCUS = "#combatants"
     WATCHES = frozenset({"encounters", "party", "npcs"})
-    BINDINGS: ClassVar[list[BindingType]] = []
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _b("n", "next_turn", "Next turn", "next_turn"),
+        _b("alt+n", "previous_turn", "Prev turn", "previous_turn"),
+        _b("j", "cursor(1)", "Down", "down"),
+        _b("k", "cursor(-1)", "Up", "up"),
+        _b("alt+j", "move(1)", "Move down", "move_down"),
+        _b("alt+k", "move(-1)", "Move up", "move_up"),
+        _b("t", "damage", "Damage", "damage"),
+        _b("l", "heal", "Heal", "heal"),
+        _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
+        _b("g", "add_effect", "Condition", "add_effect"),
+        _b("h", "hide", "Hide/reveal", "hide"),
+        _b("e", "edit", "Edit", "edit"),
+        _b("alt+d", "duplicate", "Duplicate", "duplicate"),
+        _b("delete", "remove", "Remove", "remove"),
+        _b("alt+r", "start", "Start", "start"),
+        _b("alt+shift+r,shift+alt+r", "end", "End", "end", display="shift+alt+r"),
+        _b("a", "spend_ap", "Spend AP", "spend_ap"),
+        _b("i", "roll_initiative", "Initiative", "roll_initiative"),
+        _b("p", "add_party", "Add party", "add_party", show=False),
+        _b("b", "add_npc", "Add NPCs from the library", "add_npc", show=False),
+        _b("q", "quick_add", "Quick add a foe", "quick_add", show=False),
+        _b("ctrl+n", "new_encounter", "New encounter", "new_encounter", show=False),
+        _b("right_square_bracket", "switch(1)", "Next encounter", "next_enc", False, "]"),
+        _b("left_square_bracket", "switch(-1)", "Previous encounter", "prev_enc", False, "["),
+        _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
+        _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
+        _b("w", "delay", "Delay (move down the order)", "delay", show=False),
+        _b("o", "hold", "Hold the action", "hold", show=False),
+        _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
+        _b("c", "choose_next", "Choose the selected to act next", "choose_next", show=False),
+        _b("x", "counter", "Counter action: 1 AP (SOH-09)", "counter", show=False),
+        _b("v", "economy('action')", "Action used (NEM-06)", "econ_action", show=False),
+        _b("r", "economy('reaction')", "Reaction used (NEM-06)", "econ_reaction", show=False),
+        _b("m", "economy('movement')", "Movement used (NEM-06)", "econ_movement", show=False),
+        _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
+        _b("alt+a", "anomaly", "Anomaly by AP cost (SOM-05)", "anomaly", show=False),
+        _b("f", "fate", "Fate / Darkest Self choice", "fate", show=False),
+        _b("z", "distance", "Distance band farther (SOM-11)", "distance", show=False),
+        _b("s", "morale", "Morale check (NPC-08)", "morale", show=False),
+    ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.encounter_id: int | None = None
+        self.encounter: er.Encounter | None = None
+        self._doc: dict[str, Any] = {}
+        self._list_rows: list[tuple[str, str, str, str, str]] = []
+        self._follow: str | None = None
+
+    # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="combat-body"):
             with Vertical(id="encounter-list-pane"):
-                yield Label("Encounters", classes="panel-title")
+                yield Label("Encounters  [ ]  ctrl+n", classes="panel-title")
                 yield DataTable(id="encounter-list", cursor_type="row", zebra_stripes=True)
             with Vertical(id="encounter-pane"):
-                yield Label("", id="encounter-title", classes="panel-title", markup=False)
-                yield DataTable(id="combatants", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="encounter-title")
+                yield CombatTable(id="combatants")
+                yield Static("", id="combat-status")
 
     def on_mount(self) -> None:
-        encounters = self.query_one("#encounter-list", DataTable)
-        encounters.add_columns("Encounter", "Round", "Size")
-        table = self.query_one("#combatants", DataTable)
-        table.add_columns("", "Init", "Name", "Health", "Conditions")
+        self.query_one("#encounter-list", DataTable).add_columns("", "Encounter", "Rnd", "Size")
         super().on_mount()
 
+    @property
+    def table(self) -> CombatTable:
+        return self.query_one("#combatants", CombatTable)
+
+    # --- reading ------------------------------------------------------------------------------
     def refresh_data(self) -> None:
-        encounters = self.query_one("#encounter-list", DataTable)
-        encounters.clear()
-        rows = self.campaign.rows("encounters")
-        for doc_id, enc in rows:
-            encounters.add_row(
-                literal(enc.get("name", "")),
-                str(enc.get("round", 0)),
-                str(len(enc.get("combatants", []))),
-                key=str(doc_id),
-            )
-        current = rows[0][1] if rows else None
-        self._show_encounter(current)
-
-    def _show_encounter(self, enc: dict[str, Any] | None) -> None:
-        title = self.query_one("#encounter-title", Label)
-        table = self.query_one("#combatants", DataTable)
-        table.clear()
-        if enc is None:
-            title.update("No encounter yet")
+        found = current_encounter(self.campaign)
+        self._show_list(found[0] if found else None)
+        if found is None:
+            self.encounter_id, self.encounter, self._doc = None, None, {}
+            self.query_one("#encounter-title", Static).update("No encounter yet: ctrl+n")
+            self.table.show([], [])
+            self.query_one("#combat-status", Static).update("")
             return
-        rnd = enc.get("round", 0)
-        title.update(
-            f"{enc.get('name', '')} — round {rnd}"
-            if rnd
-            else f"{enc.get('name', '')} — not started"
+        self.encounter_id, self._doc = found
+        self.encounter = er.Encounter.from_dict(self._doc)
+        enc = self.encounter
+        self.query_one("#encounter-title", Static).update(literal(self._title(enc), style="bold"))
+        self.table.show(
+            [c.id for c in enc.combatants],
+            [self._row(i, c) for i, c in enumerate(enc.combatants, 1)],
         )
-        for c in enc.get("combatants", []):
-            marker = (
-                Text("▶", style="bold yellow") if c.get("id") == enc.get("current") else Text("")
+        if self._follow is not None:
+            self.table.select_id(self._follow)
+            self._follow = None
+        self.query_one("#combat-status", Static).update(literal(self._status(enc)))
+
+    def _show_list(self, current: int | None) -> None:
+        table = self.query_one("#encounter-list", DataTable)
+        rows = [
+            (
+                "▶" if doc_id == current else "",
+                clean(doc.get("name", ""), 40),
+                str(doc.get("round", 0)),
+                str(len(doc.get("combatants", []))),
+                str(doc_id),
             )
-            init = c.get("initiative")
-            conds = ", ".join(str(e.get("name", "")) for e in c.get("conditions", []))
-            table.add_row(
-                marker,
-                "" if init is None else str(init),
-                literal(c.get("name", "")),
-                literal(self._health(c)),
-                literal(conds),
-                key=str(c.get("id")),
+            for doc_id, doc in self.campaign.rows("encounters")
+        ]
+        if rows == self._list_rows:
+            return
+        self._list_rows = rows
+        table.clear()
+        for row in rows:
+            table.add_row(*(literal(v) for v in row[:4]), key=row[4])
+
+    def _title(self, enc: er.Encounter) -> str:
+        model = cmd.MODEL_LABELS[enc.model]
+        if not enc.started:
+            return f"{enc.name} · {model} · not started (alt+r starts)"
+        cur = er.current_combatant(enc)
+        who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
+        return f"{enc.name} · {model} · Round {enc.round} · {who}"
+
+    def _status(self, enc: er.Encounter) -> str:
+        parts = []
+        names = {c.id: c.name for c in enc.combatants}
+        due = [names.get(d.get("id", ""), "?") for d in self._doc.get("morale_due", [])]
+        if due:
+            parts.append(f"Morale check due (s): {', '.join(due)}")
+        pending = [names.get(k, "?") for k in self._doc.get("pending", {})]
+        if pending:
+            parts.append(f"Darkest Self or Taken Out (f): {', '.join(pending)}")
+        if enc.model == "chosen_next" and enc.started:
+            left = er.choosable(enc)
+            parts.append(f"Not yet acted: {len(left)}; select one and press c")
+        if enc.model == "ap_rounds" and enc.started:
+            parts.append("a spend AP · x counter (1 AP) · n pass")
+        if not enc.combatants:
+            parts.append("p add the party · b add NPCs · q quick add")
+        return "  ·  ".join(parts)
+
+    def _health(self, c: er.Combatant) -> str:
+        kind = cmd.health_kind(c)
+        ruleset = self.campaign.ruleset
+        if kind == "pc":
+            pc = self.campaign.doc("party", int(str(c.ref)))
+            text = ruleset.health(pc) if pc is not None else "(not in party)"
+        elif kind == "sheet":
+            text = ruleset.health(c.stats["sheet"])
+        else:
+            text = cmd.hp_line(c.stats)
+        temp = c.stats.get("temp_hp")
+        return f"{text} +{temp} tmp" if temp else text
+
+    def _row(self, pos: int, c: er.Combatant) -> Row:
+        enc = self.encounter
+        assert enc is not None
+        current = c.id == enc.current
+        name = clean(c.name, 60) + (" (hidden)" if c.hidden else "")
+        name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
+        if c.side == "pc" and not current:
+            name_style = name_style or "bold"
+        if enc.model == "ap_rounds":
+            order = f"{c.ap}/{c.ap_max} AP"
+        elif enc.model == "initiative":
+            order = "–" if c.initiative is None else str(c.initiative)
+        else:
+            order = ""
+        effects = []
+        if "distance" in c.stats:
+            effects.append(f"[{c.stats['distance']}]")
+        for e in c.conditions:
+            label = e.label()
+            if e.name.casefold() == "anomaly":
+                label += " (disadv.)"
+            effects.append(label)
+        return (
+            ("▶" if current else "", "bold yellow"),
+            (str(pos), ""),
+            (order, "bold" if enc.model == "ap_rounds" else ""),
+            (name, name_style),
+            (clean(self._health(c), 60), ""),
+            (clean(", ".join(effects), 80), "italic"),
+            (self._turn_state(enc, c), "dim"),
+        )
+
+    def _turn_state(self, enc: er.Encounter, c: er.Combatant) -> str:
+        if not enc.started:
+            return ""
+        bits = []
+        if c.held:
+            bits.append("holding")
+        if enc.model == "ap_rounds":
+            bits.append("spent" if c.ap <= 0 else "")
+        elif enc.model == "chosen_next":
+            bits.append("acted" if c.acted else ("acting" if c.id == enc.current else "to act"))
+        elif c.acted:
+            bits.append("acted")
+        if self.campaign.ruleset.id == "nemron" and enc.model == "initiative":
+            used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
+            if used:
+                bits.append("used " + "".join(used))
+        return " ".join(b for b in bits if b)
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _selected(self) -> er.Combatant | None:
+        enc = self.encounter
+        cid = self.table.selected_id
+        if enc is None or cid is None:
+            self.notify("Select a combatant first (j/k)", severity="warning")
+            return None
+        try:
+            return enc.get(cid)
+        except er.EncounterError:
+            return None
+
+    def _apply(self, command: Any, follow: str | None = None) -> list[str] | None:
+        self._follow = follow
+        lines = self.tableside.apply(command)
+        if lines:
+            self.notify(lines[-1] if len(lines) == 1 else "; ".join(lines[-3:]), markup=False)
+        return lines
+
+    def _need_encounter(self) -> int | None:
+        if self.encounter_id is None:
+            self.notify("No encounter yet: ctrl+n makes one", severity="warning")
+        return self.encounter_id
+
+    def _ask(
+        self, title: str, fields: list[Field], then: Callable[[dict[str, Any]], object]
+    ) -> None:
+        def done(result: dict[str, Any] | None) -> None:
+            if result is not None:
+                then(result)
+
+        self.app.push_screen(CombatForm(title, fields), done)
+
+    def _on_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
+        eid = self._need_encounter()
+        c = self._selected() if eid is not None else None
+        if eid is not None and c is not None:
+            self._apply(make(eid, c), c.id if follow else None)
+
+    def _on_encounter(self, make: Callable[[int], Any]) -> None:
+        eid = self._need_encounter()
+        if eid is not None:
+            self._apply(make(eid))
+
+    # --- actions: turns -------------------------------------------------------------------------
+    def action_next_turn(self) -> None:
+        self._on_encounter(lambda e: cmd.NextTurn(e))
+
+    def action_previous_turn(self) -> None:
+        self._on_encounter(lambda e: cmd.PreviousTurn(e))
+
+    def action_start(self) -> None:
+        self._on_encounter(lambda e: cmd.StartEncounter(e))
+
+    def action_end(self) -> None:
+        self._on_encounter(lambda e: cmd.EndEncounter(e))
+
+    def action_delay(self) -> None:
+        self._on_encounter(lambda e: cmd.Delay(e))
+
+    def action_hold(self) -> None:
+        self._on_encounter(lambda e: cmd.Hold(e))
+
+    def action_use_held(self) -> None:
+        self._on_selected(lambda e, c: cmd.UseHeld(e, c.id))
+
+    def action_choose_next(self) -> None:
+        self._on_selected(lambda e, c: cmd.ChooseNext(e, c.id))
+
+    def action_roll_initiative(self) -> None:
+        self._on_encounter(lambda e: cmd.RollInitiative(e))
+
+    def action_roll_initiative_npcs(self) -> None:
+        self._on_encounter(lambda e: cmd.RollInitiative(e, npcs_only=True))
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.table
+        if table.row_count:
+            table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+
+    def action_move(self, delta: int) -> None:
+        self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
+
+    def action_economy(self, kind: str) -> None:
+        if self.campaign.ruleset.id != "nemron":
+            self.notify("Action / reaction / movement tracking is Nemron's (NEM-06)")
+            return
+        self._on_selected(lambda e, c: cmd.ToggleEconomy(e, c.id, kind))
+
+    def action_spend_ap(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._ask(
+            f"Spend AP: {c.name} ({c.ap}/{c.ap_max} AP)",
+            [Field("n", "AP to spend", "1", "int", minimum=1)],
+            lambda v: self._apply(cmd.SpendAp(eid, c.id, int(v["n"]))),
+        )
+
+    def action_counter(self) -> None:
+        self._on_selected(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+
+    def action_turn_model(self) -> None:
+        eid = self._need_encounter()
+        if eid is None or self.encounter is None:
+            return
+        models = list(er.MODELS)
+        nxt = models[(models.index(self.encounter.model) + 1) % len(models)]
+        self._apply(cmd.SetModel(eid, nxt))
+
+    # --- actions: roster ------------------------------------------------------------------------
+    def action_add_party(self) -> None:
+        self._on_encounter(lambda e: cmd.AddParty(e))
+
+    def action_new_encounter(self) -> None:
+        n = len(self.campaign.rows("encounters")) + 1
+        self._ask(
+            "New encounter",
+            [
+                Field("name", "Name", f"Encounter {n}"),
+                Field(
+                    "model",
+                    "Turn model",
+                    self.campaign.ruleset.turn_model,
+                    "choice",
+                    choices=er.MODELS,
+                ),
+            ],
+            lambda v: self._apply(cmd.NewEncounter(v["name"], v["model"])),
+        )
+
+    def action_switch(self, delta: int) -> None:
+        ids = [doc_id for doc_id, _ in self.campaign.rows("encounters")]
+        if len(ids) < 2 or self.encounter_id is None:
+            self.notify("Only one encounter (ctrl+n makes another)")
+            return
+        target = ids[(ids.index(self.encounter_id) + delta) % len(ids)]
+        self._apply(cmd.SelectEncounter(target))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "encounter-list" and event.row_key.value is not None:
+            self._apply(cmd.SelectEncounter(int(event.row_key.value)))
+            self.table.focus()
+
+    def action_add_npc(self) -> None:
+        eid = self._need_encounter()
+        if eid is None:
+            return
+        library = self.campaign.rows("npcs")
+        if not library:
+            self.notify("The NPC library is empty (panel 3)", severity="warning")
+            return
+        by_name = {str(doc.get("name", "")).casefold(): doc_id for doc_id, doc in library}
+        names = tuple(str(doc.get("name", "")) for _, doc in library)
+
+        def add(v: dict[str, Any]) -> None:
+            npc_id = by_name.get(v["name"].casefold())
+            if npc_id is None:
+                self.notify(f"No NPC called {v['name']!r} in the library", severity="warning")
+                return
+            self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v["hp"]))
+
+        self._ask(
+            "Add NPCs from the library",
+            [
+                Field("name", "NPC name", names[0], suggestions=names[:5000]),
+                Field("count", "How many", "1", "int", minimum=1),
+                Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed")),
+            ],
+            add,
+        )
+
+    def action_quick_add(self) -> None:
+        eid = self._need_encounter()
+        if eid is None:
+            return
+        game = self.campaign.ruleset.id
+        label = {
+            "somnihil": "Vitality",
+            "resolution": "HP",
+            "nemron": "HP per limb",
+            "shadows": "Health, Life and Æssence",
+            "aspects": "Stress cap",
+        }[game]
+        default = {"somnihil": "10", "nemron": "5", "shadows": "20", "aspects": "3"}.get(game, "8")
+        fields = [
+            Field("name", "Name", "Foe"),
+            Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
+            Field("health", label, default, "int"),
+        ]
+        if game == "shadows":
+            fields.append(Field("quickness", "Quickness (AP = 5 + ceil(Q/2))", "6", "int"))
+        else:
+            fields.append(Field("initiative", "Initiative (blank: roll later)", "", "optint"))
+        self._ask(
+            "Quick add",
+            fields,
+            lambda v: self._apply(
+                cmd.QuickAdd(
+                    eid,
+                    v["name"],
+                    int(v["count"]),
+                    int(v["health"]),
+                    v.get("initiative"),
+                    int(v.get("quickness") or 0),
+                )
+            ),
+        )
+
+    def action_remove(self) -> None:
+        self._on_selected(lambda e, c: cmd.RemoveCombatant(e, c.id))
+
+    def action_duplicate(self) -> None:
+        self._on_selected(lambda e, c: cmd.DuplicateCombatant(e, c.id))
+
+    def action_hide(self) -> None:
+        self._on_selected(lambda e, c: cmd.ToggleHidden(e, c.id))
+
+    def action_edit(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        fields = [
+            Field("name", "Name", c.name),
+            Field(
+                "initiative",
+                "Initiative (blank: unset)",
+                "" if c.initiative is None else str(c.initiative),
+                "optint",
+                minimum=-99,
+            ),
+        ]
+        hp = cmd.health_kind(c) == "hp"
+        if hp:
+            fields.append(Field("hp", "HP", str(c.stats.get("hp", 0)), "int"))
+            fields.append(Field("hp_max", "HP max", str(c.stats.get("hp_max", 0)), "int"))
+        if self.encounter is not None and self.encounter.model == "ap_rounds":
+            fields.append(Field("ap", "AP left", str(c.ap), "int"))
+            fields.append(Field("ap_max", "AP max", str(c.ap_max), "int"))
+
+        def done(v: dict[str, Any]) -> None:
+            self._apply(
+                cmd.EditCombatant(
+                    eid,
+                    c.id,
+                    name=v["name"],
+                    initiative=v["initiative"],
+                    clear_initiative=v["initiative"] is None and c.initiative is not None,
+                    hp=v.get("hp"),
+                    hp_max=v.get("hp_max"),
+                    ap=v.get("ap"),
+                    ap_max=v.get("ap_max"),
+                )
             )
 
-    def _health(self, combatant: dict[str, Any]) -> str:
-        ref = combatant.get("ref")
-        if combatant.get("side") == "pc" and isinstance(ref, int):
-            pc = self.campaign.doc("party", ref)
-            if pc is not None:
-                return self.campaign.ruleset.health(pc)
-        stats = combatant.get("stats", {})
-        if "hp" in stats:
-            return f"{stats.get('hp')}/{stats.get('hp_max', stats.get('hp'))} HP"
-        return ""
+        self._ask(f"Edit {c.name}", fields, done)
+
+    # --- actions: health ------------------------------------------------------------------------
+    def action_damage(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        game = self.campaign.ruleset.id
+        hp = cmd.health_kind(c) == "hp"
+        fields = [Field("amount", "Damage (number or dice)", "", "amount")]
+        if game == "aspects" and not hp:
+            fields = [
+                Field("amount", "Attack total", "", "amount"),
+                Field("defence", "Defence total", "0", "int", minimum=-99),
+                Field("kind", "Conflict", "physical", "choice", choices=("physical", "mental")),
+            ]
+        elif game == "somnihil" and not hp:
+            fields.append(
+                Field("triumph", "Triumph: double (SOM-03)", "no", "choice", choices=("no", "yes"))
+            )
+        elif game == "nemron" and not hp:
+            limbs = (*nemron.LIMBS, "aoe")
+            fields.append(
+                Field(
+                    "limb",
+                    "Limb (blank: location die; aoe: a die per point)",
+                    "",
+                    "choice",
+                    choices=limbs,
+                    required=False,
+                )
+            )
+        elif game == "shadows":
+            mods = ("normal", "vulnerable", "resistant", "immune")
+            fields.append(Field("modifier", "Modifier (SOH-17)", "normal", "choice", choices=mods))
+            if not hp:
+                fields.append(
+                    Field("pool", "Pool", "hit", "choice", choices=("hit", *shadows.POOLS))
+                )
+                fields.append(
+                    Field("firearm", "Firearm (Life ÷5)", "no", "choice", choices=("no", "yes"))
+                )
+
+        def done(v: dict[str, Any]) -> None:
+            self._apply(
+                cmd.Damage(
+                    eid,
+                    c.id,
+                    str(v["amount"]),
+                    triumph=v.get("triumph") == "yes",
+                    limb=str(v.get("limb") or ""),
+                    pool=str(v.get("pool") or "health"),
+                    modifier=str(v.get("modifier") or "normal"),
+                    firearm=v.get("firearm") == "yes",
+                    defence=int(v.get("defence") or 0),
+                    kind=str(v.get("kind") or "physical"),
+                )
+            )
+
+        self._ask(f"Damage {c.name}", fields, done)
+
+    def action_heal(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        game = self.campaign.ruleset.id
+        hp = cmd.health_kind(c) == "hp"
+        label = "Minor injuries healed" if game == "aspects" and not hp else "Heal (number or dice)"
+        fields = [Field("amount", label, "", "amount")]
+        if game == "nemron" and not hp:
+            fields.append(
+                Field(
+                    "limb",
+                    "Limb (blank: most hurt)",
+                    "",
+                    "choice",
+                    choices=nemron.LIMBS,
+                    required=False,
+                )
+            )
+        if game == "shadows" and not hp:
+            fields.append(Field("pool", "Pool", "health", "choice", choices=shadows.POOLS))
+        self._ask(
+            f"Heal {c.name}",
+            fields,
+            lambda v: self._apply(
+                cmd.Heal(
+                    eid,
+                    c.id,
+                    str(v["amount"]),
+                    limb=str(v.get("limb") or ""),
+                    pool=str(v.get("pool") or "health"),
+                )
+            ),
+        )
+
+    def action_temp_hp(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._ask(
+            f"Temporary HP: {c.name}",
+            [Field("n", "Temporary HP (0 removes)", "5", "int")],
+            lambda v: self._apply(cmd.TempHp(eid, c.id, int(v["n"]))),
+        )
+
+    def action_add_effect(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        enc = self.encounter
+        if eid is None or c is None or enc is None:
+            return
+        names = tuple(x.name for x in enc.combatants)
+        fields = [
+            Field("name", "Condition or effect", "", "text"),
+            Field("turns", "Lasts (ticks; blank: until removed)", "", "optint", minimum=1),
+            Field("tick", "Ticks at", "end", "choice", choices=("start", "end", "round")),
+            Field(
+                "owner",
+                "On whose turn (blank: its own)",
+                "",
+                "choice",
+                choices=names,
+                required=False,
+            ),
+        ]
+        if self.campaign.ruleset.id == "nemron":
+            fields.append(
+                Field("rank", "Rank (NEM-12; decays one per tick)", "", "optint", minimum=1)
+            )
+        by_name = {x.name: x.id for x in enc.combatants}
+
+        def done(v: dict[str, Any]) -> None:
+            self._apply(
+                cmd.AddEffect(
+                    eid,
+                    c.id,
+                    v["name"],
+                    v["turns"],
+                    v["tick"],
+                    by_name.get(v["owner"]) if v["owner"] else None,
+                    v.get("rank"),
+                )
+            )
+
+        self._ask(f"Condition on {c.name}", fields, done)
+
+    def action_remove_effect(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        if not c.conditions:
+            self.notify(f"{c.name} has no conditions", markup=False)
+            return
+        names = tuple(e.name for e in c.conditions)
+        self._ask(
+            f"Remove a condition from {c.name}",
+            [Field("name", "Condition", names[-1], "choice", choices=names)],
+            lambda v: self._apply(cmd.RemoveEffect(eid, c.id, v["name"])),
+        )
+
+    def action_anomaly(self) -> None:
+        if self.campaign.ruleset.id != "somnihil":
+            self.notify("Anomalies are Somnihil's (SOM-05)")
+            return
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._ask(
+            f"Anomaly near {c.name}",
+            [Field("cost", "The spell's AP cost (2/4/6/8 turns)", "1", "int", minimum=1)],
+            lambda v: self._apply(cmd.AddEffect(eid, c.id, anomaly_cost=int(v["cost"]))),
+        )
+
+    def action_fate(self) -> None:
+        game = self.campaign.ruleset.id
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        if game == "somnihil":
+            choices: tuple[str, ...] = tuple(somnihil.FATES.values())
+        elif game == "aspects":
+            choices = ("Darkest Self", "Taken Out")
+        else:
+            self.notify("This game has no fate choice")
+            return
+        self._ask(
+            f"Fate of {c.name}",
+            [Field("fate", "Choose", choices[0], "choice", choices=choices)],
+            lambda v: self._apply(cmd.ChooseFate(eid, c.id, v["fate"])),
+        )
+
+    def action_distance(self) -> None:
+        if self.campaign.ruleset.id != "somnihil":
+            self.notify("Distance bands are Somnihil's (SOM-11)")
+            return
+        self._on_selected(
+            lambda e, c: cmd.SetDistance(e, c.id, cmd.distance_cycle(c.stats.get("distance")))
+        )
+
+    def action_morale(self) -> None:
+        eid = self._need_encounter()
+        if eid is None or self.encounter is None:
+            return
+        due = self._doc.get("morale_due", [])
+        cid = self.table.selected_id
+        target = cid if cid and any(d.get("id") == cid for d in due) else None
+        if target is None and due:
+            target = due[0]["id"]
+        target = target or cid
+        if target:
+            self._apply(cmd.MoraleCheck(eid, target))

@@ -1,16 +1,40 @@
-"""Panel 4: the party sheet."""
+"""Panel 4: the party sheet — every PC at a glance, and one PC's sheet edited by keys (issue 6).
+
+Left, one row per PC (name, health line, status). Right, the selected PC's sheet as rows (see
+:mod:`widgets.party_fields`); the highlighted sheet row is what ``+``/``-``, ``e``, ``n`` and
+``delete`` act on, whichever table has focus, so a GM can walk down the party pressing ``-`` on
+the same resource. Every change is one command from :mod:`app.commands.party` (one undo step);
+the rules live in ``rulesets/``, this screen only chooses which command a key means.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
-from textual.binding import BindingType
-from textual.containers import Vertical
-from textual.widgets import DataTable, Label
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable, Input, Label, Static
 
+from app.commands import party as cmd
+from app.state import Command
+from rulesets import somnihil
 from screens.panel import PanelScreen
+from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.literal import literal
+from widgets.party_fields import field_rows
+
+GAME_ACTIONS: dict[str, frozenset[str]] = {
+    "grip_check": frozenset({"resolution"}),
+    "rank_up": frozenset({"nemron"}),
+    "award_xp": frozenset({"nemron"}),
+    "heal_consequence": frozenset({"aspects"}),
+    "level_up": frozenset({"aspects"}),
+}
+"""Keys that only mean something in some games; hidden elsewhere."""
 
 
 class PartyScreen(PanelScreen):
@@ -18,25 +42,398 @@ class PartyScreen(PanelScreen):
     PANEL_TITLE = "Party"
     CSS_PATH = "party.tcss"
     WATCHES = frozenset({"party"})
-    BINDINGS: ClassVar[list[BindingType]] = []
+    AUTO_FOCUS = "#party-table"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("plus,equals_sign", "step(1)", "+1", id="party.plus"),
+        Binding("minus", "step(-1)", "-1", id="party.minus"),
+        Binding("e", "edit", "Edit", id="party.edit"),
+        Binding("n", "add_item", "Add to list", id="party.add_item"),
+        Binding("a", "add_pc", "Add PC", id="party.add_pc"),
+        Binding("delete", "remove", "Remove", id="party.remove"),
+        Binding("slash", "filter", "Filter", id="party.filter"),
+        Binding("S", "party('session')", "New session", id="party.session"),
+        Binding("C", "party('scene')", "New scene", id="party.scene"),
+        Binding("g", "party('regroup')", "Regroup", id="party.regroup"),
+        Binding("R", "party('rest')", "Rest", id="party.rest"),
+        Binding("G", "grip_check", "Grip check", id="party.grip_check"),
+        Binding("r", "rank_up", "Rank up", id="party.rank_up"),
+        Binding("x", "award_xp", "Award XP", id="party.award_xp"),
+        Binding("h", "heal_consequence", "Heal consequence", id="party.heal"),
+        Binding("l", "level_up", "Level up", id="party.level_up"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._filter = ""
 
     def compose_body(self) -> ComposeResult:
-        with Vertical(id="party-body"):
-            yield Label("Party", classes="panel-title")
-            yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="party-body"):
+            with Vertical(id="party-list"):
+                yield Label("Party", classes="panel-title")
+                yield Input(placeholder="filter by name (escape leaves)", id="party-filter")
+                yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="party-detail"):
+                yield Static("", id="party-summary", markup=False)
+                yield DataTable(id="party-fields", cursor_type="row", show_header=False)
 
     def on_mount(self) -> None:
         self.query_one("#party-table", DataTable).add_columns("Name", "Health", "Status")
+        self.query_one("#party-fields", DataTable).add_columns("Field", "Value")
         super().on_mount()
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def selected_id(self) -> int | None:
+        table = self.query_one("#party-table", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
+        return int(key) if key is not None else None
+
+    @property
+    def selected_field(self) -> str:
+        fields = self.query_one("#party-fields", DataTable)
+        if fields.row_count == 0:
+            return ""
+        return str(
+            fields.coordinate_to_cell_key(Coordinate(fields.cursor_row, 0)).row_key.value or ""
+        )
+
+    def _pc(self) -> dict[str, Any] | None:
+        doc_id = self.selected_id
+        return self.campaign.doc("party", doc_id) if doc_id is not None else None
 
     def refresh_data(self) -> None:
         table = self.query_one("#party-table", DataTable)
+        keep = self.selected_id
         table.clear()
         ruleset = self.campaign.ruleset
-        for doc_id, pc in self.campaign.rows("party"):
+        needle = self._filter.casefold()
+        # Sorted by id: undo re-inserts a document last, and a PC must not jump down the list.
+        for doc_id, pc in sorted(self.campaign.rows("party"), key=lambda row: row[0]):
+            if needle and needle not in str(pc.get("name", "")).casefold():
+                continue
             table.add_row(
                 literal(pc.get("name", "")),
                 literal(ruleset.health(pc)),
                 literal(pc.get("status", "")),
                 key=str(doc_id),
             )
+        if keep is not None and str(keep) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(keep)), animate=False)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        fields = self.query_one("#party-fields", DataTable)
+        summary = self.query_one("#party-summary", Static)
+        keep_key, keep_row = self.selected_field, fields.cursor_row
+        fields.clear()
+        pc = self._pc()
+        if pc is None:
+            summary.update("No PC selected — press a to add one")
+            return
+        ruleset = self.campaign.ruleset
+        header = literal(pc.get("name", ""), style="bold")
+        header.append(f"  ·  {ruleset.health(pc)}", style="dim")
+        summary.update(header)
+        for row in field_rows(ruleset, pc):
+            fields.add_row(row.label, row.value, key=row.key)
+        if keep_key and keep_key in fields.rows:
+            fields.move_cursor(row=fields.get_row_index(keep_key), animate=False)
+        elif fields.row_count:
+            fields.move_cursor(row=min(keep_row, fields.row_count - 1), animate=False)
+
+    @on(DataTable.RowHighlighted, "#party-table")
+    def _pc_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        games = GAME_ACTIONS.get(action)
+        if games is not None and self.campaign.ruleset.id not in games:
+            return False
+        if action == "party" and parameters:
+            return cmd.supported(self.campaign.ruleset.id, str(parameters[0]))
+        return True
+
+    # --- sending -----------------------------------------------------------------------------
+    def _change(self, op: str, *args: str | int) -> None:
+        doc_id = self.selected_id
+        pc = self._pc()
+        if doc_id is None or pc is None:
+            self.notify("No PC selected — press a to add one", severity="warning")
+            return
+        self._send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))))
+
+    def _send(self, command: Command) -> None:
+        lines = self.tableside.apply(command)
+        if lines:
+            self.notify("\n".join(lines[:8]), markup=False)
+
+    def _field_parts(self) -> tuple[str, str, str]:
+        kind, _, rest = self.selected_field.partition(":")
+        key, _, index = rest.partition(":")
+        return kind, key, index
+
+    def action_step(self, delta: int) -> None:
+        """+/-: a resource, a limb or an attribute by one."""
+        kind, key, _ = self._field_parts()
+        if kind == "res":
+            self._change("adjust", key, delta)
+        elif kind == "limb":
+            self._change("limb", key, delta)
+        elif kind == "attr":
+            self._change("step_attribute", key, delta)
+        else:
+            self.notify("Highlight a resource, limb or attribute for + and -", severity="warning")
+
+    def action_edit(self) -> None:
+        """e: type a new value for the highlighted row."""
+        pc = self._pc()
+        if pc is None:
+            return
+        kind, key, _ = self._field_parts()
+        if kind == "res":
+            pool = pc.get("resources", {}).get(key, {})
+            spec = next((s for s in self.campaign.ruleset.sheet.resources if s.key == key), None)
+            hand_max = spec is not None and spec.derive_max is None
+            question = f"{spec.label if spec else key}: current" + (
+                " or current/max" if hand_max else ""
+            )
+            value = f"{pool.get('current', 0)}" + (f"/{pool.get('max', 0)}" if hand_max else "")
+            self.app.push_screen(PartyPrompt(question, value), self._set_resource(key))
+        elif kind == "attr":
+            value = str(pc.get("attributes", {}).get(key, 0))
+            self.app.push_screen(PartyPrompt(f"{key}: new value", value), self._set_attr(key))
+        elif kind == "name":
+            self.app.push_screen(
+                PartyPrompt("Name", str(pc.get("name", ""))), self._text_op("rename")
+            )
+        elif kind == "notes":
+            self.app.push_screen(
+                PartyPrompt("Notes", str(pc.get("notes", ""))), self._text_op("notes")
+            )
+        elif kind == "status":
+            options = [(s, s) for s in self.campaign.ruleset.sheet.statuses]
+            if self.campaign.ruleset.id == "somnihil":
+                options += [
+                    (k, f"{k}: {v}") for k, v in somnihil.FATES.items() if (k, k) not in options
+                ]
+            self.app.push_screen(PartyChoice("Status", options), self._text_op("status"))
+        elif kind in ("list", "item", "skill", "domain"):
+            self.action_add_item()
+        else:
+            self.notify("Nothing to edit on this row", severity="warning")
+
+    def _set_resource(self, key: str) -> Callable[[str | None], None]:
+        def answer(text: str | None) -> None:
+            if text is None:
+                return
+            current, _, top = text.strip().partition("/")
+            if not _is_int(current) or (top and not _is_int(top)):
+                self.notify("Type a whole number (or current/max)", severity="error")
+                return
+            self._change("set_resource", key, int(current), int(top) if top else "")
+
+        return answer
+
+    def _set_attr(self, key: str) -> Callable[[str | None], None]:
+        def answer(text: str | None) -> None:
+            if text is None:
+                return
+            if not _is_int(text.strip()):
+                self.notify("Type a whole number", severity="error")
+                return
+            self._change("set_attribute", key, int(text.strip()))
+
+        return answer
+
+    def _text_op(self, op: str, *before: str | int) -> Callable[[str | None], None]:
+        def answer(text: str | None) -> None:
+            if text is not None:
+                self._change(op, *before, text)
+
+        return answer
+
+    def action_add_item(self) -> None:
+        """n: add to the highlighted list by the game's rule (spell, delirium, aspect, skill)."""
+        kind, key, _ = self._field_parts()
+        game = self.campaign.ruleset.id
+        if kind == "skill":
+            kind, key = "list", "skills"
+        if kind == "domain":
+            self.app.push_screen(
+                PartyPrompt(f"Feature for the domain {key} (2 XP)"), self._text_op("feature", key)
+            )
+            return
+        if kind not in ("list", "item"):
+            self.notify(
+                "Highlight a list (spells, aspects, skills …) to add to it", severity="warning"
+            )
+            return
+        if game == "somnihil" and key == "spells":
+            self.app.push_screen(PartyPrompt("Spell name"), self._spell_protocol)
+        elif game == "aspects" and key == "temporary_aspects":
+            self.app.push_screen(PartyPrompt("Temporary aspect"), self._text_op("add_item", key))
+        elif game == "nemron" and key == "domains":
+            self.app.push_screen(
+                PartyPrompt("Skill to make a domain (2 XP)"), self._text_op("add_item", key)
+            )
+        elif game == "nemron" and key == "skills":
+            self.app.push_screen(PartyPrompt("New skill (1 XP)"), self._text_op("add_item", key))
+        elif game == "resolution" and key == "deliria":
+            self.app.push_screen(
+                PartyPrompt("Accept a Delirium (permanent; rolls d20 for Grip)"),
+                self._text_op("add_item", key),
+            )
+        else:
+            self.app.push_screen(PartyPrompt(f"Add to {key}"), self._text_op("add_item", key))
+
+    def _spell_protocol(self, name: str | None) -> None:
+        if not name or not name.strip():
+            return
+        options = [(p, p) for p in somnihil.PROTOCOLS]
+        self.app.push_screen(
+            PartyChoice(f"Protocol of {name.strip()}", options),
+            lambda protocol: (
+                self._change("add_item", "spells", name, protocol) if protocol else None
+            ),
+        )
+
+    def action_add_pc(self) -> None:
+        def answer(name: str | None) -> None:
+            if name is None:
+                return
+            if self.tableside.apply(cmd.AddPC(name)) is not None:
+                self.refresh_data()
+                table = self.query_one("#party-table", DataTable)
+                table.move_cursor(row=table.row_count - 1, animate=False)
+
+        self.app.push_screen(PartyPrompt("New PC's name"), answer)
+
+    def action_remove(self) -> None:
+        """delete: remove the highlighted list entry, or (elsewhere) the PC, after a yes."""
+        kind, key, index = self._field_parts()
+        pc = self._pc()
+        doc_id = self.selected_id
+        if pc is None or doc_id is None:
+            return
+        if kind == "item" and self.focused is self.query_one("#party-fields", DataTable):
+            self._change("remove_item", key, int(index))
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._send(cmd.RemovePC(doc_id))
+
+        name = str(pc.get("name", ""))
+        self.app.push_screen(PartyConfirm(f"Remove {name} from the party?"), answer)
+
+    def action_filter(self) -> None:
+        """/: show the name filter and type into it; enter goes back to the party."""
+        box = self.query_one("#party-filter", Input)
+        box.add_class("-active")
+        self.call_after_refresh(box.focus)
+
+    @on(Input.Changed, "#party-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self._filter = event.value
+        self.refresh_data()
+
+    @on(Input.Submitted, "#party-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        if not event.value:
+            event.input.remove_class("-active")
+        self.query_one("#party-table", DataTable).focus()
+
+    def action_party(self, action: str) -> None:
+        """S, C, g, R: the whole party at once, one undo step."""
+        game = self.campaign.ruleset.id
+        if game == "nemron" and action == "regroup":
+            self.app.push_screen(
+                PartyPrompt("Rest how many hours? (1 Energy per hour)", "1"), self._hours
+            )
+            return
+        if game == "shadows" and action == "session":
+            self._carry_over()
+            return
+        self._send(cmd.PartyAction(action))
+
+    def _hours(self, text: str | None) -> None:
+        if text is None:
+            return
+        if not _is_int(text.strip()) or int(text) < 0:
+            self.notify("Type a whole number of hours", severity="error")
+            return
+        self._send(cmd.PartyAction("regroup", hours=int(text)))
+
+    def _carry_over(self, keep: tuple[tuple[str, str], ...] = ()) -> None:
+        """SOH-04: offer each PC holding Major Arcana one card to carry over, then start."""
+        decided = {pid for pid, _ in keep}
+        for doc_id, pc in self.campaign.rows("party"):
+            held = [c for c in pc.get("lists", {}).get("major_arcana", []) if isinstance(c, dict)]
+            if not held or str(doc_id) in decided:
+                continue
+            options = [("", "return them all")] + [
+                (str(c.get("name")), str(c.get("name"))) for c in held
+            ]
+
+            def answer(choice: str | None, pid: str = str(doc_id)) -> None:
+                if choice is None:
+                    return
+                self._carry_over((*keep, (pid, choice)))
+
+            self.app.push_screen(
+                PartyChoice(f"{pc.get('name', '')} may carry one Major Arcana over", options),
+                answer,
+            )
+            return
+        self._send(cmd.PartyAction("session", keep=tuple((p, c) for p, c in keep if c)))
+
+    def action_grip_check(self) -> None:
+        self.app.push_screen(
+            PartyChoice(
+                "Grip check",
+                [("", "ordinary (fail: -1 Grip)"), ("major", "major event (fail: -2 Grip)")],
+            ),
+            lambda choice: (
+                self._change("grip_check", 1 if choice else 0) if choice is not None else None
+            ),
+        )
+
+    def action_rank_up(self) -> None:
+        kind, key, _ = self._field_parts()
+        if kind not in ("attr", "skill"):
+            self.notify("Highlight an attribute or a skill to rank it up", severity="warning")
+            return
+        self._change("rank_up", key)
+
+    def action_award_xp(self) -> None:
+        def answer(text: str | None) -> None:
+            if text is None:
+                return
+            if not _is_int(text.strip()):
+                self.notify("Type a whole number of XP", severity="error")
+                return
+            self._change("award_xp", int(text))
+
+        self.app.push_screen(PartyPrompt("Award how much XP?", "1"), answer)
+
+    def action_heal_consequence(self) -> None:
+        kind, key, index = self._field_parts()
+        pc = self._pc()
+        if kind != "item" or key != "consequences" or pc is None:
+            self.notify("Highlight a consequence to heal it", severity="warning")
+            return
+        entry = pc.get("lists", {}).get("consequences", [])[int(index)]
+        name = str(entry.get("name", "")) if isinstance(entry, dict) else str(entry)
+        self.app.push_screen(
+            PartyPrompt(f"{name} heals into which negative aspect?"),
+            self._text_op("heal_consequence", name),
+        )
+
+    def action_level_up(self) -> None:
+        self._change("level_up")
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("-").isdigit()

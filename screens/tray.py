@@ -27,10 +27,17 @@ from textual.widgets.option_list import Option
 from app.commands import cards as card_cmds
 from app.commands import checks
 from app.commands.dice import RollDice
+from app.queries import current_encounter
 from rulesets import aspects, dice, nemron, resolution, shadows, somnihil
 from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
-from screens.tray_prompt import TrayPrompt
+from screens.tray_prompt import (
+    TrayPrompt,
+    parse_contest,
+    parse_counter,
+    parse_fumble,
+    parse_helpers,
+)
 from widgets.hand_view import card_text, deck_status
 from widgets.literal import clean
 from widgets.odds_chart import OddsChart
@@ -47,7 +54,7 @@ BOONS: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     ((), ("greater",), "greater penalty (+d4 keep lowest)"),
 )
 DAMAGE_CODES = tuple(shadows.DAMAGE_MODIFIERS)
-FOCUSES = ("physical", "mental", "spiritual")
+FOCUSES: tuple[shadows.Focus, ...] = ("physical", "mental", "spiritual")
 
 Predicate = Callable[["TrayScreen"], bool]
 
@@ -71,39 +78,49 @@ class TrayScreen(PanelScreen):
     # The dice line must not take focus on arrival: digits switch panels until the GM enters it.
     AUTO_FOCUS = "#roll-log"
     WATCHES = frozenset({"log", "decks", "party"})
+    # show=False keeps a key out of the crowded Footer (the app's own keys share it); ``?`` and
+    # the palette still list it. Setup keys are hidden there because the setup text names them
+    # beside what they change: "Who: GM (p)", "(m switches)", "(t)", "(+ −)".
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "check", "Roll check", id="tray.check"),
-        Binding("m", "toggle_mode", "Dice/cards", id="tray.mode"),
-        Binding("p", "next_who", "Who rolls", id="tray.who"),
-        Binding("i", "dice_line", "Dice line", id="tray.dice_line"),
+        Binding("m", "toggle_mode", "Dice/cards", id="tray.mode", show=False),
+        Binding("p", "next_who", "Who rolls", id="tray.who", show=False),
+        Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
         # dice mode, per game
-        Binding("a", "edge", "Adv/dis", id="tray.somnihil.edge"),
-        Binding("a", "attribute", "Attribute", id="tray.nemron.attribute"),
-        Binding("k", "skill_pick", "Skill", id="tray.nemron.skill"),
-        Binding("b", "boon", "Boon/penalty", id="tray.nemron.boon"),
-        Binding("plus,equals_sign", "dc(1)", "DC +", id="tray.dc_up"),
-        Binding("minus", "dc(-1)", "DC −", id="tray.dc_down"),
-        Binding("right_square_bracket", "bonus(1)", "Mod +", id="tray.bonus_up"),
-        Binding("left_square_bracket", "bonus(-1)", "Mod −", id="tray.bonus_down"),
-        Binding("t", "dice_kind", "2d6/d20", id="tray.resolution.dice"),
+        Binding("a", "edge", "Adv/dis", id="tray.somnihil.edge", show=False),
+        Binding("a", "attribute", "Attribute", id="tray.nemron.attribute", show=False),
+        Binding("k", "skill_pick", "Skill", id="tray.nemron.skill", show=False),
+        Binding("b", "boon", "Boon/penalty", id="tray.nemron.boon", show=False),
+        Binding("plus,equals_sign", "dc(1)", "DC +", id="tray.dc_up", show=False),
+        Binding("minus", "dc(-1)", "DC −", id="tray.dc_down", show=False),
+        Binding("right_square_bracket", "bonus(1)", "Mod +", id="tray.bonus_up", show=False),
+        Binding("left_square_bracket", "bonus(-1)", "Mod −", id="tray.bonus_down", show=False),
+        Binding("t", "dice_kind", "2d6/d20", id="tray.resolution.dice", show=False),
         Binding("g", "grip", "Grip check", id="tray.resolution.grip"),
         Binding("l", "delirium", "Delirium", id="tray.resolution.delirium"),
         Binding("f", "fate_reroll", "Fate reroll", id="tray.aspects.reroll"),
         Binding("v", "invoke(False)", "Invoke +2", id="tray.aspects.invoke"),
-        Binding("V", "invoke(True)", "Invoke −2", id="tray.aspects.invoke_against"),
+        Binding("V", "invoke(True)", "Invoke −2", id="tray.aspects.invoke_against", show=False),
         # cards mode
-        Binding("t", "draw_mode", "Single/three", id="tray.cards.mode"),
+        Binding("t", "draw_mode", "Single/three", id="tray.cards.mode", show=False),
         Binding("n", "draw_card", "Draw card", id="tray.cards.draw"),
-        Binding("M", "draw_major", "Draw Major", id="tray.cards.major"),
+        Binding("M", "draw_major", "Draw Major", id="tray.cards.major", show=False),
+        Binding("f", "round_focus", "Round focus", id="tray.cards.focus", show=False),
         Binding("h", "deal", "Deal hands", id="tray.cards.deal"),
         Binding("s", "show_hand", "Show hand", id="tray.cards.show"),
-        Binding("r", "redraw", "Redraw card", id="tray.cards.redraw"),
-        Binding("o", "opposed", "Opposed", id="tray.cards.opposed"),
-        Binding("j", "damage_modifier", "Dmg modifier", id="tray.cards.damage"),
-        Binding("J", "next_damage_code", "Next D-code", id="tray.cards.damage_code"),
-        Binding("k", "critical", "Critical", id="tray.cards.critical"),
-        Binding("x", "shuffle", "Shuffle", id="tray.cards.shuffle"),
-        Binding("z", "recall", "Recall hands", id="tray.cards.recall"),
+        Binding("r", "redraw", "Redraw card", id="tray.cards.redraw", show=False),
+        Binding("a", "assist", "Assistance", id="tray.cards.assist", show=False),
+        Binding("e", "counter", "Counter", id="tray.cards.counter"),
+        Binding("o", "opposed", "Opposed", id="tray.cards.opposed", show=False),
+        Binding("O", "contest_start", "New contest", id="tray.cards.contest", show=False),
+        Binding("w", "contest_draw", "Contest draw", id="tray.cards.contest_draw"),
+        Binding("W", "contest_end", "End contest", id="tray.cards.contest_end", show=False),
+        Binding("j", "damage_modifier", "Dmg modifier", id="tray.cards.damage", show=False),
+        Binding("J", "next_damage_code", "Next D-code", id="tray.cards.damage_code", show=False),
+        Binding("k", "critical", "Critical", id="tray.cards.critical", show=False),
+        Binding("F", "fumble", "Fumble draw", id="tray.cards.fumble", show=False),
+        Binding("x", "shuffle", "Shuffle", id="tray.cards.shuffle", show=False),
+        Binding("z", "recall", "Recall hands", id="tray.cards.recall", show=False),
     ]
     WHEN: ClassVar[dict[str, Predicate]] = {
         "edge": _game("somnihil"),
@@ -120,13 +137,21 @@ class TrayScreen(PanelScreen):
         "draw_mode": _cards,
         "draw_card": _cards,
         "draw_major": _cards,
+        "round_focus": _cards,
         "deal": _cards,
         "show_hand": _cards,
         "redraw": _cards,
+        "assist": _cards,
+        "counter": _cards,
         "opposed": _cards,
+        "contest_start": _cards,
+        # Shown only while a contest runs, so the Footer offers it exactly when it is wanted.
+        "contest_draw": lambda s: _cards(s) and s.contest_running(),
+        "contest_end": lambda s: _cards(s) and s.contest() is not None,
         "damage_modifier": _cards,
         "next_damage_code": _cards,
         "critical": _cards,
+        "fumble": _cards,
         "shuffle": _cards,
         "recall": _cards,
     }
@@ -149,9 +174,14 @@ class TrayScreen(PanelScreen):
         self.damage_code_index = 0
         self.shown_holder: str | None = None
         self.last_result = Text("")
+        self.round_focus: shadows.Focus = "physical"
+        self.helpers: tuple[int, ...] = ()
+        """SOH-07: the second (and third) helper's skill for the next draw only."""
 
     # --- layout ----------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
+        if self.game == "shadows":
+            self.mode = "cards"  # Shadows' check is a card draw: start at the cards.
         with Vertical(id="tray-body"):
             with Horizontal(id="tray-top"):
                 with Vertical(id="tray-setup"):
@@ -201,6 +231,27 @@ class TrayScreen(PanelScreen):
         except DeckError as exc:
             self.notify(f"A saved deck is damaged: {exc}", severity="error", markup=False)
             return card_cmds.find_deck([], "minor")[1], card_cmds.find_deck([], "major")[1]
+
+    def contest(self) -> dict[str, Any] | None:
+        """The saved contest doc (SOH-08), running or decided, if any."""
+        found = card_cmds.find_contest(self.campaign.rows("decks"))
+        return found[1] if found is not None else None
+
+    def contest_running(self) -> bool:
+        doc = self.contest()
+        if doc is None:
+            return False
+        try:
+            return not shadows.Contest.from_dict(doc).finished
+        except (ValueError, TypeError):
+            return False
+
+    @property
+    def assistance(self) -> int:
+        """SOH-07: ½ the second helper's skill + ¼ the third's, from the rules."""
+        second = self.helpers[0] if self.helpers else None
+        third = self.helpers[1] if len(self.helpers) > 1 else None
+        return shadows.assistance_bonus(second, third)
 
     @property
     def difficulty(self) -> str:
@@ -301,27 +352,49 @@ class TrayScreen(PanelScreen):
 
     def _cards_setup(self, text: Text) -> tuple[Text, str, dict[str, Fraction]]:
         mode = "single card" if self.draw_mode == "single" else "middle of three"
-        text.append(f"{mode} (t) +{self.card_bonus} ([ ]) vs {self.difficulty} (+ −)\n")
+        text.append(f"{mode} (t) +{self.card_bonus} ([ ])")
+        if self.helpers:
+            text.append(f" +{self.assistance} assist", style="bold green")
+        text.append(f" vs {self.difficulty} (+ −)\n")
+        text.append(_assist_text(self.helpers))
         row = shadows.difficulty(self.difficulty)
         text.append(
-            f"success {row.success} · critical {row.critical} · fumble on 1-{row.fumble_max}"
-            f" · damage modifier {DAMAGE_CODES[self.damage_code_index]} (J)",
+            f"success {row.success} · critical {row.critical} · fumble 1-{row.fumble_max}"
+            f" · damage {DAMAGE_CODES[self.damage_code_index]} (J)\n",
+            style="dim",
+        )
+        whole, half = shadows.FOCUS_ATTRIBUTES[self.round_focus]
+        text.append(f"Focus: {self.round_focus.capitalize()} (f)", style="bold")
+        text.append(
+            f": {whole.capitalize()} + ½ {half.capitalize()}, {shadows.OFF_FOCUS_PENALTY} off focus",
             style="dim",
         )
         minor, _ = self.decks()
         try:
-            bands = shadows.check_odds(minor, self.card_bonus, self.difficulty, self.draw_mode)
+            bonus = self.card_bonus + self.assistance
+            bands = shadows.check_odds(minor, bonus, self.difficulty, self.draw_mode)
         except shadows.RuleError as exc:
             text.append(f"\n{exc}", style="red")
             return text, "", {}
-        return text, "from the deck as it stands", dict(bands)
+        title = "from the deck as it stands"
+        if self.helpers:
+            title = f"+{bonus} with assistance"
+        return text, title, dict(bands)
 
     def _show_cards(self) -> None:
         minor, major = self.decks()
         names = {str(pid): str(doc.get("name", pid)) for pid, doc in self.party()}
-        self.query_one("#deck-status", Static).update(
-            deck_status(minor, major, names, self.shown_holder)
-        )
+        status = deck_status(minor, major, names, self.shown_holder)
+        contest = self.contest()
+        if contest is not None:
+            status.append("\nContest: ", style="bold")
+            try:
+                status.append(clean(card_cmds.contest_status(contest), 160))
+            except (ValueError, TypeError) as exc:
+                status.append(f"damaged ({exc})", style="red")
+            if self.contest_running():
+                status.append("  (w draws · margin hidden)", style="dim")
+        self.query_one("#deck-status", Static).update(status)
         hand = self.query_one("#hand-cards", OptionList)
         highlighted = hand.highlighted
         hand.clear_options()
@@ -412,8 +485,12 @@ class TrayScreen(PanelScreen):
         command: Any
         if self.mode == "cards" or self.game == "shadows":
             command = card_cmds.SkillDraw(
-                self.who, self.draw_mode, self.card_bonus, self.difficulty
+                self.who, self.draw_mode, self.card_bonus, self.difficulty, self.assistance
             )
+            if self._apply(command) and self.helpers:
+                self.helpers = ()  # SOH-07: the help was for this draw
+                self._show()
+            return
         elif self.game == "somnihil":
             command = checks.SomnihilCheck(self.who, EDGES[self.edge_index])
         elif self.game == "resolution":
@@ -481,7 +558,148 @@ class TrayScreen(PanelScreen):
         self._apply(card_cmds.DrawCards("major", 1))
 
     def action_deal(self) -> None:
-        self._apply(card_cmds.DealHands("physical"))
+        self._apply(card_cmds.DealHands(self.round_focus))
+
+    def action_round_focus(self) -> None:
+        """SOH-11: the round's stated focus, chosen before dealing."""
+        self.round_focus = FOCUSES[(FOCUSES.index(self.round_focus) + 1) % len(FOCUSES)]
+        self._show()
+
+    def action_assist(self) -> None:
+        """SOH-07: type the helpers' skills (second, then third) for the next draw."""
+
+        def accept(text: str | None) -> None:
+            if text is not None:
+                self.helpers = parse_helpers(text)
+                self._show()
+
+        self.app.push_screen(
+            TrayPrompt(
+                "Helpers' skills for the next draw: the second helper's, then the third's "
+                "(0 clears)",
+                "e.g. 12 8",
+                value=" ".join(str(h) for h in self.helpers),
+                check=_error_of(parse_helpers),
+            ),
+            accept,
+        )
+
+    def action_counter(self) -> None:
+        """SOH-09: the chosen PC (or GM) counters the target's card and total; 1 AP."""
+        played = self._counter_card()
+        default = ""
+        last = self._last_card_roll()
+        if last is not None:
+            default = f"{last[0]} {last[1]}"
+        how = f"plays {played[1]} from the hand" if played else "draws a card"
+
+        def accept(text: str | None) -> None:
+            if text is None:
+                return
+            value, total, suits = parse_counter(text)
+            found = current_encounter(self.campaign)
+            self._apply(
+                card_cmds.CounterAction(
+                    self.who,
+                    value,
+                    total,
+                    suits,
+                    played=played[0] if played else None,
+                    encounter_id=found[0] if found else None,
+                )
+            )
+
+        self.app.push_screen(
+            TrayPrompt(
+                f"Counter ({clean(self.who_name, 30)} {how}, 1 AP): the target's card value, "
+                "its total, then the suits the GM allows (none = any)",
+                "e.g. 9 31 cups wands",
+                value=default,
+                check=_error_of(parse_counter),
+            ),
+            accept,
+        )
+
+    def _counter_card(self) -> tuple[str, str] | None:
+        """The highlighted card of the chosen PC's shown hand (key, name), if any."""
+        who = self.who
+        hand = self.query_one("#hand-cards", OptionList)
+        if who is None or self.shown_holder != str(who) or hand.highlighted is None:
+            return None
+        if not hand.option_count:
+            return None
+        option = hand.get_option_at_index(hand.highlighted)
+        if option.id is None:
+            return None
+        return option.id, option.id.split(":")[1] + " of " + option.id.split(":")[2]
+
+    def _last_card_roll(self) -> tuple[int, int] | None:
+        """The newest skill draw's card value and total: the usual target of a counter."""
+        for entry in reversed(self.campaign.log_entries()):
+            if entry.get("kind") != "roll":
+                continue
+            expression = str(entry.get("expression", ""))
+            values = [int(v) for v in entry.get("dice", [])]
+            if expression.startswith("single draw") and values:
+                return values[0], int(entry.get("total", 0))
+            if expression.startswith("three draw") and len(values) >= 3:
+                return sorted(values[:3])[1], int(entry.get("total", 0))
+            return None
+        return None
+
+    def action_contest_start(self) -> None:
+        """SOH-08: a multi-draw contest to a margin the GM types and the table never sees."""
+        running = " (replaces the running one)" if self.contest_running() else ""
+
+        def accept(text: str | None) -> None:
+            if text is None:
+                return
+            margin, bonus_b, scoring = parse_contest(text)
+            self._apply(
+                card_cmds.StartContest(
+                    margin,
+                    self.who_name,
+                    "opposition",
+                    self.card_bonus + self.assistance,
+                    bonus_b,
+                    scoring,
+                )
+            )
+
+        self.app.push_screen(
+            TrayPrompt(
+                f"New contest{running}: {clean(self.who_name, 30)} +"
+                f"{self.card_bonus + self.assistance} vs the opposition. Type the hidden "
+                "margin, then the opposition's bonus, and 'points' to score on points",
+                "e.g. 3 15",
+                check=_error_of(parse_contest),
+                password=True,
+            ),
+            accept,
+        )
+
+    def action_contest_draw(self) -> None:
+        self._apply(card_cmds.ContestDraw())
+
+    def action_contest_end(self) -> None:
+        self._apply(card_cmds.EndContest())
+
+    def action_fumble(self) -> None:
+        """SOH-06: an Ace played to attack: draw against the weapon's fumble value."""
+        who = self.who_name
+
+        def accept(text: str | None) -> None:
+            if text is not None:
+                self._apply(card_cmds.CombatFumble(parse_fumble(text), who))
+
+        self.app.push_screen(
+            TrayPrompt(
+                "Combat fumble draw: the weapon's fumble value (1-14)",
+                "e.g. 2",
+                check=_error_of(parse_fumble),
+            ),
+            accept,
+        )
 
     def action_show_hand(self) -> None:
         """SOH-12: show the chosen character's hand (again: hide it); others stay counts."""
@@ -512,7 +730,11 @@ class TrayScreen(PanelScreen):
             self._apply(card_cmds.RedrawCards(self.shown_holder, (key,)))
 
     def action_opposed(self) -> None:
-        self._apply(card_cmds.OpposedDraw(self.card_bonus, 0, self.who_name, "opposition"))
+        bonus = self.card_bonus + self.assistance
+        done = self._apply(card_cmds.OpposedDraw(bonus, 0, self.who_name, "opposition"))
+        if done and self.helpers:
+            self.helpers = ()
+            self._show()
 
     def action_damage_modifier(self) -> None:
         self._apply(card_cmds.DamageModifier(DAMAGE_CODES[self.damage_code_index]))
@@ -537,6 +759,29 @@ class TrayScreen(PanelScreen):
     def _validate(self, event: Input.Changed) -> None:
         problem = dice.validate(event.value) if event.value.strip() else None
         self.query_one("#dice-error", Static).update(problem or "")
+
+
+def _assist_text(helpers: tuple[int, ...]) -> Text:
+    """SOH-07 as set up: each helper's skill and the share of it that counts."""
+    if not helpers:
+        return Text("no assistance (a sets helpers)\n", style="dim")
+    parts = [f"½ of {helpers[0]} = {helpers[0] // 2}"]
+    if len(helpers) > 1:
+        parts.append(f"¼ of {helpers[1]} = {helpers[1] // 4}")
+    return Text(f"assistance: {' + '.join(parts)} (a, next draw only)\n", style="green")
+
+
+def _error_of(parse: Callable[[str], object]) -> Callable[[str], str | None]:
+    """A prompt check from a parser: its ValueError's message, or None when the text parses."""
+
+    def check(text: str) -> str | None:
+        try:
+            parse(text)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    return check
 
 
 def _result_text(entry: dict[str, Any]) -> Text:

@@ -113,3 +113,12 @@ def test_gen03_roll_log_has_time_who_expression_total(campaign_factory) -> None:
     assert entry["at"] == "2026-11-21T20:00:00+00:00"
     assert entry["who"] == "Mira" and entry["expression"] == "2d6+1"
     assert entry["total"] == sum(entry["dice"]) + 1
+
+
+def test_undo_puts_a_document_back_in_its_place(campaign_factory) -> None:
+    c = campaign_factory()
+    for name in ("Ada", "Bo", "Cy"):
+        c.apply(AddPc(name))
+    c.apply(Hurt(1, 1))
+    c.undo()
+    assert [doc["name"] for _, doc in c.rows("party")] == ["Ada", "Bo", "Cy"]

@@ -1,0 +1,164 @@
+"""``tableside npc`` and ``tableside import-5e`` (NPC-01..NPC-03, NPC-09): a contract.
+
+Attributes accepted by ``npc``: -3..+8 (the range of the text's first table, which is the
+range the rules are checked against); HD for a quick build: 0..20 (the second table).
+Anything else exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from app.cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _Parser, _print_json
+from app.commands.npcs import ATTRIBUTE_RANGE
+from rulesets import npc as npc_rules
+
+LOW, HIGH = ATTRIBUTE_RANGE.start, ATTRIBUTE_RANGE.stop - 1
+
+
+def _npc_parser() -> _Parser:
+    p = _Parser(
+        prog="tableside npc",
+        description="Print an NPC statblock from Brawl/Wit/Will, or the quick build of an HD.",
+    )
+    p.add_argument("--brawl", type=int, metavar="B", help=f"Brawl ({LOW:+d}..{HIGH:+d})")
+    p.add_argument("--wit", type=int, metavar="W", help=f"Wit ({LOW:+d}..{HIGH:+d})")
+    p.add_argument("--will", type=int, metavar="L", help=f"Will ({LOW:+d}..{HIGH:+d})")
+    p.add_argument("--hd", type=int, metavar="N", help="quick build of HD N (0..20)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    return p
+
+
+def statblock_text(block: npc_rules.NPC) -> str:
+    """The readable statblock of ``tableside npc`` without --json."""
+    lines = []
+    if isinstance(block, npc_rules.QuickBuild):
+        lines.append(f"Quick build HD {block.hd} (each attribute {block.stats:+d})")
+        atk = f"Atk mod {block.atk_mod:+d}  Atks {block.attacks}  Atk Dmg {block.atk_dmg}"
+    else:
+        lines.append(f"Brawl {block.brawl:+d}  Wit {block.wit:+d}  Will {block.will:+d}")
+        mods = "  ".join(f"{k.capitalize()} {v:+d}" for k, v in block.atk_mod.items())
+        dmg = "  ".join(f"{k.capitalize()} {v}" for k, v in block.atk_dmg.items())
+        atk = f"Atk mod {mods}\nAtks {block.attacks}  Atk Dmg {dmg}  Morale {block.morale}"
+    lines.append(
+        f"HD {block.hd}  AC {block.ac}  Hit die d{block.hit_die}  HP {block.hp} ({block.hp_roll})"
+    )
+    lines.append(atk)
+    lines.append(
+        f"Move {block.move} ft  Effort {block.effort}  Save {block.save}+  Shock {block.shock}"
+        f"  Powers {block.powers}"
+    )
+    return "\n".join(lines)
+
+
+def cmd_npc(argv: Sequence[str]) -> int:
+    args = _npc_parser().parse_args(argv)
+    attrs = (args.brawl, args.wit, args.will)
+    block: npc_rules.NPC
+    if args.hd is not None:
+        if any(a is not None for a in attrs):
+            raise UsageError("tableside npc: give either --hd or --brawl/--wit/--will, not both")
+        if not 0 <= args.hd <= npc_rules.MAX_QUICK_HD:
+            raise UsageError(
+                f"tableside npc: --hd must be between 0 and {npc_rules.MAX_QUICK_HD}, not {args.hd}"
+            )
+        block = npc_rules.quick_build(args.hd)
+    else:
+        if any(a is None for a in attrs):
+            raise UsageError("tableside npc: give --brawl, --wit and --will, or --hd")
+        for name, value in zip(("--brawl", "--wit", "--will"), attrs, strict=True):
+            if value not in ATTRIBUTE_RANGE:
+                raise UsageError(
+                    f"tableside npc: {name} must be between {LOW:+d} and {HIGH:+d}, not {value}"
+                )
+        block = npc_rules.build(args.brawl, args.wit, args.will)
+    if args.json:
+        _print_json(block.to_json())
+    else:
+        print(statblock_text(block))
+    return EXIT_OK
+
+
+def read_5e_file(path: Path) -> Any:
+    """The JSON of a 5e monster file; UsageError (one line) when unreadable or not JSON."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"tableside import-5e: {path}: {exc.strerror or exc}") from None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise UsageError(f"tableside import-5e: {path} is not JSON ({exc})") from None
+
+
+def conversion_json(conversion: npc_rules.Conversion) -> dict[str, Any]:
+    """One monster of ``import-5e --json``: name, CR, attributes, then the statblock keys."""
+    block = conversion.statblock
+    return {
+        "name": conversion.source_name,
+        "cr": conversion.cr_text,
+        "brawl": block.brawl,
+        "wit": block.wit,
+        "will": block.will,
+        **block.to_json(),
+        "hd_target": str(conversion.hd_target),
+        "hd_off": str(conversion.hd_off),
+        "acceptable": conversion.acceptable,
+        "power_names": list(conversion.powers),
+        "report": conversion.report(),
+    }
+
+
+def cmd_import_5e(argv: Sequence[str]) -> int:
+    p = _Parser(
+        prog="tableside import-5e",
+        description="Convert every monster of a 5e SRD JSON file into an NPC statblock.",
+    )
+    p.add_argument("file", metavar="FILE", type=Path)
+    p.add_argument("--save", metavar="SAVE", type=Path, help="add them to that campaign's library")
+    p.add_argument("--json", action="store_true", help="a JSON list of the converted NPCs")
+    args = p.parse_args(argv)
+    data = read_5e_file(args.file.expanduser())
+    try:
+        conversions, errors = npc_rules.import_5e_file(data)
+    except npc_rules.ConversionError as exc:
+        raise UsageError(f"tableside import-5e: {exc}") from None
+    for index, name, reason in errors:
+        sys.stderr.write(f"tableside import-5e: skipped #{index} {name or '(no name)'}: {reason}\n")
+    if args.save is not None and conversions:
+        _save(args.save, conversions)
+    if args.json:
+        _print_json([conversion_json(c) for c in conversions])
+    else:
+        for c in conversions:
+            b = c.statblock
+            print(
+                f"{c.source_name} (CR {c.cr_text}): Brawl {b.brawl:+d} Wit {b.wit:+d} "
+                f"Will {b.will:+d}; HD {b.hd} AC {b.ac} HP {b.hp_text()}; {c.report()}"
+            )
+    return EXIT_BAD_INPUT if errors else EXIT_OK
+
+
+def _save(path: Path, conversions: list[npc_rules.Conversion]) -> None:
+    from app.commands.npcs import ImportNpcs
+    from app.state import Campaign, CommandError
+    from app.store import CampaignStore, StoreError
+
+    try:
+        store = CampaignStore.open(path.expanduser().absolute(), create=False)
+    except StoreError as exc:
+        raise UsageError(f"tableside import-5e: {exc}") from None
+    try:
+        Campaign(store).apply(ImportNpcs(tuple(conversions)))
+    except CommandError as exc:
+        raise UsageError(f"tableside import-5e: {exc}") from None
+    finally:
+        try:
+            store.close()
+        except StoreError as exc:
+            raise UsageError(f"tableside import-5e: {exc}") from None

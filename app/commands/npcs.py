@@ -1,0 +1,425 @@
+"""NPC library changes and the rolls a statblock makes (NPC-01..NPC-10).
+
+An NPC document keeps its inputs (name, concepts, Brawl/Wit/Will or a quick-build HD) and a
+copy of the derived statblock; :func:`npc_block` rebuilds the statblock from the inputs with
+``rulesets.npc`` so the rules are never recomputed here, and a document edited by hand can
+never disagree with its rolls. Rolls go in the roll log through :func:`log_roll`.
+
+Document layout (``npcs`` table)::
+
+    {"name", "concepts": [..], "brawl", "wit", "will", "statblock": {...to_json()},
+     "powers": [..], "notes", optional "quick_hd": n, optional "source": {...},
+     optional "effort_left": "1d6"}
+
+A quick build (NPC-03) stores ``quick_hd`` and its E (stats) value as each attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from app.commands.dice import log_roll
+from app.state import CommandError, Transaction
+from rulesets import encounter as enc_rules
+from rulesets import npc as npc_rules
+from rulesets.base import CheckResult
+from rulesets.dice import DiceError
+
+HpMode = Literal["rolled", "fixed"]
+HP_MODES: tuple[str, ...] = ("rolled", "fixed")
+MAX_GROUP = 50
+"""The most copies one key adds to an encounter (a GM typing 300 by mistake gets a message)."""
+MAX_NAME = 80
+ATTRIBUTE_RANGE = range(-3, 9)
+"""Brawl/Wit/Will of the text's first table, -3..+8: what the CLI accepts and what the builder
+builds without a warning."""
+CONVERTED_RANGE = range(-5, 11)
+"""Brawl/Wit/Will a conversion can produce and the builder keeps: -5..+10, the 5e modifiers of
+scores 1..30 (NPC-09; WN morale 2..12 gives Will -5..+5, NPC-10). ``rulesets.npc.build``
+extends every column past the table (checked in tests/test_npc_commands.py), so such an NPC
+is edited and saved as it is, with a warning, never clamped."""
+
+
+def beyond_table(brawl: int, wit: int, will: int) -> str:
+    """A warning naming the attributes outside the text's -3..+8 table ("" when none)."""
+    outside = [
+        f"{key.capitalize()} {value:+d}"
+        for key, value in zip(npc_rules.ATTRIBUTES, (brawl, wit, will), strict=True)
+        if value not in ATTRIBUTE_RANGE
+    ]
+    if not outside:
+        return ""
+    return (
+        f"{', '.join(outside)} beyond the text's table "
+        f"({ATTRIBUTE_RANGE.start:+d}..{ATTRIBUTE_RANGE.stop - 1:+d}): kept as is"
+    )
+
+
+def npc_block(doc: dict[str, Any]) -> npc_rules.NPC:
+    """The live statblock of a library document, rebuilt by the rules."""
+    if doc.get("quick_hd") is not None:
+        return npc_rules.quick_build(int(doc["quick_hd"]))
+    return npc_rules.build(
+        int(doc.get("brawl", 0)),
+        int(doc.get("wit", 0)),
+        int(doc.get("will", 0)),
+        name=str(doc.get("name", "")),
+        concepts=tuple(doc.get("concepts", ())),
+    )
+
+
+def npc_document(
+    name: str,
+    concepts: Sequence[str] = (),
+    brawl: int = 0,
+    wit: int = 0,
+    will: int = 0,
+    *,
+    quick_hd: int | None = None,
+    powers: Sequence[str] = (),
+    notes: str = "",
+    source: dict[str, Any] | None = None,
+    attribute_range: range | None = ATTRIBUTE_RANGE,
+) -> dict[str, Any]:
+    """NPC-01/03: a library document, validated by the rules.
+
+    Args:
+        attribute_range: the Brawl/Wit/Will accepted (None: any the rules build).
+
+    Raises:
+        CommandError: an empty name, too many concepts, an attribute outside
+            ``attribute_range`` or an HD outside 0..20 (the rules' own message).
+    """
+    clean_name = name.strip()
+    if not clean_name:
+        raise CommandError("An NPC needs a name")
+    if len(clean_name) > MAX_NAME:
+        raise CommandError(f"A name is at most {MAX_NAME} characters")
+    themes = [c.strip() for c in concepts if c.strip()]
+    try:
+        block: npc_rules.NPC
+        if quick_hd is not None:
+            block = npc_rules.quick_build(quick_hd)
+            brawl = wit = will = block.stats
+        else:
+            for key, value in zip(npc_rules.ATTRIBUTES, (brawl, wit, will), strict=True):
+                if attribute_range is not None and value not in attribute_range:
+                    raise CommandError(
+                        f"{key.capitalize()} must be between {attribute_range.start:+d} and "
+                        f"{attribute_range.stop - 1:+d}, not {value:+d}"
+                    )
+            block = npc_rules.build(brawl, wit, will, name=clean_name, concepts=themes)
+    except npc_rules.NPCError as exc:
+        raise CommandError(str(exc)) from None
+    doc: dict[str, Any] = {
+        "name": clean_name,
+        "concepts": themes,
+        "brawl": brawl,
+        "wit": wit,
+        "will": will,
+        "statblock": block.to_json(),
+        "powers": [p.strip() for p in powers if p.strip()],
+        "notes": notes,
+    }
+    if quick_hd is not None:
+        doc["quick_hd"] = quick_hd
+    if source:
+        doc["source"] = source
+    return doc
+
+
+def _npc(tx: Transaction, npc_id: int) -> dict[str, Any]:
+    try:
+        return tx.get("npcs", npc_id)
+    except CommandError:
+        raise CommandError("That NPC is no longer in the library") from None
+
+
+@dataclass(frozen=True)
+class SaveNpc:
+    """Save the builder into the library: a new NPC (``npc_id`` None) or an edit."""
+
+    doc: dict[str, Any]
+    npc_id: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{'Edit' if self.npc_id else 'Save'} NPC {self.doc.get('name', '')}"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = dict(self.doc)
+        if not str(doc.get("name", "")).strip():
+            raise CommandError("An NPC needs a name")
+        if self.npc_id is None:
+            tx.insert("npcs", doc)
+            return [f"NPC {doc['name']} saved to the library"]
+        before = _npc(tx, self.npc_id)
+        for kept in ("source", "effort_left"):
+            if kept in before and kept not in doc:
+                doc[kept] = before[kept]
+        if before.get("statblock", {}).get("effort") != doc["statblock"].get("effort"):
+            doc.pop("effort_left", None)
+        tx.put("npcs", self.npc_id, doc)
+        return [f"NPC {doc['name']} updated"]
+
+
+@dataclass(frozen=True)
+class DuplicateNpc:
+    """A copy of a library NPC, named "<name> (copy)", ready to be edited."""
+
+    npc_id: int
+
+    @property
+    def label(self) -> str:
+        return "Duplicate NPC"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = _npc(tx, self.npc_id)
+        doc["name"] = f"{doc.get('name', 'NPC')} (copy)"[:MAX_NAME]
+        doc.pop("effort_left", None)
+        new_id = tx.insert("npcs", doc)
+        return [f"NPC {doc['name']} added (#{new_id})"]
+
+
+@dataclass(frozen=True)
+class DeleteNpc:
+    """Remove an NPC from the library (combatants already in an encounter stay)."""
+
+    npc_id: int
+
+    @property
+    def label(self) -> str:
+        return "Delete NPC"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = _npc(tx, self.npc_id)
+        tx.remove("npcs", self.npc_id)
+        return [f"NPC {doc.get('name', '')} deleted from the library"]
+
+
+def conversion_document(conversion: npc_rules.Conversion) -> dict[str, Any]:
+    """NPC-09: the library document of a converted 5e monster (source name and CR kept)."""
+    block = conversion.statblock
+    doc = npc_document(
+        conversion.source_name,
+        (),
+        block.brawl,
+        block.wit,
+        block.will,
+        powers=conversion.powers,
+        notes="; ".join([conversion.report(), *conversion.notes]),
+        source={
+            "system": "5e",
+            "name": conversion.source_name,
+            "cr": conversion.cr_text,
+            "hd_target": str(conversion.hd_target),
+            "hd_off": str(conversion.hd_off),
+            "acceptable": conversion.acceptable,
+            "ac": conversion.source_ac,
+            "hp": conversion.source_hp,
+            "hit_dice": conversion.source_hit_dice,
+        },
+        attribute_range=None,  # a CR 30 monster's +10 is what the conversion says; keep it
+    )
+    return doc
+
+
+@dataclass(frozen=True)
+class ImportNpcs:
+    """NPC-09: add converted monsters to the library in one undoable step."""
+
+    conversions: tuple[npc_rules.Conversion, ...]
+
+    @property
+    def label(self) -> str:
+        return f"Import {len(self.conversions)} NPC(s) from 5e"
+
+    def run(self, tx: Transaction) -> list[str]:
+        if not self.conversions:
+            raise CommandError("Nothing to import")
+        for conversion in self.conversions:
+            tx.insert("npcs", conversion_document(conversion))
+        names = ", ".join(c.source_name for c in self.conversions[:5])
+        more = f" and {len(self.conversions) - 5} more" if len(self.conversions) > 5 else ""
+        return [f"Imported {len(self.conversions)} NPC(s) from 5e: {names}{more}"]
+
+
+@dataclass(frozen=True)
+class AddNpcsToEncounter:
+    """GEN-04/NPC-04: add ``count`` copies of a library NPC to the current encounter.
+
+    Three goblins become "Goblin 1".."Goblin 3" (numbers continue after those present), each
+    with its own HP: rolled (HD x hit die, one roll each, in the roll log) or the fixed value.
+    With no encounter yet, one is created and made current.
+    """
+
+    npc_id: int
+    count: int = 1
+    hp_mode: HpMode = "rolled"
+
+    @property
+    def label(self) -> str:
+        return f"Add {self.count} NPC(s) to the encounter"
+
+    def run(self, tx: Transaction) -> list[str]:
+        if self.hp_mode not in HP_MODES:
+            raise CommandError(f"HP is 'rolled' or 'fixed', not {self.hp_mode!r}")
+        if not 1 <= self.count <= MAX_GROUP:
+            raise CommandError(f"Add between 1 and {MAX_GROUP} at a time, not {self.count}")
+        doc = _npc(tx, self.npc_id)
+        block = npc_block(doc)
+        name = str(doc.get("name", "NPC"))
+        encounter_id, fight = self._encounter(tx)
+        rolls = [
+            npc_rules.roll_hp(block, tx.rng) if self.hp_mode == "rolled" else None
+            for _ in range(self.count)
+        ]
+        queue = iter([block.hp if r is None else r.total for r in rolls])
+        new: list[enc_rules.Combatant] = []
+
+        def factory(who: str) -> enc_rules.Combatant:
+            hp = next(queue)
+            made = enc_rules.Combatant(
+                name=who, side="npc", ref=str(self.npc_id), stats={"hp": hp, "hp_max": hp}
+            )
+            new.append(made)
+            return made
+
+        try:
+            added = enc_rules.add_group(fight, name, self.count, factory)
+        except enc_rules.EncounterError as exc:
+            raise CommandError(str(exc)) from None
+        tx.put("encounters", encounter_id, fight.to_dict())
+        # "X joins the encounter" lines are said once by the summary; keep any turn lines.
+        turn_lines = [line for line in added if not line.endswith("joins the encounter")]
+        lines = [
+            log_roll(tx, combatant.name, rolled)
+            for combatant, rolled in zip(new, rolls, strict=False)
+            if rolled is not None
+        ]
+        summary = ", ".join(f"{c.name} {c.stats['hp']} HP" for c in new)
+        if lines:  # the rolls logged themselves; the summary still belongs in the log
+            tx.insert(
+                "log",
+                {
+                    "at": tx.now(),
+                    "kind": "event",
+                    "who": "GM",
+                    "text": f"Added to {fight.name}: {summary}",
+                    "label": self.label,
+                },
+            )
+        return [*lines, f"Added to {fight.name}: {summary}", *turn_lines]
+
+    def _encounter(self, tx: Transaction) -> tuple[int, enc_rules.Encounter]:
+        rows = tx.all("encounters")
+        meta = tx.meta()
+        wanted = meta.get("current_encounter")
+        for doc_id, data in rows:
+            if doc_id == wanted:
+                return doc_id, enc_rules.Encounter.from_dict(data)
+        if rows:
+            return rows[0][0], enc_rules.Encounter.from_dict(rows[0][1])
+        fight = enc_rules.Encounter(id="e1", name="Encounter", model=tx.ruleset.turn_model)
+        doc_id = tx.insert("encounters", fight.to_dict())
+        meta["current_encounter"] = doc_id
+        tx.put("meta", 1, meta)
+        return doc_id, fight
+
+
+RollKind = Literal["attack", "save", "skill", "morale", "effort", "hp"]
+
+
+@dataclass(frozen=True)
+class RollNpc:
+    """NPC-02/04/05/07/08: a roll from a library statblock, into the roll log.
+
+    ``kind``: attack (d20 + Atk mod, damage), save (d20 + attribute vs Save), skill
+    (2d6 + attribute, or d20 + 2 x attribute with ``system="d20"``, against ``target``),
+    morale (2d6 + Will), effort (the usage die; a 1 or 2 spends it: remembered on the NPC
+    as ``effort_left``), hp (HD x hit die). ``target`` is the target's AC for an attack and the
+    DC for a skill check.
+    """
+
+    npc_id: int
+    kind: RollKind
+    attribute: str = "brawl"
+    target: int | None = None
+    system: str = "2d6"
+
+    @property
+    def label(self) -> str:
+        return f"NPC {self.kind} roll"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = _npc(tx, self.npc_id)
+        block = npc_block(doc)
+        who = str(doc.get("name", "NPC"))
+        try:
+            return self._roll(tx, doc, block, who)
+        except (npc_rules.NPCError, DiceError) as exc:
+            raise CommandError(str(exc)) from None
+
+    def _roll(
+        self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str
+    ) -> list[str]:
+        rng = tx.rng
+        if self.kind == "attack":
+            result: CheckResult = npc_rules.attack(rng, block, self.attribute, self.target)
+        elif self.kind == "save":
+            result = npc_rules.saving_throw(rng, block, self.attribute)
+        elif self.kind == "skill":
+            dc = self.target if self.target is not None else (8 if self.system == "2d6" else 15)
+            result = npc_rules.skill_check(rng, block, self.attribute, dc, self.system)
+        elif self.kind == "morale":
+            result = npc_rules.morale_check(rng, block.attribute("will"))
+        elif self.kind == "hp":
+            result = npc_rules.roll_hp(block, rng)
+        elif self.kind == "effort":
+            return self._effort(tx, doc, block, who)
+        else:
+            raise CommandError(f"Unknown roll {self.kind!r}")
+        return [log_roll(tx, who, result)]
+
+    def _effort(
+        self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str
+    ) -> list[str]:
+        now = str(doc.get("effort_left", block.effort))
+        if now == "0":
+            raise CommandError(f"{who} has no Effort left (r refreshes it)")
+        use = npc_rules.effort_use(rng=tx.rng, effort_now=now)
+        doc["effort_left"] = use.remaining
+        tx.put("npcs", self.npc_id, doc)
+        if use.roll is None:
+            text = f"{who} spends Effort {now}: none left"
+            return [text]
+        verdict = "spent, none left" if use.exhausted else f"still {use.remaining}"
+        check = CheckResult(
+            expression=f"{now} Effort",
+            total=use.roll,
+            dice=(use.roll,),
+            band="spent" if use.exhausted else "kept",
+            detail=verdict,
+        )
+        return [log_roll(tx, who, check)]
+
+
+@dataclass(frozen=True)
+class RefreshEffort:
+    """NPC-05: give an NPC its full Effort back (after a rest)."""
+
+    npc_id: int
+
+    @property
+    def label(self) -> str:
+        return "Refresh NPC Effort"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = _npc(tx, self.npc_id)
+        if "effort_left" not in doc:
+            return []
+        doc.pop("effort_left")
+        tx.put("npcs", self.npc_id, doc)
+        return [f"{doc.get('name', '')} has full Effort ({npc_block(doc).effort})"]

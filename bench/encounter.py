@@ -1,0 +1,110 @@
+"""Keypress to repaint in the combat tracker: 300 combatants against 5, 5,000-NPC library.
+
+Builds a resolution campaign with 5,000 library NPCs and one encounter of N combatants, runs
+the app headless, and times ``n`` (next turn) and a damage submit (``t``, amount, enter: the
+enter is timed) until the screen is idle again, i.e. the command applied, the encounter saved
+and the table repainted. Prints the medians for 300 and for 5 combatants (goal: median at 300
+≤ 16 ms). Not part of the test suite.
+
+    python bench/encounter.py [--presses 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.demo import npc_document, write_demo  # noqa: E402
+from app.state import Campaign  # noqa: E402
+from app.store import CampaignStore  # noqa: E402
+from app.tui import TablesideApp  # noqa: E402
+from rulesets import encounter as er  # noqa: E402
+
+LIBRARY = 5000
+
+
+def build(folder: Path, size: int) -> Path:
+    path = folder / f"bench-{size}.json"
+    write_demo("resolution", path, seed=1)
+    store = CampaignStore.open(path)
+    npcs = store.db.table("npcs")
+    npcs.insert_multiple(
+        npc_document(f"Foe {i}", ("bench",), i % 4, (i // 4) % 3, i % 2) for i in range(LIBRARY)
+    )
+    fight = er.Encounter(id="e1", name=f"Bench {size}", model="initiative")
+    party = store.db.table("party").all()
+    people = [
+        er.Combatant(name=str(pc["name"]), side="pc", ref=str(pc.doc_id), initiative=20 - k)
+        for k, pc in enumerate(party[: min(4, size)])
+    ]
+    people += [
+        er.Combatant(
+            name=f"Goblin {i}", side="npc", ref="1", initiative=10, stats={"hp": 500, "hp_max": 500}
+        )
+        for i in range(1, size - len(people) + 1)
+    ]
+    er.add_combatants(fight, people)
+    er.start(fight)
+    enc = store.db.table("encounters")
+    enc.truncate()
+    enc.insert(fight.to_dict())
+    store.commit()
+    store.close()
+    return path
+
+
+async def measure(path: Path, presses: int) -> tuple[list[float], list[float]]:
+    campaign = Campaign(CampaignStore.open(path), rng=random.Random(1))
+    app = TablesideApp(campaign)
+    nexts: list[float] = []
+    damages: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            await pilot.press("n")
+            await pilot.pause()
+            nexts.append(time.perf_counter() - t0)
+        for _ in range(presses):
+            await pilot.press("j", "t", "1")
+            await pilot.pause()
+            t0 = time.perf_counter()
+            await pilot.press("enter")
+            await pilot.pause()
+            damages.append(time.perf_counter() - t0)
+        app.campaign.store.flush()
+    campaign.store.close()
+    return nexts, damages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--presses", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        results = {}
+        for size in (5, 300):
+            results[size] = asyncio.run(measure(build(folder, size), args.presses))
+    print(f"library: {LIBRARY} NPCs; {args.presses} presses each; median ms (p90)")
+    for label, k in (("next turn (n)", 0), ("damage (t … enter)", 1)):
+        small, big = (sorted(results[s][k]) for s in (5, 300))
+        m5, m300 = statistics.median(small) * 1000, statistics.median(big) * 1000
+        p90 = big[int(len(big) * 0.9) - 1] * 1000
+        verdict = "OK" if m300 <= 16 else "over the 16 ms goal"
+        print(
+            f"{label:20} 5: {m5:6.1f}  300: {m300:6.1f} (p90 {p90:.1f})  ratio {m300 / m5:4.1f}x  {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

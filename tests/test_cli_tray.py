@@ -1,0 +1,136 @@
+"""``tableside odds`` and ``tableside draw``: the contract's forms, JSON keys and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.demo import write_demo
+from app.store import CampaignStore, read_campaign
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_gen02_odds_of_an_expression_is_a_distribution(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "2d6", "--json")
+    dist = json.loads(out)["distribution"]
+    assert code == 0 and dist["7"] == pytest.approx(6 / 36)
+    assert sum(dist.values()) == pytest.approx(1)
+
+
+def test_gen02_odds_with_target_is_success_and_failure(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "odds", "2d6+1 >= 8", "--json")
+    assert json.loads(out) == {"bands": {"success": 21 / 36, "failure": 15 / 36}}
+
+
+@pytest.mark.parametrize(
+    ("argv", "bands"),
+    [
+        (
+            ["--game", "somnihil", "--adv"],
+            ["Triumph", "Success", "Tough Choice", "Failure", "Catastrophe"],
+        ),
+        (
+            ["--game", "somnihil", "--dis"],
+            ["Triumph", "Success", "Tough Choice", "Failure", "Catastrophe"],
+        ),
+        (
+            ["--game", "aspects", "--skill", "2"],
+            ["Total Success", "Good Success", "Success", "Mild Success", "Failure"],
+        ),
+        (["--game", "nemron", "--pool", "d6,d10,d8", "--dc", "7"], ["success", "failure"]),
+        (
+            ["--game", "resolution", "--dc", "10", "--dice", "d20", "--mod", "3"],
+            ["success", "failure"],
+        ),
+        (
+            ["--game", "shadows", "--draw", "three", "--bonus", "12", "--difficulty", "normal"],
+            ["Critical Failure", "Failure", "Success", "Critical Success"],
+        ),
+    ],
+)
+def test_gen02_game_odds_use_the_rules_band_names(
+    capsys: pytest.CaptureFixture[str], argv: list[str], bands: list[str]
+) -> None:
+    code, out, _ = run(capsys, "odds", *argv, "--json")
+    result = json.loads(out)["bands"]
+    assert code == 0 and list(result) == bands
+    assert sum(result.values()) == pytest.approx(1)
+
+
+def test_odds_exact_values(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "odds", "--game", "somnihil", "--adv", "--json")
+    assert json.loads(out)["bands"]["Triumph"] == pytest.approx(39 / 400)
+    _, out, _ = run(
+        capsys, "odds", "--game", "nemron", "--pool", "d6,d10,d8", "--dc", "7", "--json"
+    )
+    assert json.loads(out)["bands"]["success"] == pytest.approx(11 / 20)
+
+
+def test_odds_table_without_json_has_bars(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "--game", "aspects")
+    assert code == 0 and "Total Success" in out and "█" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["1d6e"],
+        [],
+        ["--game", "nemron"],
+        ["--game", "shadows", "--difficulty", "wild"],
+        ["2d6", "--game", "aspects"],
+    ],
+)
+def test_bad_odds_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, "odds", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_soh01_draw_fresh_deck_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "draw", "--count", "56", "--json", "--seed", "4")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 56
+    assert set(rows[0]) == {"deck", "rank", "value", "suit", "reversed", "name"}
+    assert len({(r["rank"], r["suit"]) for r in rows}) == 56
+    code, out, _ = run(capsys, "draw", "--deck", "major", "--count", "2", "--json")
+    assert all(json.loads(line)["deck"] == "major" for line in out.splitlines())
+
+
+def test_soh01_draw_from_save_continues_the_campaign_deck(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_demo("shadows", tmp_path / "c.json", seed=1)
+    _, first, _ = run(capsys, "draw", "--save", str(path), "--count", "2", "--json")
+    _, second, _ = run(capsys, "draw", "--save", str(path), "--count", "2", "--json")
+    saved = read_campaign(path)
+    deck = next(iter(saved["decks"].values()))
+    names = [json.loads(line)["name"] for line in (first + second).splitlines()]
+    assert [c["name"] for c in deck["discard"]] == names
+    assert len(deck["draw_pile"]) == 52
+    assert any(e.get("text", "").startswith("Minor Arcana drawn") for e in saved["log"].values())
+
+
+def test_draw_from_locked_or_corrupt_save_is_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_demo("shadows", tmp_path / "c.json")
+    store = CampaignStore.open(path)
+    try:
+        code, _, err = run(capsys, "draw", "--save", str(path))
+        assert code == 2 and err.count("\n") == 1
+    finally:
+        store.close()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, _, err = run(capsys, "draw", "--save", str(bad))
+    assert code == 2 and err.count("\n") == 1
+    code, _, err = run(capsys, "draw", "--count", "0")
+    assert code == 2

@@ -1,0 +1,325 @@
+"""Combat tracker commands on demo campaigns: turn models and each game's damage rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.commands import combat as cmd
+from app.queries import current_encounter
+from app.state import Campaign, CommandError
+from rulesets import encounter as er
+from tests.apphelpers import open_demo
+
+
+@pytest.fixture
+def opened(tmp_path: Path) -> Iterator[Any]:
+    campaigns: list[Campaign] = []
+
+    def make(game: str, seed: int = 3) -> Campaign:
+        campaign = open_demo(tmp_path, game, seed)
+        campaigns.append(campaign)
+        return campaign
+
+    yield make
+    for c in campaigns:
+        c.store.close()
+
+
+def enc(campaign: Campaign) -> tuple[int, er.Encounter]:
+    found = current_encounter(campaign)
+    assert found is not None
+    return found[0], er.Encounter.from_dict(found[1])
+
+
+def by_name(campaign: Campaign, name: str) -> er.Combatant:
+    return next(c for c in enc(campaign)[1].combatants if c.name == name)
+
+
+def party(campaign: Campaign, name: str) -> dict[str, Any]:
+    return next(d for _, d in campaign.rows("party") if d["name"] == name)
+
+
+# --------------------------------------------------------------------------- turn models
+
+
+def test_initiative_NEM_05_pool_and_pcs_win_ties(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.RollInitiative(eid))
+    order = enc(campaign)[1].combatants
+    keys = [(-(c.initiative or 0), 0 if c.side == "pc" else 1) for c in order]
+    assert keys == sorted(keys)
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert len(rolls) == 7 and "keep highest" in rolls[0]["expression"]
+    # Ylva Rask: agility 3 (d10), awareness 2 (d8), sense 1 (d6): never above 10
+    assert 1 <= (by_name(campaign, "Ylva Rask").initiative or 0) <= 10
+
+
+def test_initiative_npcs_only_keeps_pc_values(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    pc = by_name(campaign, "Vesna Kade")
+    campaign.apply(cmd.EditCombatant(eid, pc.id, initiative=99))
+    campaign.apply(cmd.RollInitiative(eid, npcs_only=True))
+    assert enc(campaign)[1].combatants[0].name == "Vesna Kade"
+    assert all(c.initiative is not None for c in enc(campaign)[1].combatants if c.side == "npc")
+
+
+def test_initiative_round_counter_delay_hold(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    first = enc(campaign)[1].combatants[0].name
+    campaign.apply(cmd.Delay(eid))
+    fight = enc(campaign)[1]
+    assert fight.combatants[1].name == first
+    campaign.apply(cmd.Hold(eid))
+    held = next(c for c in enc(campaign)[1].combatants if c.held)
+    campaign.apply(cmd.UseHeld(eid, held.id))
+    assert enc(campaign)[1].current == held.id
+    for _ in range(20):
+        campaign.apply(cmd.NextTurn(eid))
+    assert enc(campaign)[1].round == 3
+
+
+def test_ap_rounds_SOH_10_ap_is_5_plus_half_quickness(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    fight = enc(campaign)[1]
+    ap = {c.name: c.ap_max for c in fight.combatants}
+    assert ap["Agnes Thorne"] == 7  # Quickness 4
+    assert ap["Felix Marrow"] == 6  # Quickness 2
+    assert ap["Ines Calder"] == 7  # Quickness 3 -> ceil(1.5) = 2
+    actor = er.current_combatant(fight)
+    assert actor is not None and actor.ap == max(c.ap for c in fight.combatants)
+
+
+def test_ap_rounds_SOH_09_counter_costs_one_and_round_ends_when_spent(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    agnes = by_name(campaign, "Agnes Thorne")
+    campaign.apply(cmd.SpendAp(eid, agnes.id, 1, counter=True))
+    assert by_name(campaign, "Agnes Thorne").ap == agnes.ap - 1
+    for _ in range(7):
+        campaign.apply(cmd.NextTurn(eid))  # pass: spends the rest
+    assert enc(campaign)[1].round == 2
+    assert all(c.ap == c.ap_max for c in enc(campaign)[1].combatants)
+
+
+def test_chosen_next_round_ends_when_all_acted(opened: Any) -> None:
+    campaign = opened("aspects")
+    eid, fight = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    ids = [c.id for c in fight.combatants]
+    campaign.apply(cmd.ChooseNext(eid, ids[3]))
+    with pytest.raises(CommandError):
+        campaign.apply(cmd.ChooseNext(eid, ids[3]))
+    for cid in ids[:3] + ids[4:]:
+        campaign.apply(cmd.ChooseNext(eid, cid))
+    assert enc(campaign)[1].round == 1
+    campaign.apply(cmd.ChooseNext(eid, ids[0]))
+    assert enc(campaign)[1].round == 2
+
+
+def test_GEN_05_timed_effect_ticks_and_expires_with_log_line(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, fight = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    first = fight.combatants[0]
+    campaign.apply(cmd.AddEffect(eid, first.id, "Stunned", 1, "end"))
+    campaign.apply(cmd.NextTurn(eid))
+    assert not by_name(campaign, first.name).conditions
+    assert any("Stunned on" in e.get("text", "") for e in campaign.log_entries())
+
+
+def test_SOM_05_anomaly_lasts_by_ap_cost_and_gives_disadvantage(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    vesna = by_name(campaign, "Vesna Kade")
+    campaign.apply(cmd.AddEffect(eid, vesna.id, anomaly_cost=3))
+    effect = by_name(campaign, "Vesna Kade").conditions[0]
+    assert (effect.name, effect.remaining) == ("Anomaly", 6)
+    assert cmd.has_anomaly(by_name(campaign, "Vesna Kade"))
+
+
+def test_resume_state_saved_after_each_change(opened: Any, tmp_path: Path) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(cmd.NextTurn(eid))
+    campaign.apply(cmd.NextTurn(eid))
+    campaign.store.flush()
+    saved = campaign.store.data["encounters"][str(eid)]
+    assert saved["current"] == enc(campaign)[1].combatants[2].id and saved["round"] == 1
+
+
+# --------------------------------------------------------------------------- damage by game
+
+
+def test_SOM_03_triumph_doubles_damage_on_the_party_doc(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    vesna = by_name(campaign, "Vesna Kade")
+    campaign.apply(cmd.Damage(eid, vesna.id, "3", triumph=True))
+    assert party(campaign, "Vesna Kade")["resources"]["vitality"]["current"] == 4
+
+
+def test_SOM_08_09_cheat_death_at_zero_then_choose_fate(opened: Any) -> None:
+    campaign = opened("somnihil", seed=1)
+    eid, _ = enc(campaign)
+    vesna = by_name(campaign, "Vesna Kade")
+    campaign.apply(cmd.Damage(eid, vesna.id, "10"))
+    assert party(campaign, "Vesna Kade")["resources"]["vitality"]["current"] == 0
+    for _ in range(10):
+        if party(campaign, "Vesna Kade")["status"] != "alive":
+            break
+        campaign.apply(cmd.Damage(eid, vesna.id, "19"))
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls, "Cheat Death must be rolled into the log"
+    assert party(campaign, "Vesna Kade")["status"] == "perished"
+    campaign.apply(cmd.ChooseFate(eid, vesna.id, "Seditious Spirit"))
+    assert party(campaign, "Vesna Kade")["status"] == "spirit"
+
+
+def test_SOM_11_distance_band_cycles(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    gob = by_name(campaign, "Goblin 1")
+    campaign.apply(cmd.SetDistance(eid, gob.id, cmd.distance_cycle(None)))
+    assert by_name(campaign, "Goblin 1").stats["distance"] == "In Reach"
+    with pytest.raises(CommandError):
+        campaign.apply(cmd.SetDistance(eid, gob.id, "Far away"))
+
+
+def test_NEM_08_named_limb_and_major_limb_downs(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    kesh = by_name(campaign, "Kesh Varn")
+    campaign.apply(cmd.Damage(eid, kesh.id, "3", limb="left_arm"))
+    limbs = party(campaign, "Kesh Varn")["tracks"]["limbs"]
+    assert limbs["left_arm"]["hp"] == limbs["left_arm"]["max"] - 3
+    campaign.apply(cmd.Damage(eid, kesh.id, "99", limb="head"))
+    assert party(campaign, "Kesh Varn")["status"] == "downed"
+
+
+def test_NEM_09_aoe_rolls_one_location_die_per_point(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    kesh = by_name(campaign, "Kesh Varn")
+    before = sum(v["hp"] for v in party(campaign, "Kesh Varn")["tracks"]["limbs"].values())
+    campaign.apply(cmd.Damage(eid, kesh.id, "4", limb="aoe"))
+    after = sum(v["hp"] for v in party(campaign, "Kesh Varn")["tracks"]["limbs"].values())
+    assert before - after == 4
+
+
+def test_NEM_06_economy_toggles(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    kesh = by_name(campaign, "Kesh Varn")
+    campaign.apply(cmd.ToggleEconomy(eid, kesh.id, "reaction"))
+    assert by_name(campaign, "Kesh Varn").economy["reaction"] is True
+
+
+def test_SOH_17_firearm_life_fifth_and_vulnerability(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    agnes = by_name(campaign, "Agnes Thorne")
+    campaign.apply(cmd.Damage(eid, agnes.id, "7", pool="life", firearm=True))
+    assert party(campaign, "Agnes Thorne")["resources"]["life"]["current"] == 18
+    campaign.apply(cmd.Damage(eid, agnes.id, "3", pool="health", modifier="vulnerable"))
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 14
+    campaign.apply(cmd.Damage(eid, agnes.id, "9", pool="health", modifier="immune"))
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 14
+
+
+def test_ASP_05_06_overlap_injury_consequence_darkest_self(opened: Any) -> None:
+    campaign = opened("aspects")
+    eid, _ = enc(campaign)
+    rowan = by_name(campaign, "Rowan Pike")
+    campaign.apply(cmd.Damage(eid, rowan.id, "10", defence=8))  # overlap 2 <= cap 3
+    assert len(party(campaign, "Rowan Pike")["lists"]["injuries"]) == 1
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))  # 5 > 3: consequence
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))
+    assert len(party(campaign, "Rowan Pike")["lists"]["consequences"]) == 2
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))  # at the limit: a choice
+    found = current_encounter(campaign)
+    assert found is not None and rowan.id in found[1]["pending"]
+    campaign.apply(cmd.ChooseFate(eid, rowan.id, "Darkest Self"))
+    assert party(campaign, "Rowan Pike")["status"] == "darkest self"
+
+
+def test_NPC_08_morale_offered_when_ally_drops_and_at_half_hp(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    g1, g2 = by_name(campaign, "Goblin 1"), by_name(campaign, "Goblin 2")
+    half = (g2.stats["hp_max"] + 1) // 2
+    campaign.apply(cmd.Damage(eid, g2.id, str(half)))
+    due = current_encounter(campaign)[1]["morale_due"]  # type: ignore[index]
+    assert [d["id"] for d in due] == [g2.id]
+    campaign.apply(cmd.Damage(eid, g1.id, "99"))
+    due = current_encounter(campaign)[1]["morale_due"]  # type: ignore[index]
+    assert {d["id"] for d in due} == {g2.id, by_name(campaign, "Goblin 3").id}
+    campaign.apply(cmd.MoraleCheck(eid, g2.id))
+    assert "morale" in campaign.log_entries()[-1]["expression"]
+
+
+def test_NPC_08_morale_on_enemy_reinforcements(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, fight = enc(campaign)
+    for c in [c for c in fight.combatants if c.side == "pc"]:
+        campaign.apply(cmd.RemoveCombatant(eid, c.id))
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(cmd.AddParty(eid))
+    assert len(current_encounter(campaign)[1]["morale_due"]) == 3  # type: ignore[index]
+
+
+def test_damage_dice_expression_is_rolled_and_bad_input_refused(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    gob = by_name(campaign, "Goblin 1")
+    campaign.apply(cmd.Damage(eid, gob.id, "1d4"))
+    assert campaign.log_entries()[-2]["kind"] == "roll"
+    assert campaign.log_entries()[-1]["kind"] == "event"
+    for bad in ("-3", "2d", ""):
+        with pytest.raises(CommandError):
+            campaign.apply(cmd.Damage(eid, gob.id, bad))
+
+
+def test_temp_hp_absorbs_first_and_undo_restores(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    gob = by_name(campaign, "Goblin 1")
+    campaign.apply(cmd.TempHp(eid, gob.id, 2))
+    campaign.apply(cmd.Damage(eid, gob.id, "3"))
+    assert by_name(campaign, "Goblin 1").stats["hp"] == gob.stats["hp"] - 1
+    campaign.undo()
+    assert by_name(campaign, "Goblin 1").stats["hp"] == gob.stats["hp"]
+
+
+def test_quick_add_group_numbered_with_game_sheet(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Raider", 2, 4))
+    raider = by_name(campaign, "Raider 2")
+    assert raider.stats["sheet"]["tracks"]["limbs"]["head"] == {"hp": 4, "max": 4}
+    campaign.apply(cmd.Damage(eid, raider.id, "4", limb="torso"))
+    assert by_name(campaign, "Raider 2").stats["sheet"]["status"] == "downed"
+
+
+def test_new_encounter_select_and_model_switch(opened: Any) -> None:
+    campaign = opened("somnihil")
+    first, _ = enc(campaign)
+    campaign.apply(cmd.NewEncounter("Bridge", "ap_rounds"))
+    second, fight = enc(campaign)
+    assert second != first and fight.model == "ap_rounds" and fight.name == "Bridge"
+    campaign.apply(cmd.SetModel(second, "chosen_next"))
+    campaign.apply(cmd.SelectEncounter(first))
+    assert enc(campaign)[0] == first
+    with pytest.raises(CommandError):
+        campaign.apply(cmd.NewEncounter("  "))

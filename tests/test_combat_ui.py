@@ -1,0 +1,167 @@
+"""Pilot and snapshot tests of the combat tracker, driven by keys only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Static
+
+from app.queries import current_encounter
+from app.state import Campaign
+from app.tui import TablesideApp
+from screens.combat import CombatScreen
+from tests.apphelpers import SIZE, demo_app, open_demo
+
+
+def saved_encounter(app: TablesideApp) -> dict[str, Any]:
+    app.campaign.store.flush()
+    found = current_encounter(app.campaign)
+    assert found is not None
+    return found[1]
+
+
+def title(app: TablesideApp) -> str:
+    return str(app.screen.query_one("#encounter-title", Static).render())
+
+
+async def test_three_rounds_by_keys_initiative(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.press(*["n"] * 14)
+        await pilot.pause()
+        assert "Round 3" in title(app)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        marker_rows = [r for r in range(7) if str(screen.table.get_row_at(r)[0]) == "▶"]
+        assert marker_rows == [0]
+        assert saved_encounter(app)["round"] == 3
+    app.campaign.store.close()
+
+
+async def test_three_rounds_by_keys_ap_rounds_SOH_10(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r")
+        await pilot.press("a", "2", "enter")  # the selected (Agnes, 7 AP) spends 2
+        await pilot.pause()
+        fight = saved_encounter(app)
+        assert fight["combatants"][0]["ap"] == {"current": 5, "max": 7}
+        await pilot.press(*["n"] * 14)  # every n passes the actor: 7 per round
+        await pilot.pause()
+        assert saved_encounter(app)["round"] == 3
+        assert "AP rounds · Round 3" in title(app)
+    app.campaign.store.close()
+
+
+async def test_spend_ap_key_spends_typed_amount(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r", "a", "3", "enter")
+        await pilot.pause()
+        row = app.screen.table.get_row_at(0)  # type: ignore[attr-defined]
+        assert str(row[2]) == "4/7 AP"
+    app.campaign.store.close()
+
+
+async def test_three_rounds_by_keys_chosen_next(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r")
+        for _ in range(3):
+            for row in (6, 5, 4, 3, 2, 1, 0):
+                await pilot.press(*["k"] * 7, *["j"] * row, "c")
+        await pilot.pause()
+        assert saved_encounter(app)["round"] == 3
+        assert "Chosen-next · Round 3" in title(app)
+    app.campaign.store.close()
+
+
+async def test_undo_a_wrong_damage(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "j", "j", "j", "t", "4", "enter")
+        await pilot.pause()
+        hp = [c["stats"]["hp"] for c in saved_encounter(app)["combatants"] if c["side"] == "npc"]
+        assert hp[0] == 1
+        await pilot.press("u")
+        await pilot.pause()
+        hp = [c["stats"]["hp"] for c in saved_encounter(app)["combatants"] if c["side"] == "npc"]
+        assert hp[0] == 5
+        assert "5/5 HP" in str(app.screen.table.get_row_at(4)[4])  # type: ignore[attr-defined]
+    app.campaign.store.close()
+
+
+async def test_damage_to_pc_updates_party_doc_and_bad_amount_refused(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "2", "d", "enter")  # "2d" is not a dice expression
+        await pilot.pause()
+        assert "2d" in str(app.screen.query_one("#combat-form-error", Static).render())
+        await pilot.press("escape", "t", "3", "enter")
+        await pilot.pause()
+        vesna = app.campaign.doc("party", 1)
+        assert vesna is not None and vesna["resources"]["vitality"]["current"] == 7
+    app.campaign.store.close()
+
+
+async def test_quit_and_resume_on_the_same_turn(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r", "n", "n", "n")
+        await pilot.pause()
+        before = title(app)
+        current = saved_encounter(app)["current"]
+        await pilot.press("ctrl+q")
+    app.campaign.store.close()
+    again = TablesideApp(open_demo(tmp_path, "nemron"))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert title(again) == before
+        assert saved_encounter(again)["current"] == current
+        screen = again.screen
+        assert isinstance(screen, CombatScreen)
+        rows = [str(screen.table.get_row_at(r)[0]) for r in range(screen.table.row_count)]
+        assert rows.index("▶") == 3
+    again.campaign.store.close()
+
+
+async def test_add_party_quick_add_and_new_encounter_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+n", *"Bridge", "enter")
+        await pilot.pause()
+        assert "Bridge" in title(app)
+        await pilot.press("p", "q", *"Wolf", "tab", "2", "enter")
+        await pilot.pause()
+        names = [c["name"] for c in saved_encounter(app)["combatants"]]
+        assert names[-2:] == ["Wolf 1", "Wolf 2"] and len(names) == 6
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert "Ambush at the Mill" in title(app)
+    app.campaign.store.close()
+
+
+def _campaign(app: TablesideApp) -> Campaign:
+    return app.campaign
+
+
+def test_tracker_initiative_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "nemron")
+    assert snap_compare(app, press=["i", "alt+r", "n", "v", "j", "j", "h"], terminal_size=SIZE)
+    app.campaign.store.close()
+
+
+def test_tracker_ap_rounds_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    assert snap_compare(app, press=["alt+r", "x", "n"], terminal_size=SIZE)
+    app.campaign.store.close()
+
+
+def test_tracker_chosen_next_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "aspects")
+    assert snap_compare(
+        app, press=["alt+r", "j", "j", "c", "g", *"Prone", "enter"], terminal_size=SIZE
+    )
+    app.campaign.store.close()

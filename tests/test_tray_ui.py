@@ -1,0 +1,355 @@
+"""The tray by keys: each game's check, odds before rolling, cards dealt and played, reopen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from app.state import Transaction
+from app.store import read_campaign
+from screens.tray_prompt import TrayPrompt
+from tests.apphelpers import SIZE, demo_app
+from widgets.odds_chart import OddsChart
+
+
+def saved(app: Any) -> dict[str, Any]:
+    app.campaign.store.flush()
+    return read_campaign(app.campaign.store.path)
+
+
+def last_roll(data: dict[str, Any]) -> dict[str, Any]:
+    return [e for e in data["log"].values() if e.get("kind") == "roll"][-1]
+
+
+@pytest.mark.parametrize(
+    ("game", "keys", "expression", "band_names"),
+    [
+        ("somnihil", ["a"], "2d20kh1", {"Triumph", "Catastrophe"}),
+        ("resolution", ["plus", "right_square_bracket"], "2d6+1 vs DC 10", {"success"}),
+        ("nemron", ["b", "plus"], "lesser boon", {"success"}),
+        ("aspects", ["right_square_bracket", "right_square_bracket"], "2d6+2", {"Total Success"}),
+        ("shadows", ["t", "right_square_bracket"], "three draw +1 vs Normal", {"Critical Failure"}),
+    ],
+)
+async def test_gen02_gen03_check_by_keys_shows_odds_then_logs(
+    tmp_path: Path, game: str, keys: list[str], expression: str, band_names: set[str]
+) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", *keys)
+        chart = app.screen.query_one(OddsChart)
+        assert band_names <= set(chart.bands)
+        assert sum(chart.bands.values()) == 1
+        await pilot.press("c")
+        await pilot.pause()
+        entry = last_roll(saved(app))
+        assert expression in entry["expression"]
+        assert entry["who"] != "GM" and entry["band"]
+    app.campaign.store.close()
+
+
+async def test_som04_natural_one_from_the_tray_restores_ap(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p")
+        for _ in range(60):
+            await pilot.press("c")
+            if last_roll(saved(app))["total"] == 1:
+                break
+        await pilot.pause()
+        data = saved(app)
+        assert last_roll(data)["total"] == 1, "seeded rolls reach a natural 1 within 60 rolls"
+        assert "recover 1 AP" in last_roll(data)["detail"]
+    app.campaign.store.close()
+
+
+async def test_dice_line_still_rolls_and_does_not_take_focus(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        assert not isinstance(app.focused, Input)
+        await pilot.press("i", *"4d6kh3", "enter", "escape")
+        await pilot.pause()
+        assert last_roll(saved(app))["expression"] == "4d6kh3"
+    app.campaign.store.close()
+
+
+async def test_rr03_grip_check_key(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "g")
+        await pilot.pause()
+        assert "under Grip" in last_roll(saved(app))["expression"]
+    app.campaign.store.close()
+
+
+async def test_soh11_soh12_deal_show_hand_play_card_and_reopen_same_deck(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "h", "p", "s")
+        await pilot.pause()
+        hand = app.screen.query_one("#hand-cards", OptionList)
+        count = hand.option_count
+        assert count > 0
+        first = hand.get_option_at_index(0).id
+        await pilot.press("enter")
+        await pilot.pause()
+        data = saved(app)
+        minor = next(d for d in data["decks"].values() if d["kind"] == "minor")
+        assert first == "minor:{rank}:{suit}".format(**minor["discard"][-1])
+        assert len(minor["hands"]["1"]) == count - 1
+        # other hands are counts only
+        status = str(app.screen.query_one("#deck-status").render())
+        assert "Felix Marrow 3" in status
+        draw_pile = [c["name"] for c in minor["draw_pile"]]
+        await pilot.press("ctrl+q")
+    app.campaign.store.close()
+    again = demo_app(tmp_path, "shadows")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "n")
+        await pilot.pause()
+        data = saved(again)
+        minor = next(d for d in data["decks"].values() if d["kind"] == "minor")
+        assert minor["discard"][-1]["name"] == draw_pile[0]
+    again.campaign.store.close()
+
+
+def test_tray_dice_mode_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    assert snap_compare(
+        demo_app(tmp_path, "somnihil"), press=["2", "p", "a", "c"], terminal_size=SIZE
+    )
+
+
+def test_tray_cards_mode_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    assert snap_compare(
+        demo_app(tmp_path, "shadows"), press=["2", "h", "p", "s"], terminal_size=SIZE
+    )
+
+
+# --- issue 5: counter, assistance, contests, focus, fumble, prompts, footer --------------------
+
+
+def _minor(data: dict[str, Any]) -> dict[str, Any]:
+    return next(d for d in data["decks"].values() if d["kind"] == "minor")
+
+
+def _setup_text(app: Any) -> str:
+    return str(app.screen.query_one("#check-setup").render())
+
+
+async def test_soh09_counter_by_key_spends_ap_in_running_ap_round(tmp_path: Path) -> None:
+    from app.commands import combat
+
+    app = demo_app(tmp_path, "shadows")
+    enc_id = app.campaign.rows("encounters")[0][0]
+
+    def ap_left() -> int:
+        enc = saved(app)["encounters"][str(enc_id)]
+        return int(next(c["ap"]["current"] for c in enc["combatants"] if c["ref"] == "1"))
+
+    async with app.run_test(size=SIZE) as pilot:
+        app.campaign.apply(combat.StartEncounter(enc_id))
+        before = ap_left()
+        await pilot.press("2", "p", "c", "e")
+        await pilot.pause()
+        prompt = app.screen
+        assert isinstance(prompt, TrayPrompt)
+        drawn = last_roll(saved(app))
+        # the prompt starts from the draw just made: its card value and total
+        assert app.screen.query_one(Input).value == f"{drawn['dice'][0]} {drawn['total']}"
+        await pilot.press("space", *"swords", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TrayPrompt)
+        entry = last_roll(saved(app))
+        assert entry["expression"].startswith("counter vs")
+        assert entry["who"] == "Agnes Thorne"
+        assert entry["band"] in ("Counter fails",) or entry["band"].startswith("Countered −")
+        assert ap_left() == before - 1
+    app.campaign.store.close()
+
+
+async def test_soh09_counter_prompt_refuses_bad_input_and_escape_cancels(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "e", *"9 x", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayPrompt)
+        assert "total is a whole number" in str(app.screen.query_one("#tray-prompt-error").render())
+        await pilot.press("backspace", *"31 stars", "enter")
+        await pilot.pause()
+        assert "not a suit" in str(app.screen.query_one("#tray-prompt-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TrayPrompt)
+        assert not [e for e in saved(app)["log"].values() if e.get("kind") == "roll"]
+    app.campaign.store.close()
+
+
+async def test_soh07_assistance_shown_in_setup_and_odds_then_used_once(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        chart = app.screen.query_one(OddsChart)
+        plain = dict(chart.bands)
+        await pilot.press("a", *"12 9", "enter")
+        await pilot.pause()
+        assert "+8 assist" in _setup_text(app)
+        assert "½ of 12 = 6 + ¼ of 9 = 2" in _setup_text(app)
+        assert "+8 with assistance" in str(chart.border_title)
+        assert chart.bands["Success"] > plain["Success"]
+        await pilot.press("c")
+        await pilot.pause()
+        entry = last_roll(saved(app))
+        assert entry["expression"] == "single draw +8 vs Normal"
+        assert entry["total"] == sum(entry["dice"]) + 8
+        assert "no assistance" in _setup_text(app)
+        await pilot.press("a", *"1 2 3", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayPrompt)  # three helpers refused in the prompt
+    app.campaign.store.close()
+
+
+async def test_soh08_contest_by_keys_hides_margin_and_survives_restart(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "O")
+        await pilot.pause()
+        assert app.screen.query_one(Input).password  # the margin is not shown as typed
+        await pilot.press("7", "enter", "w", "w")
+        await pilot.pause()
+        status = str(app.screen.query_one("#deck-status").render())
+        assert "Contest: Agnes Thorne" in status and "after 2 draw(s)" in status
+        assert "7" not in status.split("Contest:")[1]
+        doc = next(d for d in saved(app)["decks"].values() if d["kind"] == "contest")
+        assert doc["margin"] == 7 and len(doc["history"]) == 2
+        await pilot.press("ctrl+q")
+    app.campaign.store.close()
+    again = demo_app(tmp_path, "shadows")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "w")
+        await pilot.pause()
+        doc = next(d for d in saved(again)["decks"].values() if d["kind"] == "contest")
+        assert len(doc["history"]) == 3
+        await pilot.press("W")
+        await pilot.pause()
+        assert not [d for d in saved(again)["decks"].values() if d["kind"] == "contest"]
+    again.campaign.store.close()
+
+
+async def test_soh11_round_focus_chosen_before_dealing(tmp_path: Path) -> None:
+    from rulesets import shadows
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "f", "f")
+        setup = _setup_text(app)
+        assert "Focus: Spiritual (f): Spirit + ½ Emotional" in setup
+        assert "-3 off focus" in setup
+        await pilot.press("h")
+        await pilot.pause()
+        data = saved(app)
+        hands = _minor(data)["hands"]
+        for pid, pc in data["party"].items():
+            assert len(hands[pid]) == shadows.hand_size(pc["attributes"], "spiritual")
+    app.campaign.store.close()
+
+
+async def test_soh06_fumble_draw_by_key_with_weapon_value(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "F", "0", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayPrompt)
+        await pilot.press("backspace", "3", "enter")
+        await pilot.pause()
+        entry = last_roll(saved(app))
+        assert entry["expression"] == "fumble draw vs 3"
+        assert entry["band"] == ("Fumble" if entry["total"] <= 3 else "No fumble")
+    app.campaign.store.close()
+
+
+async def test_rr04_delirium_prompt_refuses_empty_then_saves_and_escape_cancels(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "l")
+        await pilot.pause()
+        assert not isinstance(app.screen, TrayPrompt)  # the GM rolls no delirium
+        await pilot.press("p", "l", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayPrompt)
+        assert "Type something" in str(app.screen.query_one("#tray-prompt-error").render())
+        await pilot.press(*"fear of mirrors", "enter")
+        await pilot.pause()
+        deliria = saved(app)["party"]["1"]["lists"]["deliria"]
+        assert "fear of mirrors" in deliria
+        await pilot.press("l", *"not this", "escape")
+        await pilot.pause()
+        assert saved(app)["party"]["1"]["lists"]["deliria"] == deliria
+    app.campaign.store.close()
+
+
+async def test_asp03_invoke_prompt_needs_a_roll_refuses_empty_then_adds_two(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "v")
+        await pilot.pause()
+        assert not isinstance(app.screen, TrayPrompt)  # nothing rolled yet
+        await pilot.press("c")
+        await pilot.pause()
+        before = last_roll(saved(app))["total"]
+        await pilot.press("v", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayPrompt)
+        await pilot.press(*"[red]On fire", "enter")
+        await pilot.pause()
+        assert last_roll(saved(app))["total"] == before  # refused: Rowan has no fate point
+        app.campaign.apply(GiveFate(1))
+        await pilot.press("v", *"[red]On fire", "enter")
+        await pilot.pause()
+        entry = last_roll(saved(app))
+        assert entry["total"] == before + 2
+        assert "[red]On fire" in entry["detail"]
+        assert saved(app)["party"]["1"]["resources"]["fate_points"]["current"] == 0
+    app.campaign.store.close()
+
+
+@dataclass(frozen=True)
+class GiveFate:
+    """Test helper: one fate point to a PC (the demo's start with none)."""
+
+    who: int
+
+    @property
+    def label(self) -> str:
+        return "Give fate"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = tx.get("party", self.who)
+        doc["resources"]["fate_points"]["current"] = 1
+        tx.put("party", self.who, doc)
+        return ["fate point given"]
+
+
+async def test_footer_keeps_the_common_card_keys_and_help_lists_the_rest(tmp_path: Path) -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        shown = {k.description for k in app.screen.query(FooterKey)}
+        assert {"Roll check", "Draw card", "Deal hands", "Counter"} <= shown
+        assert not shown & {"Recall hands", "Shuffle", "Next D-code", "Contest draw"}
+        await pilot.press("question_mark")
+        await pilot.pause()
+        described = {d for _, d in app.screen.help_rows}  # type: ignore[attr-defined]
+        assert {"Recall hands", "Assistance", "New contest", "Fumble draw"} <= described
+    app.campaign.store.close()

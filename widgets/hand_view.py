@@ -1,0 +1,48 @@
+"""What the table may see of the cards (SOH-12): deck counts, one hand shown, others counted."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+
+from rulesets.tarot import Card, DeckState
+from widgets.literal import clean
+
+
+def card_text(card: Card) -> Text:
+    """A card for a list: ``Queen of Cups (13)``; a Major Arcana with its meaning."""
+    text = Text()
+    suit_style = {"Cups": "cyan", "Coins": "yellow", "Swords": "white", "Wands": "red"}
+    text.append(card.label, style=f"bold {suit_style.get(card.suit or '', 'magenta')}")
+    if card.deck == "minor":
+        text.append(f" ({card.value})", style="dim")
+        if card.is_face:
+            text.append(" face", style="italic")
+    else:
+        text.append(f" — {card.meaning()}", style="dim")
+    return text
+
+
+def deck_status(
+    minor: DeckState, major: DeckState, names: Mapping[str, str], shown: str | None
+) -> Text:
+    """Draw pile and discard counts, then every hand as a count (the shown one marked)."""
+    text = Text()
+    for state in (minor, major):
+        text.append(f"{state.title}: ", style="bold")
+        text.append(f"{len(state.draw_pile)} to draw, {len(state.discard)} discarded")
+        if state.discard:
+            text.append(f" (top: {state.discard[-1].label})", style="dim")
+        text.append("\n")
+    counts = minor.hand_counts()
+    if not counts:
+        text.append("No hands dealt (h deals combat hands)", style="dim")
+    else:
+        text.append("Hands: ", style="bold")
+        parts = []
+        for holder, count in counts.items():
+            marker = "▶ " if holder == shown else ""
+            parts.append(f"{marker}{clean(names.get(holder, holder), 24)} {count}")
+        text.append(" · ".join(parts))
+    return text

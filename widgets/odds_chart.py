@@ -1,0 +1,47 @@
+"""The tray's odds chart (GEN-02): each outcome band's exact chance as a bar, before rolling."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from rich.text import Text
+from textual.widgets import Static
+
+BAR_WIDTH = 24
+
+
+def chart_text(bands: Mapping[str, Fraction], width: int = BAR_WIDTH) -> Text:
+    """One line per band: name, percentage, bar (scaled to the likeliest band)."""
+    text = Text()
+    if not bands:
+        text.append("no odds for this setup", style="dim")
+        return text
+    top = max(bands.values()) or Fraction(1)
+    name_width = max(len(name) for name in bands)
+    for i, (name, p) in enumerate(bands.items()):
+        if i:
+            text.append("\n")
+        text.append(f"{name:<{name_width}} ", style="bold")
+        text.append(f"{float(p):6.1%} ")
+        text.append("█" * round(float(p / top) * width), style="cyan")
+    return text
+
+
+class OddsChart(Static):
+    """A small bar chart; the screen calls :meth:`show` whenever the check's setup changes."""
+
+    DEFAULT_CSS = """
+    OddsChart { border: round $secondary; padding: 0 1; height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self.border_title = "Odds"
+        self.bands: dict[str, Fraction] = {}
+
+    def show(self, title: str, bands: Mapping[str, Fraction]) -> None:
+        """Show ``bands`` (name → exact probability) under ``title``."""
+        self.bands = dict(bands)
+        self.border_title = f"Odds · {title}"
+        self.update(chart_text(self.bands))

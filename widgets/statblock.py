@@ -1,0 +1,129 @@
+"""The NPC statblock as the GM reads it at the table (NPC-02/03/04/06/08).
+
+It only displays: every number comes from a ``rulesets.npc`` Statblock or QuickBuild, so the
+builder's live preview and the library's selected NPC read exactly what the rules built.
+Names, concepts and powers are GM text and go through :func:`widgets.literal.literal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from rulesets import npc as npc_rules
+from widgets.literal import clean, literal
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def statblock_renderable(
+    block: npc_rules.NPC,
+    name: str = "",
+    concepts: Sequence[str] = (),
+    powers: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    effort_left: str | None = None,
+) -> RenderableType:
+    """The statblock as a Rich renderable (also used by the roll modal)."""
+    title = literal(name or "(unnamed)", style="bold")
+    if concepts:
+        title.append("  ")
+        title.append(clean(", ".join(concepts)), style="italic")
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(4):
+        grid.add_column()
+    hp = Text(f"{block.hp} ({block.hp_roll})")
+    effort = (
+        block.effort if effort_left in (None, block.effort) else f"{effort_left} of {block.effort}"
+    )
+    rows: list[tuple[str, str | Text, str, str | Text]] = [
+        ("HD", str(block.hd), "AC", str(block.ac)),
+        ("Hit die", f"d{block.hit_die}", "HP", hp),
+        ("Move", f"{block.move} ft", "Save", f"{block.save}+"),
+        ("Effort", effort, "Shock", block.shock),
+    ]
+    if isinstance(block, npc_rules.QuickBuild):
+        rows.insert(0, ("Build", f"quick, HD {block.hd}", "Stats", _signed(block.stats)))
+        rows.append(("Atk mod", _signed(block.atk_mod), "Atks", str(block.attacks)))
+        rows.append(
+            (
+                "Atk Dmg",
+                f"{block.atk_dmg} (avg)",
+                "Morale",
+                str(npc_rules.morale_score(block.stats)),
+            )
+        )
+    else:
+        rows.insert(
+            0,
+            (
+                "Brawl",
+                _signed(block.brawl),
+                "Wit / Will",
+                f"{_signed(block.wit)} / {_signed(block.will)}",
+            ),
+        )
+        mods = block.atk_mod
+        rows.append(
+            (
+                "Atk mod",
+                f"B {_signed(mods['brawl'])} W {_signed(mods['wit'])} L {_signed(mods['will'])}",
+                "Atks",
+                str(block.attacks),
+            )
+        )
+        rows.append(
+            (
+                "Atk Dmg",
+                f"B {block.atk_dmg['brawl']}  L {block.atk_dmg['will']}",
+                "Morale",
+                str(block.morale),
+            )
+        )
+    for a, b, c, d in rows:
+        grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
+    slots = block.powers
+    power_text = Text(f"Powers ({slots} slot{'s' if slots != 1 else ''})", style="bold")
+    named = [p for p in powers if p.strip()]
+    for index in range(max(slots, len(named))):
+        power_text.append("\n  • ")
+        if index < len(named):
+            power_text.append(clean(named[index]))
+        else:
+            power_text.append("(unnamed)", style="dim")
+    parts: list[RenderableType] = [title, grid, power_text]
+    for note in notes:
+        parts.append(literal(note, style="dim"))
+    return Group(*parts)
+
+
+class StatblockView(Static):
+    """A read-only statblock; call :meth:`show` with what the rules built."""
+
+    DEFAULT_CSS = """
+    StatblockView { height: auto; padding: 0 1; border: round $primary; }
+    """
+    shown: RenderableType = ""
+    """What is displayed now (tests and the roll modal read it)."""
+
+    def show(
+        self,
+        block: npc_rules.NPC | None,
+        name: str = "",
+        concepts: Sequence[str] = (),
+        powers: Sequence[str] = (),
+        notes: Sequence[str] = (),
+        effort_left: str | None = None,
+    ) -> None:
+        """Display ``block`` (None shows why there is no statblock, via ``notes``)."""
+        if block is None:
+            self.shown = Group(*(literal(n) for n in notes)) if notes else Text("No statblock")
+        else:
+            self.shown = statblock_renderable(block, name, concepts, powers, notes, effort_left)
+        self.update(self.shown)
