@@ -99,15 +99,21 @@ class Transaction:
     def all(self, table: str) -> list[tuple[int, Doc]]:
         return [(d.doc_id, _clone(dict(d))) for d in self.table(table).all()]
 
+    # Invariant that keeps this cheap: a stored document is never mutated below its top level
+    # (TinyDB replaces top-level values; commands mutate their own clones from ``get``), so a
+    # shallow copy of a stored document is a faithful image of it, and one clone per write is
+    # shared by the store and the undo record.
+
     def _record(self, table: str, doc_id: int, before: Doc | None) -> _Change:
         key = (table, doc_id)
         if key not in self.changes:
-            self.changes[key] = _Change(table, doc_id, _clone(before), None)
+            self.changes[key] = _Change(table, doc_id, before, None)
         return self.changes[key]
 
     def insert(self, table: str, doc: Doc) -> int:
-        doc_id = self.table(table).insert(_clone(doc))
-        self._record(table, doc_id, None).after = _clone(doc)
+        fresh = _clone(doc)
+        doc_id = self.table(table).insert(fresh)
+        self._record(table, doc_id, None).after = fresh
         return doc_id
 
     def put(self, table: str, doc_id: int, doc: Doc) -> None:
@@ -115,7 +121,8 @@ class Transaction:
         tbl = self.table(table)
         existing = tbl.get(doc_id=doc_id)
         change = self._record(table, doc_id, dict(existing) if existing is not None else None)
-        tbl.upsert(Document(_clone(doc), doc_id=doc_id))
+        fresh = _clone(doc)
+        tbl.upsert(Document(fresh, doc_id=doc_id))
         if existing is not None:
             # upsert merges keys; a replace must also drop keys the new doc no longer has.
             stored = tbl.get(doc_id=doc_id)
@@ -123,7 +130,7 @@ class Transaction:
             stale = [k for k in stored if k not in doc]
             if stale:
                 tbl.update(_drop_keys(stale), doc_ids=[doc_id])
-        change.after = _clone(doc)
+        change.after = fresh
 
     def remove(self, table: str, doc_id: int) -> None:
         tbl = self.table(table)
@@ -243,7 +250,7 @@ class Campaign:
             else:
                 if tbl.contains(doc_id=change.doc_id):
                     tbl.remove(doc_ids=[change.doc_id])
-                tbl.insert(Document(_clone(image), doc_id=change.doc_id))
+                tbl.insert(Document(image, doc_id=change.doc_id))
         # A restored document must come back in its old place, not at the end: ids grow with
         # insertion, so id order is the order the GM created things in.
         for table in touched:
@@ -279,7 +286,7 @@ class Campaign:
         )
 
     def _persist(self, tables: list[str]) -> None:
-        self.store.commit()
         changed = sorted(set(tables) | {"log"})
+        self.store.commit(changed)
         for listener in list(self.listeners):
             listener(changed)

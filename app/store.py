@@ -24,7 +24,7 @@ import shutil
 import socket
 import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,6 +263,7 @@ class CampaignStore:
         self.on_error = on_error
         self.db = TinyDB(storage=MemoryStorage, data=data)
         self._seq = 0
+        self._table_json: dict[str, bytes] = {}
         self._fingerprint = _Fingerprint.of(path)
         self._writer = _Writer(self)
         self._writer.start()
@@ -309,11 +310,23 @@ class CampaignStore:
         return store
 
     # --- writing -----------------------------------------------------------------------------
-    def commit(self) -> int:
-        """Snapshot the campaign now and queue it for writing. Returns its sequence number."""
+    def commit(self, tables: Iterable[str] | None = None) -> int:
+        """Snapshot the campaign now and queue it for writing. Returns its sequence number.
+
+        ``tables`` names the tables that changed since the last commit (None: all). The others
+        reuse their serialised bytes, so a combat change does not re-serialise a 5,000-NPC
+        library: the snapshot is still the whole campaign, spliced from per-table JSON.
+        """
         if self.closed:
             raise StoreError(self.path, "is closed")
-        payload = orjson.dumps(self.data, option=orjson.OPT_NON_STR_KEYS)
+        names = list(self.data)
+        dirty = set(names) if tables is None else set(tables)
+        for name in names:
+            if name in dirty or name not in self._table_json:
+                self._table_json[name] = orjson.dumps(self.data[name], option=orjson.OPT_NON_STR_KEYS)
+        for name in set(self._table_json) - set(names):
+            del self._table_json[name]
+        payload = b"{" + b",".join(orjson.dumps(n) + b":" + self._table_json[n] for n in names) + b"}"
         self._seq += 1
         self._writer.submit(self._seq, payload)
         return self._seq
