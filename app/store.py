@@ -323,10 +323,14 @@ class CampaignStore:
         dirty = set(names) if tables is None else set(tables)
         for name in names:
             if name in dirty or name not in self._table_json:
-                self._table_json[name] = orjson.dumps(self.data[name], option=orjson.OPT_NON_STR_KEYS)
+                self._table_json[name] = orjson.dumps(
+                    self.data[name], option=orjson.OPT_NON_STR_KEYS
+                )
         for name in set(self._table_json) - set(names):
             del self._table_json[name]
-        payload = b"{" + b",".join(orjson.dumps(n) + b":" + self._table_json[n] for n in names) + b"}"
+        payload = (
+            b"{" + b",".join(orjson.dumps(n) + b":" + self._table_json[n] for n in names) + b"}"
+        )
         self._seq += 1
         self._writer.submit(self._seq, payload)
         return self._seq

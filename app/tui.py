@@ -58,11 +58,13 @@ class TablesideApp(App[None]):
         "party": _party,
     }
     DEFAULT_MODE = "combat"
+    # Panel keys are shown in every panel's header tabs, so the Footer keeps its room for the
+    # panel's own keys; help and the palette still list them.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "panel('combat')", "Combat", id="panel.combat"),
-        Binding("2", "panel('tray')", "Tray", id="panel.tray"),
-        Binding("3", "panel('npcs')", "NPCs", id="panel.npcs"),
-        Binding("4", "panel('party')", "Party", id="panel.party"),
+        Binding("1", "panel('combat')", "Combat", id="panel.combat", show=False),
+        Binding("2", "panel('tray')", "Tray", id="panel.tray", show=False),
+        Binding("3", "panel('npcs')", "NPCs", id="panel.npcs", show=False),
+        Binding("4", "panel('party')", "Party", id="panel.party", show=False),
         Binding("d", "quick_roll", "Roll", id="app.quick_roll"),
         Binding("u,ctrl+z", "undo", "Undo", id="app.undo"),
         Binding("ctrl+y", "redo", "Redo", id="app.redo"),

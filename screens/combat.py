@@ -91,6 +91,7 @@ class CombatScreen(PanelScreen):
         self._doc: dict[str, Any] = {}
         self._list_rows: list[tuple[str, str, str, str, str]] = []
         self._follow: str | None = None
+        self._last_current: str | None = None
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -129,6 +130,17 @@ class CombatScreen(PanelScreen):
             [c.id for c in enc.combatants],
             [self._row(i, c) for i, c in enumerate(enc.combatants, 1)],
         )
+        if (
+            self._follow is None
+            and enc.model == "initiative"
+            and enc.current is not None
+            and enc.current != self._last_current
+        ):
+            # As in Improved Initiative, the selection jumps to whoever's turn it now is; the GM
+            # then moves to the target with j/k. AP rounds keep the selection: the actor changes
+            # after every spend, and the GM is often spending for someone else (a counter).
+            self.table.select_id(enc.current)
+        self._last_current = enc.current
         if self._follow is not None:
             self.table.select_id(self._follow)
             self._follow = None
@@ -529,7 +541,23 @@ class CombatScreen(PanelScreen):
                     required=False,
                 )
             )
-        elif game == "shadows":
+        if game == "nemron":
+            fields.append(Field("defence_roll", "Defence roll (NEM-07; blank: none)", "", "optint"))
+        if game == "shadows":
+            fields = [
+                Field("amount", "Damage (number or dice; blank: attack card)", "", "amount",
+                      required=False),
+                Field("card", "Attack card (SOH-14, e.g. 9 Swords)", "", "text", required=False),
+                Field("skill", "Attack skill", "0", "int"),
+                Field("type", "Attack type", "physical", "choice",
+                      choices=tuple(shadows.ATTACK_SUITS)),
+                Field("cover", "Cover/movement (SOH-13)", "0", "choice",
+                      choices=tuple(str(n) for n in shadows.COVER_BONUSES)),
+                Field("cards", "Defence cards total (Coins doubled)", "0", "int"),
+                Field("face", "Face card in defence", "no", "choice", choices=("no", "yes")),
+                Field("weapon", "Weapon modifier (SOH-15; blank: none)", "", "choice",
+                      choices=tuple(shadows.DAMAGE_MODIFIERS), required=False),
+            ]  # fmt: skip
             mods = ("normal", "vulnerable", "resistant", "immune")
             fields.append(Field("modifier", "Modifier (SOH-17)", "normal", "choice", choices=mods))
             if not hp:
@@ -541,6 +569,9 @@ class CombatScreen(PanelScreen):
                 )
 
         def done(v: dict[str, Any]) -> None:
+            if game == "shadows" and not v["amount"] and not v["card"]:
+                self.notify("Type an amount or an attack card", severity="warning")
+                return
             self._apply(
                 cmd.Damage(
                     eid,
@@ -552,7 +583,14 @@ class CombatScreen(PanelScreen):
                     modifier=str(v.get("modifier") or "normal"),
                     firearm=v.get("firearm") == "yes",
                     defence=int(v.get("defence") or 0),
-                    kind=str(v.get("kind") or "physical"),
+                    kind=str(v.get("type") or v.get("kind") or "physical"),
+                    attack_card="" if v.get("amount") else str(v.get("card") or ""),
+                    attack_skill=int(v.get("skill") or 0),
+                    cover=int(v.get("cover") or 0),
+                    defence_cards=int(v.get("cards") or 0),
+                    defence_face=v.get("face") == "yes",
+                    weapon=str(v.get("weapon") or ""),
+                    defence_roll=v.get("defence_roll"),
                 )
             )
 

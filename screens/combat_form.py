@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
@@ -62,6 +62,8 @@ def clean(spec: Field, raw: str) -> Any:
             raise FieldError(f"{spec.label}: at least {spec.minimum}")
         return value
     if spec.kind == "amount":
+        if not text and not spec.required:
+            return ""
         if not text:
             raise FieldError(f"{spec.label}: type a number or dice (2d6+1)")
         if text.lstrip("-").isdigit() and int(text) < 0:
@@ -98,7 +100,7 @@ class CombatForm(ModalScreen[dict[str, Any] | None]):
         self.hint = hint
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="combat-form-box"):
+        with VerticalScroll(id="combat-form-box"):
             yield Static(literal(self.title_text, style="bold"), id="combat-form-title")
             for spec in self.fields:
                 label = spec.label

@@ -323,3 +323,80 @@ def test_new_encounter_select_and_model_switch(opened: Any) -> None:
     assert enc(campaign)[0] == first
     with pytest.raises(CommandError):
         campaign.apply(cmd.NewEncounter("  "))
+
+
+# --------------------------------------------------------------------------- attacks
+
+
+def test_SOH_13_defence_is_quickness_plus_cards_plus_cover(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    agnes = by_name(campaign, "Agnes Thorne")
+    # defence = quickness 4 + cards 3 + cover 5 = 12; attack 9 + 6 = 15: margin 3
+    campaign.apply(
+        cmd.Damage(
+            eid, agnes.id, "", pool="health", attack_card="9 of Swords", attack_skill=6,
+            cover=5, defence_cards=3,
+        )
+    )  # fmt: skip
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 17
+    texts = [e["text"] for e in campaign.log_entries()]
+    assert any("defence 12 = quickness 4 + cards 3 + cover/movement 5" in t for t in texts)
+    # defence 4 + 7 + 20 = 31 beats 15: no damage
+    campaign.apply(
+        cmd.Damage(
+            eid, agnes.id, "", attack_card="9 Swords", attack_skill=6, cover=20, defence_cards=7
+        )
+    )
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 17
+    with pytest.raises(CommandError, match="cover"):
+        campaign.apply(cmd.Damage(eid, agnes.id, "", attack_card="9 Swords", cover=7))
+
+
+def test_SOH_14_suit_match_full_margin_else_one_plus_weapon(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    agnes = by_name(campaign, "Agnes Thorne")
+    # Swords match a physical attack: 10 + 5 = 15 vs defence 4: 11 damage
+    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Swords",
+                              attack_skill=5))  # fmt: skip
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 9
+    # Cups off suit: 1 damage however big the margin
+    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Cups",
+                              attack_skill=5))  # fmt: skip
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 8
+    # a D1 weapon adds one drawn card's value (1..14) to the 1 off suit
+    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Cups",
+                              attack_skill=5, weapon="D1"))  # fmt: skip
+    line = next(e["text"] for e in reversed(campaign.log_entries()) if "D1:" in e["text"])
+    added = int(line.split("→ +")[1].split(";")[0].split()[0])
+    health = party(campaign, "Agnes Thorne")["resources"]["health"]["current"]
+    assert 1 <= added <= 14 and health == max(0, 8 - 1 - added)
+    # the plain amount path still works
+    campaign.apply(cmd.Heal(eid, agnes.id, "20", pool="health"))
+    campaign.apply(cmd.Damage(eid, agnes.id, "4", pool="health"))
+    assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 16
+
+
+def test_NEM_07_defence_roll_reduces_attack_roll_never_below_zero(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    kesh = by_name(campaign, "Kesh Varn")
+    full = party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"]
+    campaign.apply(cmd.Damage(eid, kesh.id, "5", limb="left_arm", defence_roll=3))
+    assert party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"] == full - 2
+    campaign.apply(cmd.Damage(eid, kesh.id, "2", limb="left_arm", defence_roll=6))
+    assert party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"] == full - 2
+    assert "attack 2 − defence 6 = 0 damage (NEM-07)" in campaign.log_entries()[-1]["text"]
+
+
+def test_NEM_12_ranked_condition_decays_one_rank_per_tick(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, fight = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    first = enc(campaign)[1].combatants[0]
+    campaign.apply(cmd.AddEffect(eid, first.id, "Bleeding", None, "end", rank=3))
+    campaign.apply(cmd.NextTurn(eid))
+    (bleeding,) = by_name(campaign, first.name).conditions
+    assert (bleeding.rank, bleeding.remaining) == (2, 2)
+    assert bleeding.label() == "Bleeding (rank 2) 2"

@@ -165,3 +165,16 @@ def test_tracker_chosen_next_snapshot(snap_compare: Any, tmp_path: Path) -> None
         app, press=["alt+r", "j", "j", "c", "g", *"Prone", "enter"], terminal_size=SIZE
     )
     app.campaign.store.close()
+
+
+async def test_SOH_14_attack_card_in_damage_form(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "tab", *"9 Swords", "tab", "6", "enter")
+        await pilot.pause()
+        agnes = app.campaign.doc("party", 1)
+        # 9 + 6 = 15 vs quickness 4: Swords match, 11 to Health and Life (a "hit")
+        assert agnes is not None and agnes["name"] == "Agnes Thorne"
+        assert agnes["resources"]["health"]["current"] == 9
+        assert agnes["resources"]["life"]["current"] == 9
+    app.campaign.store.close()

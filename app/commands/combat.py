@@ -27,14 +27,16 @@ with no modifier.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import aspects, dice, nemron, npc, resolution, shadows, somnihil
 from rulesets import encounter as er
 from rulesets.base import CheckResult
+from rulesets.tarot import Card, minor_card
 
 Doc = dict[str, Any]
 
@@ -74,6 +76,14 @@ def parse_amount(text: str, tx: Transaction, who: str) -> int:
         ),
     )
     return max(0, result.total)
+
+
+def parse_card(text: str) -> Card:
+    """SOH-14: a Minor Arcana attack card typed as ``"9 Swords"``, ``"Queen of Cups"``."""
+    words = [w for w in str(text).split() if w.casefold() != "of"]
+    if len(words) != 2:
+        raise CommandError("Type the attack card as rank and suit, e.g. 9 Swords or Queen of Cups")
+    return minor_card(words[0], words[1])
 
 
 def event(tx: Transaction, label: str, lines: list[str]) -> None:
@@ -533,7 +543,17 @@ class NextTurn(EncounterCommand):
         return "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
-        return er.next_turn(fight.enc)
+        if fight.tx.ruleset.id != "nemron":
+            return er.next_turn(fight.enc)
+        # NEM-12: a ranked condition loses a rank (nemron.decay) each time its tick fires
+        before = {id(e): e.remaining for c in fight.enc.combatants for e in c.conditions}
+        lines = er.next_turn(fight.enc)
+        for c in fight.enc.combatants:
+            for e in c.conditions:
+                if e.rank is not None and before.get(id(e), e.remaining) != e.remaining:
+                    after = nemron.decay({"name": e.name, "rank": e.rank})
+                    e.rank = after["rank"] if after else 0
+        return lines
 
 
 @dataclass(frozen=True)
@@ -788,6 +808,13 @@ class Damage(EncounterCommand):
     die per point, NEM-08/09); shadows ``pool`` ("health", "life", "aessence", "hit" = Health
     and Life), ``modifier`` (SOH-17 normal/vulnerable/resistant/immune) and ``firearm``;
     aspects: ``amount`` is the attack total and ``defence`` the defence total (ASP-05).
+
+    Shadows attack (SOH-13/14/15/16): with ``attack_card`` set, ``amount`` is ignored; the
+    defence is the defender's attribute for ``kind`` (physical/spiritual/mana) + ``cover`` +
+    ``defence_cards`` (the played cards' total as the GM counts it, Coins doubled), and the
+    damage is the rules' margin (suit match) or 1, + the ``weapon`` modifier drawn (SOH-15) + a
+    critical chain if a face card beats a defence without one (``defence_face``).
+    Nemron (NEM-07): ``defence_roll`` reduces the attack roll in ``amount`` (never below 0).
     """
 
     combatant_id: str = ""
@@ -799,6 +826,13 @@ class Damage(EncounterCommand):
     firearm: bool = False
     defence: int = 0
     kind: str = "physical"
+    attack_card: str = ""
+    attack_skill: int = 0
+    cover: int = 0
+    defence_cards: int = 0
+    defence_face: bool = False
+    weapon: str = ""
+    defence_roll: int | None = None
 
     @property
     def label(self) -> str:
@@ -807,9 +841,25 @@ class Damage(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
         tx = fight.tx
-        amount = parse_amount(self.amount, tx, c.name)
         game = tx.ruleset.id
         lines: list[str] = []
+        if game == "shadows" and self.attack_card.strip():
+            amount, lines = self._shadows_attack(fight, c)
+            if amount <= 0:
+                return lines
+        else:
+            amount = parse_amount(self.amount, tx, c.name)
+        if game == "nemron" and self.defence_roll is not None:
+            if self.defence_roll < 0:
+                raise CommandError("The defence roll cannot be negative")
+            net = nemron.damage_after_defence(amount, self.defence_roll)
+            lines.append(f"attack {amount} − defence {self.defence_roll} = {net} damage (NEM-07)")
+            if net <= 0:
+                lines.append(f"{c.name} takes no damage")
+                if logged(tx):
+                    event(tx, f"Damage {c.name}", lines)
+                return lines
+            amount = net
         if game == "somnihil" and self.triumph:
             amount = somnihil.attack_damage(amount, somnihil.TRIUMPH)
             lines.append(f"Triumph: damage doubled to {amount}")
@@ -828,6 +878,35 @@ class Damage(EncounterCommand):
         if logged(tx):
             event(tx, f"Damage {c.name}", lines)
         return lines
+
+    def _shadows_attack(self, fight: Fight, c: er.Combatant) -> tuple[int, list[str]]:
+        """SOH-13 defence and SOH-14..16 damage of a played attack card against ``c``."""
+        if self.defence_cards < 0 or self.attack_skill < 0:
+            raise CommandError("Skill and defence cards cannot be negative")
+        card = parse_card(self.attack_card)
+        sheet = fight.sheet(c)
+        attributes = dict(sheet.get("attributes", {})) if sheet else {"quickness": c.quickness}
+        base = shadows.defence(attributes, self.kind, cover=self.cover)
+        guard = replace(base, card_total=self.defence_cards, total=base.total + self.defence_cards)
+        parts = [f"{guard.attribute} {guard.base}", f"cards {guard.card_total}"]
+        if guard.cover:
+            parts.append(f"cover/movement {guard.cover}")
+        lines = [f"{c.name}'s defence {guard.total} = " + " + ".join(parts)]
+        deck_id, deck = load_deck(fight.tx, "minor")
+        result = shadows.resolve_attack(
+            fight.tx.rng,
+            deck,
+            card,
+            self.attack_skill,
+            guard.total,
+            self.kind,
+            damage_code=self.weapon.strip() or None,
+            defence_face=self.defence_face,
+        )
+        if result.modifier or result.critical or result.fumble:
+            save_deck(fight.tx, deck_id, deck)
+        lines += list(result.log)
+        return result.damage, lines
 
     def _hp(self, fight: Fight, c: er.Combatant, amount: int) -> list[str]:
         before = int(c.stats.get("hp", 0))
