@@ -75,6 +75,8 @@ class Transaction:
 
     campaign: Campaign
     changes: dict[tuple[str, int], _Change] = field(default_factory=dict)
+    logged_lines: set[str] = field(default_factory=set)
+    """Lines the command already wrote to the log itself (its rolls); not logged again."""
 
     @property
     def rng(self) -> random.Random:
@@ -220,16 +222,16 @@ class Campaign:
         return lines
 
     def _append_log(self, tx: Transaction, label: str, lines: list[str]) -> None:
-        rolls = {c.doc_id for c in tx.changes.values() if c.table == "log"}
-        if rolls or not lines:
-            return  # the command logged itself (a roll)
+        said = [line for line in lines if line not in tx.logged_lines]
+        if not said:
+            return
         tx.insert(
             "log",
             {
                 "at": self.now(),
                 "kind": "event",
                 "who": "GM",
-                "text": "; ".join(lines),
+                "text": "; ".join(said),
                 "label": label,
             },
         )

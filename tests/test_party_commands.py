@@ -79,7 +79,11 @@ def test_rr04_deliria_not_removable_and_accepting_rolls(camp: Campaign) -> None:
         camp.apply(ChangePC(2, "remove_item", ("deliria", 0)))
     camp.apply(ChangePC(1, "add_item", ("deliria", "Fear of mirrors")))
     assert pc(camp)["lists"]["deliria"] == ["Fear of mirrors"]
-    assert camp.log_entries()[-1]["kind"] == "roll"
+    roll, event = camp.log_entries()[-2:]
+    assert roll["kind"] == "roll" and roll["expression"].startswith("1d20")
+    # What the roll changed is logged too, once, without repeating the roll line.
+    assert event["kind"] == "event" and "Fear of mirrors" in event["text"]
+    assert roll["expression"] not in event["text"]
 
 
 @pytest.mark.parametrize("camp", ["resolution"], indirect=True)

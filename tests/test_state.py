@@ -122,3 +122,27 @@ def test_undo_puts_a_document_back_in_its_place(campaign_factory) -> None:
     c.apply(Hurt(1, 1))
     c.undo()
     assert [doc["name"] for _, doc in c.rows("party")] == ["Ada", "Bo", "Cy"]
+
+
+@dataclass(frozen=True)
+class RollThenHurt:
+    """A command that rolls (logging the roll itself) and says what the roll did."""
+
+    @property
+    def label(self) -> str:
+        return "Roll and hurt"
+
+    def run(self, tx: Transaction) -> list[str]:
+        from app.commands.dice import log_roll
+        from rulesets.base import CheckResult
+
+        line = log_roll(tx, "GM", CheckResult(expression="1d6", total=4, dice=(4,)))
+        return [line, "Ada takes 4"]
+
+
+def test_a_rolling_command_logs_its_roll_once_and_what_it_did(campaign_factory) -> None:
+    c = campaign_factory()
+    c.apply(RollThenHurt())
+    entries = c.log_entries()
+    assert [e["kind"] for e in entries] == ["roll", "event"]
+    assert entries[1]["text"] == "Ada takes 4"

@@ -86,26 +86,6 @@ def parse_card(text: str) -> Card:
     return minor_card(words[0], words[1])
 
 
-def event(tx: Transaction, label: str, lines: list[str]) -> None:
-    """A plain event line in the log (used when a command also logged a roll)."""
-    if lines:
-        tx.insert(
-            "log",
-            {
-                "at": tx.now(),
-                "kind": "event",
-                "who": "GM",
-                "text": "; ".join(lines),
-                "label": label,
-            },
-        )
-
-
-def logged(tx: Transaction) -> bool:
-    """True once the command wrote to the log itself (a roll): its lines must be logged too."""
-    return any(change.table == "log" for change in tx.changes.values())
-
-
 def _ref_id(combatant: er.Combatant) -> int | None:
     try:
         return int(str(combatant.ref))
@@ -713,7 +693,6 @@ class RollInitiative(EncounterCommand):
         lines += er.sort_by_initiative(fight.enc, er.pcs_first)
         if fight.enc.started and fight.enc.current is None and fight.enc.combatants:
             lines += er.next_turn(fight.enc)
-        event(fight.tx, self.label, lines)
         return lines
 
 
@@ -856,8 +835,6 @@ class Damage(EncounterCommand):
             lines.append(f"attack {amount} − defence {self.defence_roll} = {net} damage (NEM-07)")
             if net <= 0:
                 lines.append(f"{c.name} takes no damage")
-                if logged(tx):
-                    event(tx, f"Damage {c.name}", lines)
                 return lines
             amount = net
         if game == "somnihil" and self.triumph:
@@ -875,8 +852,6 @@ class Damage(EncounterCommand):
             sheet, more = self._game(fight, c, sheet, amount, game)
             fight.put_sheet(c, sheet)
             lines += more
-        if logged(tx):
-            event(tx, f"Damage {c.name}", lines)
         return lines
 
     def _shadows_attack(self, fight: Fight, c: er.Combatant) -> tuple[int, list[str]]:
@@ -996,8 +971,6 @@ class Heal(EncounterCommand):
             assert sheet is not None
             lines = self._game(sheet, amount, game)
             fight.put_sheet(c, sheet)
-        if logged(fight.tx):
-            event(fight.tx, f"Heal {c.name}", lines)
         return lines
 
     def _game(self, sheet: Doc, amount: int, game: str) -> list[str]:

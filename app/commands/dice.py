@@ -13,7 +13,9 @@ def log_roll(tx: Transaction, who: str, result: CheckResult, *, kind: str = "rol
     """Append one roll to the roll log and return its one-line summary."""
     entry = {"at": tx.now(), "kind": kind, "who": who, **result.as_log()}
     tx.insert("log", entry)
-    return roll_line(entry)
+    line = roll_line(entry)
+    tx.logged_lines.add(line)
+    return line
 
 
 def roll_line(entry: dict[str, object]) -> str:

@@ -300,17 +300,6 @@ class AddNpcsToEncounter:
             if rolled is not None
         ]
         summary = ", ".join(f"{c.name} {c.stats['hp']} HP" for c in new)
-        if lines:  # the rolls logged themselves; the summary still belongs in the log
-            tx.insert(
-                "log",
-                {
-                    "at": tx.now(),
-                    "kind": "event",
-                    "who": "GM",
-                    "text": f"Added to {fight.name}: {summary}",
-                    "label": self.label,
-                },
-            )
         return [*lines, f"Added to {fight.name}: {summary}", *turn_lines]
 
     def _encounter(self, tx: Transaction) -> tuple[int, enc_rules.Encounter]:

@@ -465,16 +465,6 @@ class PartyAction:
         lines.insert(0, title)
         if len(lines) == 1:
             lines.append("nothing to change")
-        tx.insert(
-            "log",
-            {
-                "at": tx.now(),
-                "kind": "event",
-                "who": "GM",
-                "text": "; ".join(lines),
-                "label": self.label,
-            },
-        )
         return lines
 
     def _return_arcana(self, tx: Transaction) -> list[str]:
