@@ -22,7 +22,7 @@ from tinydb.table import Document, Table
 
 from app.store import CampaignStore
 from rulesets import registry
-from rulesets.base import Ruleset
+from rulesets.base import RuleError, Ruleset
 
 Doc = dict[str, Any]
 UNDO_LIMIT = 500
@@ -209,6 +209,11 @@ class Campaign:
         except CommandError:
             self._rollback(tx)
             raise
+        except RuleError as exc:
+            # Any rules refusal (a third Protocol, a spent deck, a bad dice expression …) is a
+            # refusal to the GM: converted here once, not in every command.
+            self._rollback(tx)
+            raise CommandError(str(exc)) from None
         except Exception:
             self._rollback(tx)
             raise

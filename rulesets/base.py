@@ -25,6 +25,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+
+class RuleError(ValueError):
+    """Something the rules do not allow; the message is written for the GM.
+
+    Every game's own error (RuleError, DeckError, EncounterError, NPCError, DiceError …) is one
+    of these, so the app turns any of them into a refusal in one place.
+    """
+
+
 TurnModel = Literal["initiative", "ap_rounds", "chosen_next"]
 """Initiative order (resolution, nemron, somnihil), AP rounds (shadows), chosen-next (aspects)."""
 

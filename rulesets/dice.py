@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from rulesets.base import RuleError
+
 MAX_EXPRESSION_LENGTH = 200
 """A GM types a handful of characters; anything longer is a paste accident, refused early."""
 MAX_DICE = 1000
@@ -23,7 +25,7 @@ MAX_DICE = 1000
 _ROLL_LOCK = threading.Lock()
 
 
-class DiceError(ValueError):
+class DiceError(RuleError):
     """A dice expression that cannot be rolled; the message says what and where."""
 
 

@@ -62,7 +62,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from rulesets.base import TurnModel
+from rulesets.base import RuleError, TurnModel
 
 Side = Literal["pc", "npc"]
 Tick = Literal["turn_start", "turn_end", "round"]
@@ -74,7 +74,7 @@ ECONOMY_KINDS: tuple[str, ...] = ("action", "reaction", "movement")
 """Nemron's per-turn economy (NEM-06, rules in nemron.py): True = used this turn."""
 
 
-class EncounterError(ValueError):
+class EncounterError(RuleError):
     """An illegal tracker action; the message is meant for the GM."""
 
 

@@ -54,6 +54,7 @@ from rulesets.base import (
     default_character,
     rederive,
 )
+from rulesets.base import RuleError as _BaseRuleError
 
 if TYPE_CHECKING:
     import icepool
@@ -130,7 +131,7 @@ FALL_METRES_PER_DAMAGE = 3
 STATUSES = ("alive", "downed", "dead")
 
 
-class RuleError(ValueError):
+class RuleError(_BaseRuleError):
     """A move the Nemron rules do not allow; the message says why in the GM's words."""
 
 

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import CheckResult, rng_or_new
+from rulesets.base import CheckResult, RuleError, rng_or_new
 from rulesets.dice import roll
 
 if TYPE_CHECKING:
@@ -130,11 +130,11 @@ HIT = "hit"
 MISS = "miss"
 
 
-class NPCError(ValueError):
+class NPCError(RuleError):
     """A statblock the NPC rules cannot build; the message says why."""
 
 
-class ConversionError(ValueError):
+class ConversionError(RuleError):
     """A 5e or Without Number statblock that cannot be converted; the message says why."""
 
 

@@ -31,6 +31,7 @@ import icepool
 from d20 import diceast
 
 from rulesets import dice
+from rulesets.base import RuleError
 
 EXPLODE_DEPTH = 9
 """Extra dice an explosion may add before the odds stop following it (mass beyond is tiny)."""
@@ -61,7 +62,7 @@ Values = list[icepool.Die]
 """Dice not yet summed: an ``NdM`` or a set, so keep/drop may select among them."""
 
 
-class OddsError(ValueError):
+class OddsError(RuleError):
     """An expression whose odds cannot be computed; the message says why."""
 
 

@@ -47,13 +47,14 @@ from rulesets.base import (
     rederive,
     rng_or_new,
 )
+from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
 
 if TYPE_CHECKING:
     import icepool
 
 
-class RuleError(ValueError):
+class RuleError(_BaseRuleError):
     """An action the Resolution rules do not allow; the message says why."""
 
 

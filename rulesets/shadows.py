@@ -65,12 +65,13 @@ from rulesets.base import (
     default_character,
     rng_or_new,
 )
+from rulesets.base import RuleError as _BaseRuleError
 from rulesets.tarot import GM as GM
 from rulesets.tarot import SUITS, Card, DeckState, as_card, hand_summary
 from rulesets.tarot import DeckError as DeckError
 
 
-class RuleError(ValueError):
+class RuleError(_BaseRuleError):
     """An action the Shadows of Humanity rules do not allow; the message says why."""
 
 

@@ -43,13 +43,14 @@ from rulesets.base import (
     default_character,
     rng_or_new,
 )
+from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
 
 if TYPE_CHECKING:
     pass
 
 
-class RuleError(ValueError):
+class RuleError(_BaseRuleError):
     """An action the Somnihil rules do not allow; the message says why."""
 
 

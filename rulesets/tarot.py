@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rulesets.base import RuleError
+
 DeckKind = Literal["minor", "major"]
 
 SUITS: tuple[str, ...] = ("Cups", "Coins", "Swords", "Wands")
@@ -103,7 +105,7 @@ GM = "gm"
 """The viewer id of the game master, who sees every hand (SOH-12)."""
 
 
-class DeckError(ValueError):
+class DeckError(RuleError):
     """A deck operation the table cannot do (a card not in the hand, no card left to draw ...)."""
 
 

@@ -146,3 +146,23 @@ def test_a_rolling_command_logs_its_roll_once_and_what_it_did(campaign_factory) 
     entries = c.log_entries()
     assert [e["kind"] for e in entries] == ["roll", "event"]
     assert entries[1]["text"] == "Ada takes 4"
+
+
+@dataclass(frozen=True)
+class BreakARule:
+    @property
+    def label(self) -> str:
+        return "Learn a third Protocol"
+
+    def run(self, tx: Transaction) -> list[str]:
+        from rulesets.somnihil import RuleError
+
+        tx.insert("party", {"name": "Ada"})
+        raise RuleError("Ada already knows spells from two Protocols")
+
+
+def test_any_rules_refusal_becomes_a_command_error_and_changes_nothing(campaign_factory) -> None:
+    c = campaign_factory()
+    with pytest.raises(CommandError, match="two Protocols"):
+        c.apply(BreakARule())
+    assert c.rows("party") == [] and c.undo_stack == []

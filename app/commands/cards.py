@@ -81,10 +81,7 @@ class DrawCards:
         if not 1 <= self.count <= 78:
             raise CommandError("draw between 1 and 78 cards")
         doc_id, state = load_deck(tx, self.deck)
-        try:
-            result = state.draw(tx.rng, self.count)
-        except DeckError as exc:
-            raise CommandError(str(exc)) from None
+        result = state.draw(tx.rng, self.count)
         save_deck(tx, doc_id, state)
         lines = list(result.events)
         meanings = [
@@ -117,19 +114,16 @@ class SkillDraw:
         major_id, major = load_deck(tx, "major")
         doc = tx.get("party", self.who) if self.who is not None else None
         name = str(doc.get("name", "?")) if doc is not None else "GM"
-        try:
-            drawn = shadows.skill_draw(
-                tx.rng,
-                minor,
-                skill=self.bonus,
-                level=self.difficulty,
-                mode=self.mode,
-                assistance=self.assistance,
-                major=major,
-                character_id=str(self.who) if self.who is not None else None,
-            )
-        except (DeckError, shadows.RuleError) as exc:
-            raise CommandError(str(exc)) from None
+        drawn = shadows.skill_draw(
+            tx.rng,
+            minor,
+            skill=self.bonus,
+            level=self.difficulty,
+            mode=self.mode,
+            assistance=self.assistance,
+            major=major,
+            character_id=str(self.who) if self.who is not None else None,
+        )
         save_deck(tx, minor_id, minor)
         save_deck(tx, major_id, major)
         if drawn.granted is not None and doc is not None and self.who is not None:
@@ -154,10 +148,7 @@ class OpposedDraw:
         if self.bonus_a < 0 or self.bonus_b < 0:
             raise CommandError("a bonus cannot be negative")
         doc_id, state = load_deck(tx, "minor")
-        try:
-            result = shadows.opposed_draw(tx.rng, state, self.bonus_a, self.bonus_b)
-        except DeckError as exc:
-            raise CommandError(str(exc)) from None
+        result = shadows.opposed_draw(tx.rng, state, self.bonus_a, self.bonus_b)
         save_deck(tx, doc_id, state)
         winner = self.side_a if result.winner == "a" else self.side_b
         check = CheckResult(
@@ -185,14 +176,10 @@ class DealHands:
 
     def run(self, tx: Transaction) -> list[str]:
         doc_id, state = load_deck(tx, "minor")
-        try:
-            sizes = {
-                str(pid): _hand_size(pc, self.focus, self.default_size)
-                for pid, pc in tx.all("party")
-            }
-            deal = shadows.deal_combat_hands(tx.rng, state, sizes)
-        except (DeckError, shadows.RuleError) as exc:
-            raise CommandError(str(exc)) from None
+        sizes = {
+            str(pid): _hand_size(pc, self.focus, self.default_size) for pid, pc in tx.all("party")
+        }
+        deal = shadows.deal_combat_hands(tx.rng, state, sizes)
         save_deck(tx, doc_id, state)
         dealt = ", ".join(f"{_holder_name(tx, h)} {n}" for h, n in deal.dealt.items())
         return [*deal.events, f"Dealt ({self.focus}): {dealt}"]
@@ -222,11 +209,8 @@ class PlayCards:
 
     def run(self, tx: Transaction) -> list[str]:
         doc_id, state = load_deck(tx, "minor")
-        try:
-            wanted = [_held(state, self.holder, key) for key in self.cards]
-            played = state.play(self.holder, wanted)
-        except DeckError as exc:
-            raise CommandError(str(exc)) from None
+        wanted = [_held(state, self.holder, key) for key in self.cards]
+        played = state.play(self.holder, wanted)
         save_deck(tx, doc_id, state)
         total = sum(c.value for c in played)
         who = _holder_name(tx, self.holder)
@@ -253,11 +237,8 @@ class RedrawCards:
 
     def run(self, tx: Transaction) -> list[str]:
         doc_id, state = load_deck(tx, "minor")
-        try:
-            wanted = [_held(state, self.holder, key) for key in self.cards]
-            redraw = shadows.redraw_hand(tx.rng, state, self.holder, wanted)
-        except (DeckError, shadows.RuleError) as exc:
-            raise CommandError(str(exc)) from None
+        wanted = [_held(state, self.holder, key) for key in self.cards]
+        redraw = shadows.redraw_hand(tx.rng, state, self.holder, wanted)
         save_deck(tx, doc_id, state)
         who = _holder_name(tx, self.holder)
         n = len(redraw.drawn)
@@ -276,10 +257,7 @@ class DamageModifier:
 
     def run(self, tx: Transaction) -> list[str]:
         doc_id, state = load_deck(tx, "minor")
-        try:
-            drawn = shadows.draw_damage_modifier(tx.rng, state, self.code)
-        except (DeckError, shadows.RuleError) as exc:
-            raise CommandError(str(exc)) from None
+        drawn = shadows.draw_damage_modifier(tx.rng, state, self.code)
         save_deck(tx, doc_id, state)
         check = CheckResult(
             expression=f"damage modifier {drawn.code}",
@@ -331,10 +309,7 @@ class CombatFumble:
         if not 1 <= self.fumble_value <= 14:
             raise CommandError("a weapon's fumble value is a card value from 1 to 14")
         doc_id, state = load_deck(tx, "minor")
-        try:
-            fumble = shadows.combat_fumble(tx.rng, state, self.fumble_value)
-        except DeckError as exc:
-            raise CommandError(str(exc)) from None
+        fumble = shadows.combat_fumble(tx.rng, state, self.fumble_value)
         save_deck(tx, doc_id, state)
         check = CheckResult(
             expression=f"fumble draw vs {self.fumble_value}",
@@ -438,17 +413,14 @@ class CounterAction:
         doc = tx.get("party", self.who) if self.who is not None else None
         name = str(doc.get("name", "?")) if doc is not None else "GM"
         doc_id, state = load_deck(tx, "minor")
-        try:
-            if self.played is not None:
-                if self.who is None:
-                    raise CommandError("the GM has no hand to play a counter card from")
-                card = state.play(str(self.who), [_held(state, str(self.who), self.played)])[0]
-                how = "plays"
-            else:
-                card = state.draw(tx.rng, 1).cards[0]
-                how = "draws"
-        except DeckError as exc:
-            raise CommandError(str(exc)) from None
+        if self.played is not None:
+            if self.who is None:
+                raise CommandError("the GM has no hand to play a counter card from")
+            card = state.play(str(self.who), [_held(state, str(self.who), self.played)])[0]
+            how = "plays"
+        else:
+            card = state.draw(tx.rng, 1).cards[0]
+            how = "draws"
         save_deck(tx, doc_id, state)
         rank = MINOR_RANKS[self.target_value - 1]
         target = Card("minor", rank, self.target_value)
@@ -489,10 +461,7 @@ class CounterAction:
         mine = [c for c in enc.combatants if c.side == "pc" and c.ref == str(self.who)]
         if not mine:
             return note
-        try:
-            lines = er.counter_action(enc, mine[0].id)
-        except er.EncounterError as exc:
-            raise CommandError(str(exc)) from None
+        lines = er.counter_action(enc, mine[0].id)
         tx.put("encounters", self.encounter_id, {**doc, **enc.to_dict()})
         return lines
 
@@ -551,10 +520,7 @@ class StartContest:
             raise CommandError("a bonus cannot be negative")
         if not self.side_a.strip() or not self.side_b.strip():
             raise CommandError("each side of a contest needs a name")
-        try:
-            contest = shadows.Contest(margin=self.margin, scoring=self.scoring)
-        except shadows.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        contest = shadows.Contest(margin=self.margin, scoring=self.scoring)
         doc = {
             "kind": CONTEST,
             **contest.to_dict(),
@@ -596,10 +562,7 @@ class ContestDraw:
             raise CommandError("the contest is already decided: start a new one")
         deck_id, state = load_deck(tx, "minor")
         bonus_a, bonus_b = int(doc.get("bonus_a", 0)), int(doc.get("bonus_b", 0))
-        try:
-            contest, drawn = contest.draw(tx.rng, state, bonus_a, bonus_b)
-        except (DeckError, shadows.RuleError) as exc:
-            raise CommandError(str(exc)) from None
+        contest, drawn = contest.draw(tx.rng, state, bonus_a, bonus_b)
         save_deck(tx, deck_id, state)
         new_doc = {**doc, **contest.to_dict()}
         tx.put("decks", contest_id, new_doc)

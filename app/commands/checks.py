@@ -86,10 +86,7 @@ class ResolutionCheck:
     def run(self, tx: Transaction) -> list[str]:
         _require_game(tx, "resolution")
         name, _ = _pc(tx, self.who)
-        try:
-            result = resolution.check(tx.rng, self.dc, self.modifier, self.dice)
-        except resolution.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        result = resolution.check(tx.rng, self.dc, self.modifier, self.dice)
         detail = dc_note(self.dc)
         result = CheckResult(
             result.expression, result.total, result.dice, result.band, detail, result.natural
@@ -148,10 +145,7 @@ class AcceptDelirium:
         _require_game(tx, "resolution")
         doc = _need_pc(tx, self.who, "a Delirium roll")
         assert self.who is not None
-        try:
-            result, changes = resolution.accept_delirium(tx.rng, doc, self.delirium)
-        except resolution.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        result, changes = resolution.accept_delirium(tx.rng, doc, self.delirium)
         tx.put("party", self.who, doc)
         return [log_roll(tx, str(doc["name"]), result), *changes]
 
@@ -182,18 +176,15 @@ class NemronCheck:
     def run(self, tx: Transaction) -> list[str]:
         _require_game(tx, "nemron")
         name, doc = _pc(tx, self.who)
-        try:
-            sides = (
-                nemron.pool_for(doc, self.attribute, self.skills)
-                if doc is not None
-                else nemron.normalise_pool(self.pool or (6,))
-            )
-            boon = nemron.net_modifier(self.boons, self.penalties)
-            result = nemron.check(
-                tx.rng, sides, self.dc, boon, specialised=self.specialised, drama=True
-            )
-        except nemron.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        sides = (
+            nemron.pool_for(doc, self.attribute, self.skills)
+            if doc is not None
+            else nemron.normalise_pool(self.pool or (6,))
+        )
+        boon = nemron.net_modifier(self.boons, self.penalties)
+        result = nemron.check(
+            tx.rng, sides, self.dc, boon, specialised=self.specialised, drama=True
+        )
         lines = [log_roll(tx, name, result)]
         drama = nemron.drama_of(result)
         if drama == nemron.GOOD_DRAMA and doc is not None and self.who is not None:
@@ -296,21 +287,18 @@ class SpendFate:
         if payer_id is None:
             raise CommandError("a fate point is spent by a character: the GM has none")
         payer = tx.get("party", int(payer_id))
-        try:
-            if self.action == "reroll":
-                first, second = aspects.reroll(payer, roll, tx.rng)
-                roll = _choose(first, second, self.keep)
-                note = f"rolled {sum(first.dice)} then {sum(second.dice)}, kept {sum(roll.dice)}"
-                roll = aspects.AspectsRoll(
-                    roll.dice, roll.skill, roll.opposing, roll.modifier, roll.fate_spent_by,
-                    (*roll.notes, note),
-                )  # fmt: skip
-            elif self.action == "invoke":
-                roll = aspects.invoke_aspect(payer, roll, self.aspect, against=self.against)
-            else:
-                raise CommandError(f"unknown fate point use {self.action!r}")
-        except aspects.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        if self.action == "reroll":
+            first, second = aspects.reroll(payer, roll, tx.rng)
+            roll = _choose(first, second, self.keep)
+            note = f"rolled {sum(first.dice)} then {sum(second.dice)}, kept {sum(roll.dice)}"
+            roll = aspects.AspectsRoll(
+                roll.dice, roll.skill, roll.opposing, roll.modifier, roll.fate_spent_by,
+                (*roll.notes, note),
+            )  # fmt: skip
+        elif self.action == "invoke":
+            roll = aspects.invoke_aspect(payer, roll, self.aspect, against=self.against)
+        else:
+            raise CommandError(f"unknown fate point use {self.action!r}")
         tx.put("party", int(payer_id), payer)
         entry.update(roll.result.as_log())
         entry[ROLL_KEY] = _roll_to_dict(roll)

@@ -64,10 +64,7 @@ def parse_amount(text: str, tx: Transaction, who: str) -> int:
         if value > MAX_AMOUNT:
             raise CommandError(f"The amount is at most {MAX_AMOUNT}")
         return value
-    try:
-        result = dice.roll(text, tx.rng)
-    except dice.DiceError as exc:
-        raise CommandError(str(exc)) from None
+    result = dice.roll(text, tx.rng)
     log_roll(
         tx,
         who,
@@ -239,10 +236,7 @@ class NewEncounter:
         if not name:
             raise CommandError("An encounter needs a name")
         model = self.model or tx.ruleset.turn_model
-        try:
-            fight = er.Encounter(id="", name=name, model=model)  # type: ignore[arg-type]
-        except er.EncounterError as exc:
-            raise CommandError(str(exc)) from None
+        fight = er.Encounter(id="", name=name, model=model)  # type: ignore[arg-type]
         doc_id = tx.insert("encounters", fight.to_dict())
         fight.id = f"e{doc_id}"
         tx.put("encounters", doc_id, fight.to_dict())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.state import CommandError, Transaction
+from app.state import Transaction
 from rulesets import dice
 from rulesets.base import CheckResult
 
@@ -37,10 +37,7 @@ class RollDice:
         return f"Roll {self.expression}"
 
     def run(self, tx: Transaction) -> list[str]:
-        try:
-            result = dice.roll(self.expression, tx.rng)
-        except dice.DiceError as exc:
-            raise CommandError(str(exc)) from None
+        result = dice.roll(self.expression, tx.rng)
         check = CheckResult(
             expression=result.expression,
             total=result.total,

@@ -25,7 +25,6 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets.base import CheckResult
-from rulesets.dice import DiceError
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -98,6 +97,8 @@ def npc_document(
     if len(clean_name) > MAX_NAME:
         raise CommandError(f"A name is at most {MAX_NAME} characters")
     themes = [c.strip() for c in concepts if c.strip()]
+    # The builder validates through this helper on every keystroke, outside Campaign.apply,
+    # so it turns rules refusals into CommandError itself.
     try:
         block: npc_rules.NPC
         if quick_hd is not None:
@@ -287,10 +288,7 @@ class AddNpcsToEncounter:
             new.append(made)
             return made
 
-        try:
-            added = enc_rules.add_group(fight, name, self.count, factory)
-        except enc_rules.EncounterError as exc:
-            raise CommandError(str(exc)) from None
+        added = enc_rules.add_group(fight, name, self.count, factory)
         tx.put("encounters", encounter_id, fight.to_dict())
         # "X joins the encounter" lines are said once by the summary; keep any turn lines.
         turn_lines = [line for line in added if not line.endswith("joins the encounter")]
@@ -346,10 +344,7 @@ class RollNpc:
         doc = _npc(tx, self.npc_id)
         block = npc_block(doc)
         who = str(doc.get("name", "NPC"))
-        try:
-            return self._roll(tx, doc, block, who)
-        except (npc_rules.NPCError, DiceError) as exc:
-            raise CommandError(str(exc)) from None
+        return self._roll(tx, doc, block, who)
 
     def _roll(
         self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str

@@ -19,7 +19,7 @@ from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import aspects, nemron, resolution, shadows, somnihil
-from rulesets.base import Character, Ruleset, rederive
+from rulesets.base import Character, RuleError, Ruleset, rederive
 
 Arg = str | int
 Op = Callable[[Transaction, Character, tuple[Arg, ...]], list[str]]
@@ -274,14 +274,6 @@ OPS: dict[str, tuple[str, Op]] = {
 }
 """Every sheet operation by name: (label word, function)."""
 
-RULE_ERRORS: tuple[type[Exception], ...] = (
-    somnihil.RuleError,
-    resolution.RuleError,
-    shadows.RuleError,
-    nemron.RuleError,
-    aspects.RuleError,
-)
-
 
 @dataclass(frozen=True)
 class ChangePC:
@@ -303,10 +295,8 @@ class ChangePC:
         pc = tx.get("party", self.doc_id)
         try:
             lines = OPS[self.op][1](tx, pc, self.args)
-        except CommandError:
-            raise
-        except RULE_ERRORS as exc:
-            raise CommandError(str(exc)) from None
+        except (CommandError, RuleError):
+            raise  # Campaign.apply turns a rules refusal into the GM's message as is
         except (ValueError, TypeError, KeyError) as exc:
             raise CommandError(f"cannot do that: {exc}") from None
         tx.put("party", self.doc_id, pc)
@@ -444,7 +434,7 @@ class PartyAction:
                 break
             try:
                 lines.extend(rule(tx, pc, self))
-            except RULE_ERRORS as exc:
+            except RuleError as exc:  # one PC refused; the rest of the party goes on
                 lines.append(f"{pc.get('name', '?')}: {exc}")
                 continue
             tx.put("party", doc_id, pc)
@@ -471,10 +461,7 @@ class PartyAction:
         """SOH-04: every held Major Arcana goes back to the deck but the one each PC keeps."""
         party = dict((str(doc_id), pc) for doc_id, pc in tx.all("party"))
         major_id, major = load_deck(tx, "major")
-        try:
-            ended = shadows.end_session(major, party, dict(self.keep))
-        except shadows.RuleError as exc:
-            raise CommandError(str(exc)) from None
+        ended = shadows.end_session(major, party, dict(self.keep))
         for cid, pc in ended.characters.items():
             tx.put("party", int(cid), pc)
         if major_id is not None:
