@@ -249,7 +249,7 @@ def write_demo(game: str, path: Path, *, seed: int | None = None) -> Path:
     if game not in GAMES:
         raise KeyError(game)
     docs = build_demo(game, random.Random(seed))
-    store = CampaignStore.open(path, ruleset=game, name=f"Demo — {GAMES[game]}")
+    store = CampaignStore.open(path, ruleset=game, name="Demo campaign")
     try:
         for table, rows in docs.items():
             tbl = store.db.table(table)
