@@ -78,41 +78,134 @@ def validate(data: Any) -> dict[str, Any]:
     return data
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "text": (lambda v: isinstance(v, str), "text"),
+    "int": (_is_int, "a whole number"),
+    "int?": (lambda v: v is None or _is_int(v), "a whole number or null"),
+    "text?": (lambda v: v is None or isinstance(v, str), "text or null"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "list": (lambda v: isinstance(v, list), "a list"),
+    "object": (lambda v: isinstance(v, dict), "an object"),
+}
+
+FIELDS: dict[str, dict[str, str]] = {
+    "meta": {"current_encounter": "int?"},
+    "party": {
+        "attributes": "object",
+        "resources": "object",
+        "lists": "object",
+        "tracks": "object",
+        "skills": "object",
+        "domains": "object",
+        "status": "text",
+        "notes": "text",
+        "playbook": "text",
+        "sessions": "int",
+        "advancements_pending": "int",
+    },
+    "npcs": {
+        "concepts": "list",
+        "brawl": "int",
+        "wit": "int",
+        "will": "int",
+        "statblock": "object",
+        "powers": "list",
+        "notes": "text",
+        "source": "object",
+    },
+    "encounters": {
+        "id": "text",
+        "model": "text",
+        "combatants": "list",
+        "round": "int",
+        "current": "text?",
+        "started": "bool",
+        "ticked_round": "int",
+        "next_seq": "int",
+        "morale_due": "list",
+    },
+    "log": {"who": "text", "text": "text", "label": "text", "dice": "list"},
+    "decks": {"kind": "text"},
+}
+"""The type of every field the panels read, checked where present (absent ones get defaults):
+a hand-edited save with a wrong type is refused at open, naming the place, rather than
+crashing a panel mid-session."""
+
+
+def _check_fields(doc: dict[str, Any], table: str, where: str) -> None:
+    for key, kind in FIELDS.get(table, {}).items():
+        if key in doc:
+            ok, what = _TYPES[kind]
+            _require(ok(doc[key]), where, f"'{key}' must be {what}")
+
+
 def _check_named(doc: dict[str, Any], where: str) -> None:
     _check_str(doc, "name", where)
 
 
 def _check_party(doc: dict[str, Any], where: str) -> None:
     _check_named(doc, where)
-    for key in ("attributes", "resources"):
-        if key in doc:
-            _require(isinstance(doc[key], dict), where, f"'{key}' must be an object")
+    _check_fields(doc, "party", where)
+    for key, value in doc.get("attributes", {}).items():
+        _require(_is_int(value), f"{where}.attributes.{key}", "must be a whole number")
     for key, res in doc.get("resources", {}).items():
         _require(
-            isinstance(res, dict)
-            and isinstance(res.get("current"), int)
-            and isinstance(res.get("max"), int),
+            isinstance(res, dict) and _is_int(res.get("current")) and _is_int(res.get("max")),
             f"{where}.resources.{key}",
             "needs whole-number 'current' and 'max'",
         )
+    for key, items in doc.get("lists", {}).items():
+        _require(isinstance(items, list), f"{where}.lists.{key}", "must be a list")
+    for key, track in doc.get("tracks", {}).items():
+        _require(isinstance(track, dict), f"{where}.tracks.{key}", "must be an object")
+
+
+def _check_npc(doc: dict[str, Any], where: str) -> None:
+    _check_named(doc, where)
+    _check_fields(doc, "npcs", where)
 
 
 def _check_encounter(doc: dict[str, Any], where: str) -> None:
+    from rulesets.encounter import Encounter
+
     _check_named(doc, where)
-    _require(isinstance(doc.get("combatants", []), list), where, "'combatants' must be a list")
-    _require(isinstance(doc.get("round", 0), int), where, "'round' must be a whole number")
+    _check_fields(doc, "encounters", where)
+    for index, combatant in enumerate(doc.get("combatants", [])):
+        _require(isinstance(combatant, dict), f"{where}.combatants[{index}]", "must be an object")
+    try:
+        Encounter.from_dict(doc)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise SchemaError(f"{where}: cannot be read as an encounter ({exc})") from None
 
 
 def _check_log(doc: dict[str, Any], where: str) -> None:
     _check_str(doc, "at", where)
     _check_str(doc, "kind", where)
+    _check_fields(doc, "log", where)
+
+
+def _check_deck(doc: dict[str, Any], where: str) -> None:
+    from rulesets.tarot import DeckState
+
+    _check_fields(doc, "decks", where)
+    if doc.get("kind") in ("minor", "major"):
+        try:
+            DeckState.from_dict(doc)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise SchemaError(f"{where}: cannot be read as a deck ({exc})") from None
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
+    "meta": lambda doc, where: _check_fields(doc, "meta", where),
     "party": _check_party,
-    "npcs": _check_named,
+    "npcs": _check_npc,
     "encounters": _check_encounter,
     "log": _check_log,
+    "decks": _check_deck,
 }
 
 

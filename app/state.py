@@ -37,6 +37,18 @@ def _clone(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
+def _saveable(tx: Transaction) -> bool:
+    """Whether every changed document can be written: a number past 64 bits (10**100 HP typed
+    into any field) would otherwise be kept in memory and make every later autosave fail."""
+    try:
+        for change in tx.changes.values():
+            if change.after is not None:
+                orjson.dumps(change.after, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return False
+    return True
+
+
 class CommandError(ValueError):
     """A command refused; the message is shown to the GM as is."""
 
@@ -118,12 +130,16 @@ class Transaction:
         self._record(table, doc_id, None).after = fresh
         return doc_id
 
-    def put(self, table: str, doc_id: int, doc: Doc) -> None:
-        """Replace the whole document (insert it under that id if absent)."""
+    def put(self, table: str, doc_id: int, doc: Doc, *, handed_over: bool = False) -> None:
+        """Replace the whole document (insert it under that id if absent).
+
+        ``handed_over``: the caller built ``doc`` from its own clones and will not touch it
+        again, so it is stored as is; a 300-combatant encounter skips a second deep copy.
+        """
         tbl = self.table(table)
         existing = tbl.get(doc_id=doc_id)
         change = self._record(table, doc_id, dict(existing) if existing is not None else None)
-        fresh = _clone(doc)
+        fresh = doc if handed_over else _clone(doc)
         tbl.upsert(Document(fresh, doc_id=doc_id))
         if existing is not None:
             # upsert merges keys; a replace must also drop keys the new doc no longer has.
@@ -170,6 +186,8 @@ class Campaign:
         self.undo_stack: list[Entry] = []
         self.redo_stack: list[Entry] = []
         self.listeners: list[Callable[[list[str]], None]] = []
+        self.version = 0
+        """Counts changes (apply, undo, redo): a view that drew version N is still current."""
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -219,6 +237,9 @@ class Campaign:
             raise
         if not tx.changes and not lines:
             return []
+        if not _saveable(tx):
+            self._rollback(tx)
+            raise CommandError("A number in that change is too large to save")
         self._append_log(tx, command.label, lines)
         self.undo_stack.append(Entry(command.label, list(tx.changes.values()), lines))
         del self.undo_stack[:-UNDO_LIMIT]
@@ -295,5 +316,6 @@ class Campaign:
     def _persist(self, tables: list[str]) -> None:
         changed = sorted(set(tables) | {"log"})
         self.store.commit(changed)
+        self.version += 1
         for listener in list(self.listeners):
             listener(changed)

@@ -118,10 +118,7 @@ def read_campaign(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise CorruptSave(path, exc.strerror or str(exc)) from None
     if stat.S_ISLNK(info.st_mode):
-        target = path.resolve()
-        if not target.is_file():
-            raise CorruptSave(path, f"is a link to {target}, which is not a file")
-        info = target.stat()
+        info = follow_link(path).stat()
     if stat.S_ISDIR(info.st_mode):
         raise CorruptSave(path, "is a folder, not a save file")
     if not stat.S_ISREG(info.st_mode):
@@ -146,6 +143,19 @@ def read_campaign(path: Path) -> dict[str, Any]:
         return schema.validate(data)
     except schema.SchemaError as exc:
         raise CorruptSave(path, f"is not a valid campaign ({exc})") from None
+
+
+def follow_link(path: Path) -> Path:
+    """The save a symbolic link points to; a link to nothing is refused with a clear reason."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing target, or a loop (RuntimeError before 3.13)
+        raise CorruptSave(
+            path, "is a link to nothing (its target is missing or the link loops)"
+        ) from None
+    if not target.is_file():
+        raise CorruptSave(path, f"is a link to {target}, which is not a file")
+    return target
 
 
 def newest_good_backup(path: Path) -> Path | None:
@@ -194,12 +204,14 @@ class _Writer(threading.Thread):
         super().__init__(name="tableside-autosave", daemon=True)
         self.store = store
         self.cond = threading.Condition()
-        self.pending: tuple[int, bytes] | None = None
+        self.pending: tuple[int, list[bytes]] | None = None
+        """The newest snapshot not yet written, as chunks: joining a 5 MB library into one
+        buffer is left to this thread, off the keypress, and skipped for superseded ones."""
         self.written_seq = 0
         self.closing = False
         self.error: StoreError | None = None
 
-    def submit(self, seq: int, payload: bytes) -> None:
+    def submit(self, seq: int, payload: list[bytes]) -> None:
         with self.cond:
             if self.error is not None:
                 raise self.error
@@ -216,7 +228,7 @@ class _Writer(threading.Thread):
                 seq, payload = self.pending
                 self.pending = None
             try:
-                self.store._write_now(payload)
+                self.store._write_now(b"".join(payload))
             except StoreError as exc:
                 with self.cond:
                     self.error = exc
@@ -282,6 +294,10 @@ class CampaignStore:
     ) -> CampaignStore:
         """Lock and load ``path`` (creating it if missing and ``create``)."""
         path = Path(path).expanduser().absolute()
+        if path.is_symlink():
+            # Lock, back up and write the file the link points to, atomically beside it: an
+            # os.replace over the link would turn it into a copy and strand the real save.
+            path = follow_link(path)
         if path.is_dir():
             raise CorruptSave(path, "is a folder, not a save file")
         try:
@@ -328,9 +344,10 @@ class CampaignStore:
                 )
         for name in set(self._table_json) - set(names):
             del self._table_json[name]
-        payload = (
-            b"{" + b",".join(orjson.dumps(n) + b":" + self._table_json[n] for n in names) + b"}"
-        )
+        payload = [b"{"]
+        for i, name in enumerate(names):
+            payload += (b"," if i else b"", orjson.dumps(name), b":", self._table_json[name])
+        payload.append(b"}")
         self._seq += 1
         self._writer.submit(self._seq, payload)
         return self._seq

@@ -21,6 +21,10 @@ MAX_EXPRESSION_LENGTH = 200
 """A GM types a handful of characters; anything longer is a paste accident, refused early."""
 MAX_DICE = 1000
 """Bound on dice rolled by one expression (rerolls and explosions count)."""
+MAX_NUMBER = 1_000_000_000
+"""Bound on a total and on each die face: no table needs more, and a save (JSON through orjson)
+cannot hold integers past 64 bits, so ``1d6+999…9`` is refused here instead of breaking the
+next autosave."""
 
 _ROLL_LOCK = threading.Lock()
 
@@ -148,6 +152,8 @@ def roll(expression: str, rng: random.Random | None = None) -> DiceRoll:
     dice: list[int] = []
     kept: list[int] = []
     _walk_dice(result.expr, dice, kept)
+    if abs(total) > MAX_NUMBER or any(abs(face) > MAX_NUMBER for face in dice):
+        raise DiceError(f"'{text}' is too large: totals and dice stay within ±{MAX_NUMBER:,}")
     return DiceRoll(text, total, tuple(dice), tuple(kept), breakdown)
 
 

@@ -78,8 +78,11 @@ class EncounterError(RuleError):
     """An illegal tracker action; the message is meant for the GM."""
 
 
+_NO_ECONOMY_USED: dict[str, bool] = dict.fromkeys(ECONOMY_KINDS, False)
+
+
 def _fresh_economy() -> dict[str, bool]:
-    return dict.fromkeys(ECONOMY_KINDS, False)
+    return _NO_ECONOMY_USED.copy()
 
 
 @dataclass
@@ -186,7 +189,8 @@ class Combatant:
     def from_dict(cls, data: dict[str, Any]) -> Combatant:
         ap = data.get("ap") or {}
         economy = _fresh_economy()
-        economy.update({str(k): bool(v) for k, v in (data.get("economy") or {}).items()})
+        if (saved := data.get("economy")) and saved != _NO_ECONOMY_USED:
+            economy.update({str(k): bool(v) for k, v in saved.items()})
         return cls(
             id=str(data.get("id", "")),
             name=str(data.get("name", "")),
@@ -252,12 +256,18 @@ class Encounter:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Encounter:
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        combatant: Callable[[dict[str, Any]], Combatant] = Combatant.from_dict,
+    ) -> Encounter:
+        """``combatant`` reads one combatant; a reader that only displays may pass one that
+        reuses what it read last time for unchanged documents."""
         enc = cls(
             id=str(data.get("id", "")),
             name=str(data.get("name", "")),
             model=cast(TurnModel, data.get("model", "initiative")),
-            combatants=[Combatant.from_dict(c) for c in data.get("combatants", [])],
+            combatants=[combatant(c) for c in data.get("combatants", [])],
             round=int(data.get("round", 0)),
             current=data.get("current"),
             started=bool(data.get("started", False)),

@@ -711,8 +711,12 @@ def rest(character: Character, hours: int, rng: random.Random) -> list[str]:
     energy["current"] = int(energy["current"]) + max(0, gained)
     log.append(f"{name}: rests {hours} h, +{max(0, gained)} Energy ({energy['current']})")
     for _ in range(int(hours) // HEALING_INTERVAL_HOURS):
-        log.extend(_heal_period(character, rng))
-        log.extend(_recharge_traits(character))
+        period = _heal_period(character, rng) + _recharge_traits(character)
+        if not period:
+            # Whole and recharged: every later period would change nothing and roll nothing,
+            # so a typo of 1000000000 hours ends here instead of looping for minutes.
+            break
+        log.extend(period)
     return log
 
 

@@ -17,6 +17,14 @@ Reading: per-die operations (reroll, explode, min/max) must come before keep/dro
 keep they would act on dice already chosen, which this model cannot express, so such an
 expression is refused with a clear message instead of giving wrong odds.
 Reading: ``/`` divides rounding down, as d20 does for whole numbers.
+
+Speed (goal: ≤ 50 ms, ``bench/odds.py``): icepool's general engine adds dice one pair of faces
+at a time and walks keep/drop through a recursive evaluator, so ``50d100`` took a minute and
+``100d1000kh1`` hit Python's recursion limit. Sums therefore multiply the dice's generating
+polynomials packed into one big integer (the work runs in C), a single kept die (``kh1``,
+``kl1``, a pool's best die) comes from the product of the dice's cumulative counts, and what is
+left to icepool is bounded by an estimate of its work; past the bounds the expression is refused
+with a message instead of hanging the tray or the command line.
 """
 
 from __future__ import annotations
@@ -38,6 +46,16 @@ EXPLODE_DEPTH = 9
 MAX_POOL = 100
 """Dice in one ``NdM`` the odds will compute; a GM never needs more and icepool stays fast."""
 MAX_SIDES = 1000
+MAX_TOTALS = 2000
+"""Possible totals one sum may have (``2d1000``, ``100d20``); each costs an exact fraction."""
+MAX_SUM_WORK = 600_000
+"""Bound on (possible totals × bits of the exact counts) of one sum: ``80d20`` (~0.54 M) takes
+~30 ms, ``100d20`` (~0.84 M) ~50 ms, so the bound keeps a sum inside the 50 ms goal."""
+MAX_PAIRS = 100_000
+"""Bound on face pairs icepool combines one by one (``*``, ``/``, ``%``, comparisons)."""
+MAX_KEEP_WORK = 60_000
+"""Bound on (dice × dice kept × faces²) for keep/drop of several dice via icepool (``20d20kh10``
+is 80,000 and takes ~55 ms)."""
 
 SUCCESS = "success"
 FAILURE = "failure"
@@ -126,6 +144,20 @@ def _keep(values: Values, op: diceast.SetOperator) -> Values | icepool.Die:
             span = range(n - count, n) if sel.cat == "h" else range(count)
             for i in span:
                 keep_tuple[i] = keep
+        kept = [i for i, k in enumerate(keep_tuple) if k]
+        if kept == [n - 1]:
+            return _extreme(values, highest=True)
+        if kept == [0]:
+            return _extreme(values, highest=False)
+        if len(kept) == n:
+            return _sum(values)
+        if not kept:
+            return icepool.Die([0])
+        faces = len(set().union(*(d.outcomes() for d in values))) if values else 0
+        if n * len(kept) * faces * faces > MAX_KEEP_WORK:
+            raise OddsError(
+                f"{op} keeps {len(kept)} of {n} dice of {faces} faces: too large for exact odds"
+            )
         pool = icepool.Pool(values)
         return pool.keep(tuple(1 if k else 0 for k in keep_tuple)).sum()
     if any(s.cat in ("h", "l") for s in selectors):
@@ -136,6 +168,70 @@ def _keep(values: Values, op: diceast.SetOperator) -> Values | icepool.Die:
         return any(t(v) for t in tests)
 
     return [d.map(lambda v: v if chosen(v) == keep else 0) for d in values]
+
+
+def _extreme(values: Values, highest: bool) -> icepool.Die:
+    """The highest (or lowest) of independent dice, from the product of cumulative counts."""
+    outcomes = sorted(set().union(*(d.outcomes() for d in values)))
+    if not highest:
+        outcomes.reverse()
+    groups: dict[int, list[Any]] = {}
+    for d in values:
+        groups.setdefault(id(d), [d, 0])[1] += 1  # NdM repeats one die object
+    below = [0] * len(groups)  # per distinct die: weight of its faces at or past the current one
+    weights: dict[int, int] = {}
+    previous = 0
+    for outcome in outcomes:
+        joint = 1
+        for g, (d, count) in enumerate(groups.values()):
+            below[g] += d.quantity(outcome) if outcome in d else 0
+            joint *= below[g] ** count
+        if joint != previous:
+            weights[outcome] = joint - previous
+        previous = joint
+    return icepool.Die(weights)
+
+
+def _sum(dice: Values) -> icepool.Die:
+    """The exact sum of independent dice with whole-number faces.
+
+    Each distinct die's weights are packed as the digits of one big integer (a slot wide enough
+    for any count of the result), so multiplying the integers convolves the dice in C.
+    """
+    if len(dice) == 1:
+        return dice[0]
+    groups: dict[int, list[Any]] = {}
+    for d in dice:
+        if not all(isinstance(v, int) for v in d.outcomes()):
+            return icepool.Pool(dice).sum()  # pragma: no cover - every face here is whole
+        groups.setdefault(id(d), [d, 0])[1] += 1  # NdM repeats one die object
+    low = sum(min(d.outcomes()) * k for d, k in groups.values())
+    totals = sum((max(d.outcomes()) - min(d.outcomes())) * k for d, k in groups.values()) + 1
+    denominator = 1
+    for d, k in groups.values():
+        denominator *= d.denominator() ** k
+    slot = (denominator.bit_length() + 8) // 8  # bytes; no count of the sum reaches 256**slot
+    if totals > MAX_TOTALS or totals * slot * 8 > MAX_SUM_WORK:
+        raise OddsError(f"a sum with {totals} possible totals is too large for exact odds")
+    product = 1
+    for d, k in groups.values():
+        lo, hi = min(d.outcomes()), max(d.outcomes())
+        packed = b"".join(
+            (d.quantity(v) if v in d else 0).to_bytes(slot, "little") for v in range(lo, hi + 1)
+        )
+        product *= int.from_bytes(packed, "little") ** k
+    raw = product.to_bytes(totals * slot, "little")
+    weights = {
+        low + i: int.from_bytes(raw[i * slot : (i + 1) * slot], "little") for i in range(totals)
+    }
+    return icepool.Die({v: q for v, q in weights.items() if q})
+
+
+def _pairs(left: icepool.Die, right: icepool.Die) -> None:
+    if len(left) * len(right) > MAX_PAIRS:
+        raise OddsError(
+            f"{len(left)} × {len(right)} possible values to combine: too large for exact odds"
+        )
 
 
 def _operated(node: diceast.OperatedSet) -> Values | icepool.Die:
@@ -150,7 +246,11 @@ def _operated(node: diceast.OperatedSet) -> Values | icepool.Die:
         elif op.op in ("rr", "ro", "ra", "e", "mi", "ma"):
             if kept or not isinstance(result, list):
                 raise OddsError(f"{op} after a keep or drop is not supported by the odds")
-            result = [_per_die(d, op) for d in result]
+            done: dict[int, icepool.Die] = {}  # NdM repeats one die: transform it once
+            for d in result:
+                if id(d) not in done:
+                    done[id(d)] = _per_die(d, op)
+            result = [done[id(d)] for d in result]
         else:
             raise OddsError(f"the operation {op.op!r} is not supported by the odds")
     return result
@@ -177,7 +277,7 @@ def _total(result: Values | icepool.Die) -> icepool.Die:
         return result
     if not result:
         return icepool.Die([0])
-    return icepool.Pool(result).sum() if len(result) > 1 else result[0]
+    return _sum(result)
 
 
 def _die(node: diceast.Node) -> icepool.Die:
@@ -198,6 +298,11 @@ def _die(node: diceast.Node) -> icepool.Die:
         return -inner if node.op == "-" else inner
     if isinstance(node, diceast.BinOp):
         left, right = _die(node.left), _die(node.right)
+        if node.op == "+":
+            return _sum([left, right])
+        if node.op == "-":
+            return _sum([left, -right])
+        _pairs(left, right)
         if node.op in COMPARISONS:
             return icepool.map(lambda a, b: int(COMPARISONS[node.op](a, b)), left, right)
         if node.op in ("/", "%") and right.probability(0) > 0:

@@ -12,6 +12,7 @@ and in the command palette).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -24,6 +25,7 @@ from app.commands.npcs import AddNpcsToEncounter
 from app.queries import current_encounter
 from rulesets import encounter as er
 from rulesets import nemron, shadows, somnihil
+from rulesets.base import Ruleset
 from screens.combat_form import CombatForm, Field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -32,6 +34,20 @@ from widgets.literal import clean, literal
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
+
+
+ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
+"""What the turn-order column holds in each turn model."""
+
+
+@dataclass
+class _Seen:
+    """A combatant's document, its parse, and the row last shown for it."""
+
+    raw: dict[str, Any]
+    combatant: er.Combatant
+    row_key: tuple[Any, ...] | None = None
+    row: Row | None = None
 
 
 class CombatScreen(PanelScreen):
@@ -92,6 +108,11 @@ class CombatScreen(PanelScreen):
         self._list_rows: list[tuple[str, str, str, str, str]] = []
         self._follow: str | None = None
         self._last_current: str | None = None
+        self._seen: dict[str, _Seen] = {}
+        """Each combatant as last read and shown, so a keypress in a 300-strong fight parses
+        and lays out only the combatants it changed."""
+        self._next_seen: dict[str, _Seen] = {}
+        self._shown_text: dict[str, object] = {}
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -102,6 +123,7 @@ class CombatScreen(PanelScreen):
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
                 yield CombatTable(id="combatants")
+                yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
 
     def on_mount(self) -> None:
@@ -118,17 +140,18 @@ class CombatScreen(PanelScreen):
         self._show_list(found[0] if found else None)
         if found is None:
             self.encounter_id, self.encounter, self._doc = None, None, {}
-            self.query_one("#encounter-title", Static).update("No encounter yet: ctrl+n")
+            self._set_text("#encounter-title", "No encounter yet: ctrl+n")
             self.table.show([], [])
-            self.query_one("#combat-status", Static).update("")
+            self._set_text("#combat-status", "")
             return
         self.encounter_id, self._doc = found
-        self.encounter = er.Encounter.from_dict(self._doc)
+        self._next_seen = {}
+        self.encounter = er.Encounter.from_dict(self._doc, combatant=self._read_combatant)
+        self._seen, self._next_seen = self._next_seen, {}
         enc = self.encounter
-        self.query_one("#encounter-title", Static).update(literal(self._title(enc), style="bold"))
+        self._set_text("#encounter-title", self._title(enc), style="bold")
         self.table.show(
-            [c.id for c in enc.combatants],
-            [self._row(i, c) for i, c in enumerate(enc.combatants, 1)],
+            [c.id for c in enc.combatants], self._rows_of(enc), ORDER_HEADINGS[enc.model]
         )
         if (
             self._follow is None
@@ -144,7 +167,42 @@ class CombatScreen(PanelScreen):
         if self._follow is not None:
             self.table.select_id(self._follow)
             self._follow = None
-        self.query_one("#combat-status", Static).update(literal(self._status(enc)))
+        self._set_text("#combat-status", self._status(enc))
+
+    def _set_text(self, selector: str, text: str, style: str = "") -> None:
+        # A Static update costs a layout pass of the whole screen; most keypresses leave the
+        # status line as it was, and the title is one line high whatever it says.
+        if self._shown_text.get(selector) != (text, style):
+            self._shown_text[selector] = (text, style)
+            one_line = selector in ("#encounter-title", "#combat-last")
+            self.query_one(selector, Static).update(literal(text, style=style), layout=not one_line)
+
+    def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
+        """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the
+        screen only reads combatants, and a keypress changes one or two of three hundred."""
+        cid = str(raw.get("id", ""))
+        seen = self._seen.get(cid)
+        if seen is not None and seen.raw == raw:
+            self._next_seen[cid] = seen
+            return seen.combatant
+        combatant = er.Combatant.from_dict(raw)
+        self._next_seen[cid] = _Seen(raw, combatant)
+        return combatant
+
+    def _rows_of(self, enc: er.Encounter) -> list[Row]:
+        ruleset = self.campaign.ruleset
+        context = (enc.model, enc.started, ruleset.id)
+        rows: list[Row] = []
+        for pos, c in enumerate(enc.combatants, 1):
+            # A PC's health lives on the party sheet, so its row also depends on that sheet.
+            key = (pos, c.id == enc.current, context, self._sheet_of(c))
+            seen = self._seen.get(c.id)
+            if seen is None or seen.combatant is not c:
+                seen = _Seen({}, c)
+            if seen.row is None or seen.row_key != key:
+                seen.row_key, seen.row = key, self._row(pos, c, ruleset)
+            rows.append(seen.row)
+        return rows
 
     def _show_list(self, current: int | None) -> None:
         table = self.query_one("#encounter-list", DataTable)
@@ -191,9 +249,14 @@ class CombatScreen(PanelScreen):
             parts.append("p add the party · b add NPCs · q quick add")
         return "  ·  ".join(parts)
 
-    def _health(self, c: er.Combatant) -> str:
+    def _sheet_of(self, c: er.Combatant) -> dict[str, Any] | None:
+        if c.side != "pc" or not str(c.ref or "").isdigit():
+            return None
+        sheet = self.campaign.doc("party", int(str(c.ref)))
+        return dict(sheet) if sheet is not None else None
+
+    def _health(self, c: er.Combatant, ruleset: Ruleset) -> str:
         kind = cmd.health_kind(c)
-        ruleset = self.campaign.ruleset
         if kind == "pc":
             pc = self.campaign.doc("party", int(str(c.ref)))
             text = ruleset.health(pc) if pc is not None else "(not in party)"
@@ -204,7 +267,7 @@ class CombatScreen(PanelScreen):
         temp = c.stats.get("temp_hp")
         return f"{text} +{temp} tmp" if temp else text
 
-    def _row(self, pos: int, c: er.Combatant) -> Row:
+    def _row(self, pos: int, c: er.Combatant, ruleset: Ruleset) -> Row:
         enc = self.encounter
         assert enc is not None
         current = c.id == enc.current
@@ -231,12 +294,12 @@ class CombatScreen(PanelScreen):
             (str(pos), ""),
             (order, "bold" if enc.model == "ap_rounds" else ""),
             (name, name_style),
-            (clean(self._health(c), 60), ""),
+            (clean(self._health(c, ruleset), 60), ""),
             (clean(", ".join(effects), 80), "italic"),
-            (self._turn_state(enc, c), "dim"),
+            (self._turn_state(enc, c, ruleset), "dim"),
         )
 
-    def _turn_state(self, enc: er.Encounter, c: er.Combatant) -> str:
+    def _turn_state(self, enc: er.Encounter, c: er.Combatant, ruleset: Ruleset) -> str:
         if not enc.started:
             return ""
         bits = []
@@ -248,7 +311,7 @@ class CombatScreen(PanelScreen):
             bits.append("acted" if c.acted else ("acting" if c.id == enc.current else "to act"))
         elif c.acted:
             bits.append("acted")
-        if self.campaign.ruleset.id == "nemron" and enc.model == "initiative":
+        if ruleset.id == "nemron" and enc.model == "initiative":
             used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
             if used:
                 bits.append("used " + "".join(used))
@@ -270,7 +333,9 @@ class CombatScreen(PanelScreen):
         self._follow = follow
         lines = self.tableside.apply(command)
         if lines:
-            self.notify(lines[-1] if len(lines) == 1 else "; ".join(lines[-3:]), markup=False)
+            # What just happened goes on a line under the table, not in a toast: at the table
+            # a GM presses n forty times a fight, and stacked toasts would cover the order.
+            self._set_text("#combat-last", "› " + "; ".join(lines[-3:]))
         return lines
 
     def _need_encounter(self) -> int | None:

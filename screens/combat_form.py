@@ -7,6 +7,7 @@ under the field, never a traceback); the result is a dict of cleaned strings and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -34,8 +35,13 @@ class Field:
     kind: Kind = "text"
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    maximum: int = 1_000_000
     required: bool = True
     suggestions: tuple[str, ...] = field(default=())
+
+
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+"""A whole number as a GM types it; more than nine digits is never a sensible value here."""
 
 
 class FieldError(ValueError):
@@ -54,23 +60,28 @@ def clean(spec: Field, raw: str) -> Any:
             if spec.kind == "optint" or not spec.required:
                 return None
             raise FieldError(f"{spec.label}: type a whole number")
-        try:
-            value = int(text)
-        except ValueError:
-            raise FieldError(f"{spec.label}: {text!r} is not a whole number") from None
+        if not WHOLE.fullmatch(text):
+            # ASCII digits only: int() would take "١٢" or "1_000" and choke on "²" or on a
+            # 5,000-digit paste; the GM's input is not quoted back (it may be that paste).
+            raise FieldError(f"{spec.label}: type a whole number (digits 0-9)")
+        value = int(text)
         if value < spec.minimum:
             raise FieldError(f"{spec.label}: at least {spec.minimum}")
+        if value > spec.maximum:
+            raise FieldError(f"{spec.label}: at most {spec.maximum:,}")
         return value
     if spec.kind == "amount":
         if not text and not spec.required:
             return ""
         if not text:
             raise FieldError(f"{spec.label}: type a number or dice (2d6+1)")
-        if text.lstrip("-").isdigit() and int(text) < 0:
-            raise FieldError(f"{spec.label}: cannot be negative")
+        if WHOLE.fullmatch(text):
+            if text.startswith("-"):
+                raise FieldError(f"{spec.label}: cannot be negative")
+            return text
         from rulesets import dice
 
-        problem = None if text.isdigit() else dice.validate(text)
+        problem = dice.validate(text)
         if problem:
             raise FieldError(f"{spec.label}: {problem}")
         return text

@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from app.commands.npcs import RefreshEffort, RollKind, RollNpc, npc_block
+from widgets.footer import TablesideFooter
 from widgets.statblock import StatblockView
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class NpcRollScreen(ModalScreen[None]):
                 type="integer",
             )
             yield Static("", id="npc-roll-result", markup=False)
-            yield Footer()
+            yield TablesideFooter()
 
     def on_mount(self) -> None:
         self._show()

@@ -8,9 +8,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
     from app.state import Campaign
@@ -56,7 +57,7 @@ class PanelScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
         yield from self.compose_body()
-        yield Footer()
+        yield TablesideFooter()
 
     def compose_body(self) -> ComposeResult:
         raise NotImplementedError
@@ -68,11 +69,19 @@ class PanelScreen(Screen[None]):
         )
         return f"{self.campaign.name} · {self.campaign.ruleset.name}   {tabs}"
 
+    _drawn_version = -1
+    """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
+
     def on_mount(self) -> None:
+        self._drawn_version = self.campaign.version
         self.refresh_data()
 
     def on_screen_resume(self) -> None:
-        self.refresh_data()
+        # Closing a prompt resumes the panel; redrawing 300 combatants for nothing would double
+        # the cost of every damage entry. Only a change made meanwhile calls for a redraw.
+        if self._drawn_version != self.campaign.version:
+            self._drawn_version = self.campaign.version
+            self.refresh_data()
 
     @on(CampaignChanged)
     def _campaign_changed(self, message: CampaignChanged) -> None:
@@ -81,6 +90,7 @@ class PanelScreen(Screen[None]):
             or self.WATCHES.intersection(message.tables)
             or "meta" in message.tables
         ):
+            self._drawn_version = self.campaign.version
             self.refresh_data()
 
     def refresh_data(self) -> None:

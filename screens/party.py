@@ -229,10 +229,11 @@ class PartyScreen(PanelScreen):
             if text is None:
                 return
             current, _, top = text.strip().partition("/")
-            if not _is_int(current) or (top and not _is_int(top)):
+            now, most = _whole(current), _whole(top)
+            if now is None or (top and most is None):
                 self.notify("Type a whole number (or current/max)", severity="error")
                 return
-            self._change("set_resource", key, int(current), int(top) if top else "")
+            self._change("set_resource", key, now, "" if most is None else most)
 
         return answer
 
@@ -240,10 +241,11 @@ class PartyScreen(PanelScreen):
         def answer(text: str | None) -> None:
             if text is None:
                 return
-            if not _is_int(text.strip()):
+            value = _whole(text)
+            if value is None:
                 self.notify("Type a whole number", severity="error")
                 return
-            self._change("set_attribute", key, int(text.strip()))
+            self._change("set_attribute", key, value)
 
         return answer
 
@@ -361,10 +363,11 @@ class PartyScreen(PanelScreen):
     def _hours(self, text: str | None) -> None:
         if text is None:
             return
-        if not _is_int(text.strip()) or int(text) < 0:
+        hours = _whole(text)
+        if hours is None or hours < 0:
             self.notify("Type a whole number of hours", severity="error")
             return
-        self._send(cmd.PartyAction("regroup", hours=int(text)))
+        self._send(cmd.PartyAction("regroup", hours=hours))
 
     def _carry_over(self, keep: tuple[tuple[str, str], ...] = ()) -> None:
         """SOH-04: offer each PC holding Major Arcana one card to carry over, then start."""
@@ -411,10 +414,11 @@ class PartyScreen(PanelScreen):
         def answer(text: str | None) -> None:
             if text is None:
                 return
-            if not _is_int(text.strip()):
+            xp = _whole(text)
+            if xp is None:
                 self.notify("Type a whole number of XP", severity="error")
                 return
-            self._change("award_xp", int(text))
+            self._change("award_xp", xp)
 
         self.app.push_screen(PartyPrompt("Award how much XP?", "1"), answer)
 
@@ -435,5 +439,16 @@ class PartyScreen(PanelScreen):
         self._change("level_up")
 
 
-def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+MAX_DIGITS = 9
+"""No sheet number needs more; it also keeps a pasted 5000-digit number away from ``int()``,
+which refuses more than 4300 digits with a ValueError."""
+
+
+def _whole(text: str) -> int | None:
+    """A whole number typed in ASCII digits, else None: ``str.isdigit`` also accepts ``²``
+    and ``١``, which ``int()`` then refuses with a ValueError (a crash, before this)."""
+    text = text.strip()
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+        return None
+    return int(text)

@@ -90,8 +90,10 @@ class TrayPrompt(ModalScreen[str | None]):
 
 
 def _whole(word: str, what: str) -> int:
-    if not word.isdigit():
-        raise ValueError(f"{what} is a whole number, not {word!r}")
+    # isascii: str.isdigit also passes "²" and "١", which int() then refuses with its own
+    # message; six digits: no skill, margin or bonus comes near, and int() stays cheap.
+    if not (word.isascii() and word.isdigit()) or len(word) > 6:
+        raise ValueError(f"{what} is a whole number, not {word[:20]!r}")
     return int(word)
 
 

@@ -400,3 +400,49 @@ def test_NEM_12_ranked_condition_decays_one_rank_per_tick(opened: Any) -> None:
     (bleeding,) = by_name(campaign, first.name).conditions
     assert (bleeding.rank, bleeding.remaining) == (2, 2)
     assert bleeding.label() == "Bleeding (rank 2) 2"
+
+
+def test_NEM_12_ranks_decay_on_any_turn_change_not_only_next_turn(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    second = enc(campaign)[1].combatants[1]
+    campaign.apply(cmd.AddEffect(eid, second.id, "Bleeding", None, "start", rank=3))
+    campaign.apply(cmd.Delay(eid))  # the first delays: the second's turn starts and ticks
+    (bleeding,) = by_name(campaign, second.name).conditions
+    assert (bleeding.rank, bleeding.remaining) == (2, 2)
+    campaign.apply(cmd.AddEffect(eid, second.id, "Dazed", 4, "end"))  # unranked: no rank
+    assert by_name(campaign, second.name).conditions[1].rank is None
+
+
+# --------------------------------------------------------------------------- joining a fight
+
+
+def test_adding_library_npcs_keeps_the_trackers_morale_and_fate_notes(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    g2 = by_name(campaign, "Goblin 2")
+    campaign.apply(cmd.Damage(eid, g2.id, str((g2.stats["hp_max"] + 1) // 2)))
+    npc_id = campaign.rows("npcs")[0][0]
+    campaign.apply(AddNpcsToEncounter(npc_id, 2, "fixed"))
+    saved = current_encounter(campaign)[1]  # type: ignore[index]
+    assert [d["id"] for d in saved["morale_due"]] == [g2.id]
+    assert len(saved["combatants"]) == 9
+
+
+def test_SOH_10_joiners_mid_ap_round_act_in_it(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("shadows")
+    eid, fight = enc(campaign)
+    for c in [c for c in fight.combatants if c.side == "pc"]:
+        campaign.apply(cmd.RemoveCombatant(eid, c.id))
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(cmd.AddParty(eid))
+    campaign.apply(AddNpcsToEncounter(campaign.rows("npcs")[0][0], 1, "fixed"))
+    joined = enc(campaign)[1].combatants
+    assert all(c.ap == c.ap_max > 0 for c in joined), [(c.name, c.ap, c.ap_max) for c in joined]
+    agnes = next(c for c in joined if c.name == "Agnes Thorne")
+    assert agnes.ap_max == 7  # 5 + ceil(Quickness 4 / 2)

@@ -1,58 +1,153 @@
-"""The tracker's combatant table: repaints only the cells that changed.
+"""The tracker's combatant table: a virtual view that repaints only the lines that changed.
 
-A GM presses ``n`` or ``t`` and expects the table to answer at once even with 300 combatants,
-so :meth:`CombatTable.show` compares each new row with what is on screen and calls
-``update_cell_at`` for the cells that differ; it rebuilds the table only when the number of
-rows changes. Rows are addressed by position (the turn order), so moving a combatant up the
-order repaints two rows, not three hundred.
+A GM presses ``n`` or ``t`` and expects the table to answer at once even with 300 combatants.
+Textual's DataTable drops its whole render cache on any cell update and re-renders every
+visible cell, so this is a Line API widget instead: :meth:`CombatTable.show` compares each new
+row with the one on screen, forgets the cached line of the rows that differ and refreshes just
+those lines. Only the rows in view are ever rendered, each once until it changes.
+
+Rows are addressed by position (the turn order), so moving a combatant up the order repaints
+two lines, not three hundred. The header stays pinned while the rows scroll under it.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.coordinate import Coordinate
-from textual.widgets import DataTable
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from widgets.literal import clean
 
 Cell = tuple[str, str]
 """The plain text of a cell and its Rich style; text is shown as is, never as markup."""
 Row = tuple[Cell, ...]
 
 COLUMNS: tuple[str, ...] = ("", "#", "Init", "Name", "Health", "Conditions", "Turn")
+PAD = 1
+"""Blank cells either side of every column, as in a DataTable."""
+LIMIT = 500
+"""Longest cell shown; the screen caps names far below this."""
 
 
-class CombatTable(DataTable[Text]):
-    """A DataTable of combatants in turn order, fed whole rows, repainted cell by cell."""
+STYLE_NAMES = ("combat-table--header", "combat-table--even-row", "combat-table--cursor")
+
+
+@lru_cache(maxsize=256)
+def _style(spec: str) -> Style:
+    """Rows name their styles as strings; parsing one is slow enough to matter per line."""
+    return Style.parse(spec) if spec else Style.null()
+
+
+class CombatTable(ScrollView, can_focus=True):
+    """Combatants in turn order, fed whole rows, repainted line by line."""
+
+    DEFAULT_CSS = """
+    CombatTable {
+        background: $surface;
+        color: $foreground;
+        & > .combat-table--header { text-style: bold; background: $panel; color: $foreground; }
+        & > .combat-table--even-row { background: $surface-lighten-1 50%; }
+        &:dark > .combat-table--even-row { background: $surface-darken-1 40%; }
+        & > .combat-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus > .combat-table--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+    }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move_cursor(-1)", "Up", show=False),
+        Binding("down", "move_cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+
+    class Selected(Message):
+        """The GM pressed enter or clicked on a combatant."""
+
+        def __init__(self, table: CombatTable, combatant_id: str) -> None:
+            super().__init__()
+            self.table = table
+            self.combatant_id = combatant_id
+
+        @property
+        def control(self) -> CombatTable:
+            return self.table
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self._shown: list[Row] = []
         self.ids: list[str] = []
         """Combatant id of each row, in order."""
+        self.cursor_row = 0
+        self._widths: list[int] = [cell_len(c) for c in COLUMNS]
+        self._lines: dict[int, Strip] = {}
+        """Rendered rows by position, uncropped; a row is dropped from here when it changes."""
+        self._header: Strip | None = None
+        self._columns = COLUMNS
+        self._styles: dict[str, Style] = {}
+        self._restyled = True
+        """Styles may have changed since they were last read (see :meth:`_check_styles`)."""
 
-    def on_mount(self) -> None:
-        self.add_columns(*COLUMNS)
+    # --- feeding -------------------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._shown)
+
+    def get_row_at(self, row: int) -> list[Text]:
+        """The cells of a row as Rich Text (what a test or a screen reader would read)."""
+        return [Text(text, style=style) for text, style in self._shown[row]]
 
     def show(self, ids: list[str], rows: list[Row], init_label: str = "Init") -> None:
-        """Display these rows; rebuild only if the row count changed, else patch cells."""
+        """Display these rows, re-rendering only the lines whose row differs from before.
+
+        ``init_label`` heads the turn-order column: the turn model's word for it.
+        """
         self.ids = list(ids)
-        if len(rows) != len(self._shown):
-            cursor = self.cursor_row
-            self.clear()
-            self.add_rows([tuple(Text(t, style=s) for t, s in row) for row in rows])
-            self._shown = list(rows)
-            if rows:
-                self.move_cursor(row=max(0, min(cursor, len(rows) - 1)), animate=False)
-            return
-        for y, (old, new) in enumerate(zip(self._shown, rows, strict=True)):
-            if old == new:
-                continue
-            for x, (before, after) in enumerate(zip(old, new, strict=True)):
-                if before != after:
-                    widen = len(after[0]) > len(before[0])
-                    self.update_cell_at(
-                        Coordinate(y, x), Text(after[0], style=after[1]), update_width=widen
-                    )
+        columns = (*COLUMNS[:2], init_label, *COLUMNS[3:])
+        if columns != self._columns:
+            self._columns, self._header = columns, None
+            self.refresh_lines(0)
+        widths = [cell_len(c) for c in columns]
+        for row in rows:
+            for x, (text, _style_spec) in enumerate(row):
+                if len(text) > widths[x]:
+                    widths[x] = max(widths[x], cell_len(clean(text, LIMIT)))
+        old = self._shown
         self._shown = list(rows)
+        if widths != self._widths or len(rows) != len(old):
+            self._widths = widths
+            self._lines.clear()
+            self._header = None
+            total = sum(widths) + 2 * PAD * len(widths)
+            self.virtual_size = Size(total, len(rows) + 1)
+            self.cursor_row = max(0, min(self.cursor_row, len(rows) - 1))
+            self.refresh()
+            return
+        for y, (before, after) in enumerate(zip(old, rows, strict=True)):
+            if before != after:
+                self._forget(y)
 
     @property
     def selected_id(self) -> str | None:
@@ -63,4 +158,131 @@ class CombatTable(DataTable[Text]):
 
     def select_id(self, combatant_id: str) -> None:
         if combatant_id in self.ids:
-            self.move_cursor(row=self.ids.index(combatant_id), animate=False)
+            self.move_cursor(row=self.ids.index(combatant_id))
+
+    def move_cursor(self, row: int, animate: bool = False) -> None:
+        """Put the selection on a row (clamped) and scroll it into view."""
+        if not self._shown:
+            return
+        row = max(0, min(row, len(self._shown) - 1))
+        if row != self.cursor_row:
+            self._forget(self.cursor_row)
+            self.cursor_row = row
+            self._forget(row)
+        body = max(1, self.scrollable_content_region.height - 1)
+        top = round(self.scroll_y)
+        if row < top:
+            self.scroll_to(y=row, animate=animate)
+        elif row >= top + body:
+            self.scroll_to(y=row - body + 1, animate=animate)
+
+    def _forget(self, row: int) -> None:
+        self._lines.pop(row, None)
+        self.refresh_lines(row + 1)
+
+    # --- keys and mouse ------------------------------------------------------------------------
+    def action_move_cursor(self, delta: int) -> None:
+        self.move_cursor(self.cursor_row + delta)
+
+    def action_page(self, direction: int) -> None:
+        body = max(1, self.scrollable_content_region.height - 1)
+        self.move_cursor(self.cursor_row + direction * body)
+
+    def action_edge(self, last: int) -> None:
+        self.move_cursor(len(self._shown) - 1 if last else 0)
+
+    def action_select(self) -> None:
+        if (cid := self.selected_id) is not None:
+            self.post_message(self.Selected(self, cid))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = round(self.scroll_y) + offset.y - 1
+        if 0 <= row < len(self._shown):
+            self.move_cursor(row)
+            if event.chain > 1:
+                self.action_select()
+
+    # --- rendering -----------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._restyled = True
+
+    def on_focus(self) -> None:
+        self._restyled = True
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._restyled = True
+        self.refresh()
+
+    def _check_styles(self) -> None:
+        """After a theme, focus or class change, forget only the lines whose style changed.
+
+        Closing a prompt gives the focus back, which restyles the cursor: one line, not the
+        thirty in view (so the table has no focus tint of its own, unlike a DataTable).
+        """
+        self._restyled = False
+        old = self._styles
+        new = {name: self.get_component_rich_style(name, partial=True) for name in STYLE_NAMES}
+        new[""] = self.rich_style
+        self._styles = new
+        changed = {name for name in new if old.get(name) != new[name]}
+        if changed & {"", "combat-table--even-row"}:
+            self._lines.clear()
+            self._header = None
+            return
+        if "combat-table--header" in changed:
+            self._header = None
+        if "combat-table--cursor" in changed:
+            self._lines.pop(self.cursor_row, None)
+
+    def _component(self, name: str) -> Style:
+        if self._restyled:
+            self._check_styles()
+        return self._styles[name]
+
+    def _base(self) -> Style:
+        # Widget.rich_style walks every ancestor; per line that is most of the render cost.
+        return self._component("")
+
+    def _render_cells(self, cells: tuple[Cell, ...], base: Style, over: Style | None) -> Strip:
+        segments: list[Segment] = []
+        pad = " " * PAD
+        for (text, spec), width in zip(cells, self._widths, strict=True):
+            style = base + _style(spec)
+            if over is not None:
+                style += over
+            # Control codes are made visible, so an ESC in a name can never reach the terminal.
+            shown = set_cell_size(clean(text, LIMIT), width)
+            segments.append(Segment(pad + shown + pad, style))
+        return Strip(segments)
+
+    def _row_strip(self, row: int) -> Strip:
+        strip = self._lines.get(row)
+        if strip is None:
+            base = self._base()
+            if row % 2:
+                base += self._component("combat-table--even-row")
+            over = self._component("combat-table--cursor") if row == self.cursor_row else None
+            strip = self._render_cells(self._shown[row], base, over)
+            self._lines[row] = strip
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        base = self._base()
+        if y == 0:
+            if self._header is None:
+                header = self._component("combat-table--header")
+                self._header = self._render_cells(
+                    tuple((c, "") for c in self._columns), base + header, None
+                )
+            return self._header.crop_extend(scroll_x, scroll_x + width, base)
+        row = scroll_y + y - 1
+        if row >= len(self._shown):
+            return Strip.blank(width, base)
+        return self._row_strip(row).crop_extend(scroll_x, scroll_x + width, base)

@@ -27,7 +27,8 @@ with no modifier.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from app.commands.cards import load_deck, save_deck
@@ -47,6 +48,8 @@ MODEL_LABELS: dict[str, str] = {
 }
 TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
 MAX_AMOUNT = 10_000
+MAX_NUMBER = 1_000_000
+"""Bound of every other number a tracker command takes (initiative, HP, AP, turns, ranks…)."""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -57,14 +60,15 @@ def parse_amount(text: str, tx: Transaction, who: str) -> int:
     text = str(text).strip()
     if not text:
         raise CommandError("Type an amount or a dice expression")
-    if text.lstrip("-").isdigit():
-        value = int(text)
-        if value < 0:
+    if re.fullmatch(r"[+-]?[0-9]+", text):
+        if text.startswith("-"):
             raise CommandError("The amount cannot be negative")
-        if value > MAX_AMOUNT:
-            raise CommandError(f"The amount is at most {MAX_AMOUNT}")
-        return value
+        if len(text) > 9 or int(text) > MAX_AMOUNT:
+            raise CommandError(f"The amount is at most {MAX_AMOUNT:,}")
+        return int(text)
     result = dice.roll(text, tx.rng)
+    if result.total > MAX_AMOUNT:
+        raise CommandError(f"{text} came to {result.total:,}; the amount is at most {MAX_AMOUNT:,}")
     log_roll(
         tx,
         who,
@@ -142,8 +146,10 @@ class Fight:
     enc: er.Encounter
 
     def save(self) -> None:
+        """Store the encounter; the last thing a command does (the document is handed over:
+        it shares nested values with this fight, which must not change them afterwards)."""
         merged = {**self.doc, **self.enc.to_dict()}
-        self.tx.put("encounters", self.doc_id, merged)
+        self.tx.put("encounters", self.doc_id, merged, handed_over=True)
 
     def combatant(self, cid: str) -> er.Combatant:
         return self.enc.get(cid)
@@ -192,6 +198,20 @@ def load(tx: Transaction, doc_id: int) -> Fight:
     return Fight(tx, doc_id, doc, enc)
 
 
+def _ranked_countdowns(enc: er.Encounter) -> dict[int, int | None]:
+    return {id(e): e.remaining for c in enc.combatants for e in c.conditions if e.rank is not None}
+
+
+def _decay_ranks(enc: er.Encounter, before: dict[int, int | None]) -> None:
+    """NEM-12: a ranked condition loses a rank (nemron.decay) each time its tick fires, on
+    whatever turn change fired it (next turn, the first turn, a removal, a delay …)."""
+    for c in enc.combatants:
+        for e in c.conditions:
+            if id(e) in before and before[id(e)] != e.remaining:
+                after = nemron.decay({"name": e.name, "rank": e.rank})
+                e.rank = after["rank"] if after else 0
+
+
 @dataclass(frozen=True)
 class EncounterCommand:
     """Base: load the encounter, :meth:`change` it, save it; rule errors become refusals."""
@@ -203,9 +223,16 @@ class EncounterCommand:
         return type(self).__name__
 
     def run(self, tx: Transaction) -> list[str]:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+                what = spec.name.replace("_", " ")
+                raise CommandError(f"The {what} is out of range (at most {MAX_NUMBER:,})")
         fight = load(tx, self.encounter_id)
+        ticking = _ranked_countdowns(fight.enc) if tx.ruleset.id == "nemron" else {}
         try:
             lines = self.change(fight)
+            _decay_ranks(fight.enc, ticking)
         except CommandError:
             raise
         except ValueError as exc:  # EncounterError, RuleError, DeckError ...: all ValueErrors
@@ -257,6 +284,11 @@ class SelectEncounter:
         return "Switch encounter"
 
     def run(self, tx: Transaction) -> list[str]:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+                what = spec.name.replace("_", " ")
+                raise CommandError(f"The {what} is out of range (at most {MAX_NUMBER:,})")
         fight = load(tx, self.encounter_id)
         meta = tx.meta()
         if meta.get("current_encounter") == self.encounter_id:
@@ -317,6 +349,8 @@ class AddParty(EncounterCommand):
         if fight.enc.model == "ap_rounds":
             for c in new:
                 c.ap_max = shadows.ap_per_round(c.quickness or 6)
+                # Joining a running round, they act in it, as a quick-added combatant does.
+                c.ap = c.ap_max if fight.enc.started else 0
         lines = er.add_combatants(fight.enc, new)
         if fight.enc.started:
             for c in fight.enc.combatants:
@@ -517,17 +551,7 @@ class NextTurn(EncounterCommand):
         return "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
-        if fight.tx.ruleset.id != "nemron":
-            return er.next_turn(fight.enc)
-        # NEM-12: a ranked condition loses a rank (nemron.decay) each time its tick fires
-        before = {id(e): e.remaining for c in fight.enc.combatants for e in c.conditions}
-        lines = er.next_turn(fight.enc)
-        for c in fight.enc.combatants:
-            for e in c.conditions:
-                if e.rank is not None and before.get(id(e), e.remaining) != e.remaining:
-                    after = nemron.decay({"name": e.name, "rank": e.rank})
-                    e.rank = after["rank"] if after else 0
-        return lines
+        return er.next_turn(fight.enc)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
+from rulesets import shadows
 from rulesets.base import CheckResult
 
 HpMode = Literal["rolled", "fixed"]
@@ -31,6 +32,8 @@ HP_MODES: tuple[str, ...] = ("rolled", "fixed")
 MAX_GROUP = 50
 """The most copies one key adds to an encounter (a GM typing 300 by mistake gets a message)."""
 MAX_NAME = 80
+MAX_TARGET = 100
+"""The highest AC or DC a roll is made against: real ones stay under 40; more is a typo."""
 ATTRIBUTE_RANGE = range(-3, 9)
 """Brawl/Wit/Will of the text's first table, -3..+8: what the CLI accepts and what the builder
 builds without a warning."""
@@ -272,7 +275,7 @@ class AddNpcsToEncounter:
         doc = _npc(tx, self.npc_id)
         block = npc_block(doc)
         name = str(doc.get("name", "NPC"))
-        encounter_id, fight = self._encounter(tx)
+        encounter_id, stored, fight = self._encounter(tx)
         rolls = [
             npc_rules.roll_hp(block, tx.rng) if self.hp_mode == "rolled" else None
             for _ in range(self.count)
@@ -285,11 +288,18 @@ class AddNpcsToEncounter:
             made = enc_rules.Combatant(
                 name=who, side="npc", ref=str(self.npc_id), stats={"hp": hp, "hp_max": hp}
             )
+            if fight.model == "ap_rounds":
+                # An HD statblock has no Quickness: the tracker's default of 6. Joining a running
+                # round, they act in it (as a quick-added combatant does), not sit it out spent.
+                made.ap_max = shadows.ap_per_round(6)
+                made.ap = made.ap_max if fight.started else 0
             new.append(made)
             return made
 
         added = enc_rules.add_group(fight, name, self.count, factory)
-        tx.put("encounters", encounter_id, fight.to_dict())
+        # The tracker keeps its own keys beside the encounter (morale checks due, pending
+        # Darkest Self offers): a replace must carry them over.
+        tx.put("encounters", encounter_id, {**stored, **fight.to_dict()})
         # "X joins the encounter" lines are said once by the summary; keep any turn lines.
         turn_lines = [line for line in added if not line.endswith("joins the encounter")]
         lines = [
@@ -300,20 +310,20 @@ class AddNpcsToEncounter:
         summary = ", ".join(f"{c.name} {c.stats['hp']} HP" for c in new)
         return [*lines, f"Added to {fight.name}: {summary}", *turn_lines]
 
-    def _encounter(self, tx: Transaction) -> tuple[int, enc_rules.Encounter]:
+    def _encounter(self, tx: Transaction) -> tuple[int, dict[str, Any], enc_rules.Encounter]:
         rows = tx.all("encounters")
         meta = tx.meta()
         wanted = meta.get("current_encounter")
         for doc_id, data in rows:
             if doc_id == wanted:
-                return doc_id, enc_rules.Encounter.from_dict(data)
+                return doc_id, data, enc_rules.Encounter.from_dict(data)
         if rows:
-            return rows[0][0], enc_rules.Encounter.from_dict(rows[0][1])
+            return rows[0][0], rows[0][1], enc_rules.Encounter.from_dict(rows[0][1])
         fight = enc_rules.Encounter(id="e1", name="Encounter", model=tx.ruleset.turn_model)
         doc_id = tx.insert("encounters", fight.to_dict())
         meta["current_encounter"] = doc_id
         tx.put("meta", 1, meta)
-        return doc_id, fight
+        return doc_id, fight.to_dict(), fight
 
 
 RollKind = Literal["attack", "save", "skill", "morale", "effort", "hp"]
@@ -341,6 +351,8 @@ class RollNpc:
         return f"NPC {self.kind} roll"
 
     def run(self, tx: Transaction) -> list[str]:
+        if self.target is not None and not 0 <= self.target <= MAX_TARGET:
+            raise CommandError(f"An AC or DC is between 0 and {MAX_TARGET}, not {self.target}")
         doc = _npc(tx, self.npc_id)
         block = npc_block(doc)
         who = str(doc.get("name", "NPC"))

@@ -22,6 +22,21 @@ from rulesets import aspects, nemron, resolution, shadows, somnihil
 from rulesets.base import Character, RuleError, Ruleset, rederive
 
 Arg = str | int
+MAX_NAME = 80
+"""A PC's name, as long as an NPC's (``app.commands.npcs.MAX_NAME``): a longer one is a paste
+accident, and would be cut in every table anyway."""
+
+
+def _pc_name(text: str) -> str:
+    """The name as typed, stripped; CommandError for an empty or overlong one."""
+    name = text.strip()
+    if not name:
+        raise CommandError("a PC needs a name")
+    if len(name) > MAX_NAME:
+        raise CommandError(f"a name is at most {MAX_NAME} characters, not {len(name)}")
+    return name
+
+
 Op = Callable[[Transaction, Character, tuple[Arg, ...]], list[str]]
 
 
@@ -112,6 +127,8 @@ def _set_resource(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list
 def _limb(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     """NEM-08/11: +/- on a limb heals it or deals it one damage."""
     limb, delta = str(args[0]), int(args[1])
+    if tx.ruleset.id != "nemron":
+        raise CommandError(f"{tx.ruleset.name} has no limbs")
     if delta < 0:
         return list(nemron.apply_damage(pc, -delta, tx.rng, limb).log)
     return [nemron.heal_limb(pc, limb, delta)]
@@ -144,9 +161,7 @@ def _step_attribute(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> li
 
 
 def _rename(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    name = str(args[0]).strip()
-    if not name:
-        raise CommandError("a PC needs a name")
+    name = _pc_name(str(args[0]))
     old, pc["name"] = pc["name"], name
     return [f"{old} is now called {name}"]
 
@@ -314,9 +329,7 @@ class AddPC:
         return f"Add PC {self.name}"
 
     def run(self, tx: Transaction) -> list[str]:
-        name = self.name.strip()
-        if not name:
-            raise CommandError("a PC needs a name")
+        name = _pc_name(self.name)
         tx.insert("party", tx.ruleset.make_character(name))
         return [f"{name} joins the party"]
 
@@ -337,6 +350,7 @@ class RemovePC:
         return [f"{pc.get('name', '?')} leaves the party"]
 
 
+MAX_REST_HOURS = 24 * 365
 SESSION = "session"
 SCENE = "scene"
 REGROUP = "regroup"
@@ -422,8 +436,8 @@ class PartyAction:
             raise CommandError(f"unknown party action {self.action!r}")
         if not supported(game, self.action):
             raise CommandError(f"{tx.ruleset.name} has no {self.label.lower()} rule")
-        if self.hours < 0:
-            raise CommandError("hours cannot be negative")
+        if not 0 <= self.hours <= MAX_REST_HOURS:
+            raise CommandError(f"rest between 0 and {MAX_REST_HOURS} hours (a year) at a time")
         rule = _RULES.get((game, self.action))
         lines: list[str] = []
         if game == "shadows" and self.action == SESSION:

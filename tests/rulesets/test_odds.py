@@ -102,3 +102,22 @@ def test_gen02_odds_always_sum_to_one(n: int, sides: int, keep: int, op: str, co
     dist = odds.distribution(f"{n}d{sides}{op}{min(keep, n)}+{const}")
     assert sum(dist.values()) == 1
     assert all(p > 0 for p in dist.values())
+
+
+def test_gen02_fast_sum_matches_enumeration() -> None:
+    assert odds.distribution("2d6+1d8-1d4") == brute(
+        [6, 6, 8, 4], lambda r: r[0] + r[1] + r[2] - r[3]
+    )
+    assert odds.distribution("3d4e4") == odds.distribution("1d4e4+1d4e4+1d4e4")
+
+
+def test_gen02_one_kept_die_of_a_large_pool() -> None:
+    dist = odds.distribution("100d1000kh1")
+    assert dist[1000] == 1 - Fraction(999, 1000) ** 100
+    assert odds.distribution("3d20pl2") == brute([20] * 3, max)
+
+
+@pytest.mark.parametrize("expr", ["100d1000", "50d100", "20d100kh10", "1d1000*1d1000"])
+def test_gen02_too_large_is_refused_not_a_hang(expr: str) -> None:
+    with pytest.raises(odds.OddsError, match="too large"):
+        odds.distribution(expr)
