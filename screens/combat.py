@@ -112,6 +112,8 @@ class CombatScreen(PanelScreen):
         """Each combatant as last read and shown, so a keypress in a 300-strong fight parses
         and lays out only the combatants it changed."""
         self._next_seen: dict[str, _Seen] = {}
+        self._said_version = -1
+        """Campaign version the event line speaks of."""
         self._shown_text: dict[str, object] = {}
 
     # --- layout -------------------------------------------------------------------------------
@@ -168,6 +170,9 @@ class CombatScreen(PanelScreen):
             self.table.select_id(self._follow)
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
+        if self.campaign.version != self._said_version:
+            # Undone, redone or changed from another panel: the last line no longer holds.
+            self._set_text("#combat-last", "")
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
         # A Static update costs a layout pass of the whole screen; most keypresses leave the
@@ -336,6 +341,7 @@ class CombatScreen(PanelScreen):
             # What just happened goes on a line under the table, not in a toast: at the table
             # a GM presses n forty times a fight, and stacked toasts would cover the order.
             self._set_text("#combat-last", "› " + "; ".join(lines[-3:]))
+            self._said_version = self.campaign.version
         return lines
 
     def _need_encounter(self) -> int | None:

@@ -178,3 +178,18 @@ async def test_SOH_14_attack_card_in_damage_form(tmp_path: Path) -> None:
         assert agnes["resources"]["health"]["current"] == 9
         assert agnes["resources"]["life"]["current"] == 9
     app.campaign.store.close()
+
+
+async def test_event_line_says_what_a_key_did_and_clears_on_undo(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r", "n")
+        await pilot.pause()
+        last = app.screen.query_one("#combat-last", Static)
+        turn = title(app).rsplit("· ", 1)[-1]  # "<name>'s turn"
+        assert str(last.render()) == f"› {turn}"
+        assert not any(turn in str(n.message) for n in app._notifications)  # a line, no toast
+        await pilot.press("u")
+        await pilot.pause()
+        assert str(last.render()) == ""
+    app.campaign.store.close()

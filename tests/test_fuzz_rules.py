@@ -671,3 +671,14 @@ def test_out_of_range_numbers_and_names(
             campaign.apply(make(campaign))
     finally:
         reset(campaign)
+
+
+@pytest.mark.parametrize("op", sorted(party.OPS))
+def test_every_sheet_change_without_its_values_is_refused_with_a_message(
+    campaigns: dict[str, Campaign], op: str
+) -> None:
+    """Found by the fuzzer on a clean checkout: ``args=()`` raised IndexError out of apply."""
+    for campaign in campaigns.values():
+        doc_id = campaign.rows("party")[0][0]
+        attempt(campaign, party.ChangePC(doc_id, op, ()))
+        reset(campaign)

@@ -312,6 +312,8 @@ class ChangePC:
             lines = OPS[self.op][1](tx, pc, self.args)
         except (CommandError, RuleError):
             raise  # Campaign.apply turns a rules refusal into the GM's message as is
+        except IndexError:
+            raise CommandError(f"{OPS[self.op][0]}: a value is missing") from None
         except (ValueError, TypeError, KeyError) as exc:
             raise CommandError(f"cannot do that: {exc}") from None
         tx.put("party", self.doc_id, pc)
