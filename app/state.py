@@ -37,18 +37,6 @@ def _clone(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
-def _saveable(tx: Transaction) -> bool:
-    """Whether every changed document can be written: a number past 64 bits (10**100 HP typed
-    into any field) would otherwise be kept in memory and make every later autosave fail."""
-    try:
-        for change in tx.changes.values():
-            if change.after is not None:
-                orjson.dumps(change.after, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:
-        return False
-    return True
-
-
 class CommandError(ValueError):
     """A command refused; the message is shown to the GM as is."""
 
@@ -237,14 +225,17 @@ class Campaign:
             raise
         if not tx.changes and not lines:
             return []
-        if not _saveable(tx):
-            self._rollback(tx)
-            raise CommandError("A number in that change is too large to save")
         self._append_log(tx, command.label, lines)
+        try:
+            self._persist([c.table for c in tx.changes.values()])
+        except TypeError:
+            # A number past 64 bits (10**100 HP typed into any field): kept in memory it would
+            # make every later autosave fail, so the change is refused whole.
+            self._rollback(tx)
+            raise CommandError("A number in that change is too large to save") from None
         self.undo_stack.append(Entry(command.label, list(tx.changes.values()), lines))
         del self.undo_stack[:-UNDO_LIMIT]
         self.redo_stack.clear()
-        self._persist([c.table for c in tx.changes.values()])
         return lines
 
     def _append_log(self, tx: Transaction, label: str, lines: list[str]) -> None:

@@ -332,16 +332,20 @@ class CampaignStore:
         ``tables`` names the tables that changed since the last commit (None: all). The others
         reuse their serialised bytes, so a combat change does not re-serialise a 5,000-NPC
         library: the snapshot is still the whole campaign, spliced from per-table JSON.
+        Raises TypeError, queueing nothing, if the data cannot be serialised.
         """
         if self.closed:
             raise StoreError(self.path, "is closed")
         names = list(self.data)
         dirty = set(names) if tables is None else set(tables)
-        for name in names:
-            if name in dirty or name not in self._table_json:
-                self._table_json[name] = orjson.dumps(
-                    self.data[name], option=orjson.OPT_NON_STR_KEYS
-                )
+        # All or nothing: a table that cannot be serialised (a number past 64 bits) raises
+        # TypeError here with the cache untouched, so the caller can roll its change back.
+        fresh = {
+            name: orjson.dumps(self.data[name], option=orjson.OPT_NON_STR_KEYS)
+            for name in names
+            if name in dirty or name not in self._table_json
+        }
+        self._table_json.update(fresh)
         for name in set(self._table_json) - set(names):
             del self._table_json[name]
         payload = [b"{"]

@@ -255,7 +255,8 @@ class CombatScreen(PanelScreen):
         return "  ·  ".join(parts)
 
     def _sheet_of(self, c: er.Combatant) -> dict[str, Any] | None:
-        if c.side != "pc" or not str(c.ref or "").isdigit():
+        """A PC combatant's party sheet (a shallow copy, a faithful image of a stored doc)."""
+        if cmd.health_kind(c) != "pc":
             return None
         sheet = self.campaign.doc("party", int(str(c.ref)))
         return dict(sheet) if sheet is not None else None
@@ -263,7 +264,7 @@ class CombatScreen(PanelScreen):
     def _health(self, c: er.Combatant, ruleset: Ruleset) -> str:
         kind = cmd.health_kind(c)
         if kind == "pc":
-            pc = self.campaign.doc("party", int(str(c.ref)))
+            pc = self._sheet_of(c)
             text = ruleset.health(pc) if pc is not None else "(not in party)"
         elif kind == "sheet":
             text = ruleset.health(c.stats["sheet"])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
@@ -217,10 +217,13 @@ class EncounterCommand:
     """Base: load the encounter, :meth:`change` it, save it; rule errors become refusals."""
 
     encounter_id: int
+    LABEL: ClassVar[str] = ""
+    """The change's name in the log and in undo; commands with a varying label override
+    :attr:`label` instead."""
 
     @property
     def label(self) -> str:
-        return type(self).__name__
+        return self.LABEL or type(self).__name__
 
     def run(self, tx: Transaction) -> list[str]:
         for spec in fields(self):
@@ -328,9 +331,7 @@ def _pc_quickness(pc: Doc) -> int:
 class AddParty(EncounterCommand):
     """GEN-04: every PC of the party not already in the encounter, with one key."""
 
-    @property
-    def label(self) -> str:
-        return "Add the party"
+    LABEL = "Add the party"
 
     def change(self, fight: Fight) -> list[str]:
         present = {c.ref for c in fight.enc.combatants if c.side == "pc"}
@@ -408,9 +409,7 @@ class QuickAdd(EncounterCommand):
 class RemoveCombatant(EncounterCommand):
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Remove combatant"
+    LABEL = "Remove combatant"
 
     def change(self, fight: Fight) -> list[str]:
         fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != self.combatant_id]
@@ -421,9 +420,7 @@ class RemoveCombatant(EncounterCommand):
 class DuplicateCombatant(EncounterCommand):
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Duplicate combatant"
+    LABEL = "Duplicate combatant"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
@@ -437,9 +434,7 @@ class MoveCombatant(EncounterCommand):
     combatant_id: str = ""
     delta: int = 1
 
-    @property
-    def label(self) -> str:
-        return "Move in the order"
+    LABEL = "Move in the order"
 
     def change(self, fight: Fight) -> list[str]:
         return er.move_combatant(fight.enc, self.combatant_id, self.delta)
@@ -449,9 +444,7 @@ class MoveCombatant(EncounterCommand):
 class ToggleHidden(EncounterCommand):
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Hide / reveal"
+    LABEL = "Hide / reveal"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
@@ -471,9 +464,7 @@ class EditCombatant(EncounterCommand):
     ap: int | None = None
     ap_max: int | None = None
 
-    @property
-    def label(self) -> str:
-        return "Edit combatant"
+    LABEL = "Edit combatant"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
@@ -521,9 +512,7 @@ def _ap_maxes(fight: Fight) -> dict[str, int]:
 class StartEncounter(EncounterCommand):
     """GEN-04: round 1. AP rounds (SOH-10): every combatant gets 5 + ceil(Quickness / 2) AP."""
 
-    @property
-    def label(self) -> str:
-        return "Start encounter"
+    LABEL = "Start encounter"
 
     def change(self, fight: Fight) -> list[str]:
         if fight.enc.model == "ap_rounds" and not fight.enc.started:
@@ -533,9 +522,7 @@ class StartEncounter(EncounterCommand):
 
 @dataclass(frozen=True)
 class EndEncounter(EncounterCommand):
-    @property
-    def label(self) -> str:
-        return "End encounter"
+    LABEL = "End encounter"
 
     def change(self, fight: Fight) -> list[str]:
         fight.doc["morale_due"] = []
@@ -546,9 +533,7 @@ class EndEncounter(EncounterCommand):
 class NextTurn(EncounterCommand):
     """GEN-04: next turn (AP rounds: the actor passes; chosen-next: the first who may act)."""
 
-    @property
-    def label(self) -> str:
-        return "Next turn"
+    LABEL = "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
         return er.next_turn(fight.enc)
@@ -556,9 +541,7 @@ class NextTurn(EncounterCommand):
 
 @dataclass(frozen=True)
 class PreviousTurn(EncounterCommand):
-    @property
-    def label(self) -> str:
-        return "Previous turn"
+    LABEL = "Previous turn"
 
     def change(self, fight: Fight) -> list[str]:
         return er.previous_turn(fight.enc)
@@ -568,9 +551,7 @@ class PreviousTurn(EncounterCommand):
 class Delay(EncounterCommand):
     places: int = 1
 
-    @property
-    def label(self) -> str:
-        return "Delay"
+    LABEL = "Delay"
 
     def change(self, fight: Fight) -> list[str]:
         return er.delay(fight.enc, self.places)
@@ -578,9 +559,7 @@ class Delay(EncounterCommand):
 
 @dataclass(frozen=True)
 class Hold(EncounterCommand):
-    @property
-    def label(self) -> str:
-        return "Hold action"
+    LABEL = "Hold action"
 
     def change(self, fight: Fight) -> list[str]:
         return er.hold(fight.enc)
@@ -590,9 +569,7 @@ class Hold(EncounterCommand):
 class UseHeld(EncounterCommand):
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Use held action"
+    LABEL = "Use held action"
 
     def change(self, fight: Fight) -> list[str]:
         return er.use_held(fight.enc, self.combatant_id)
@@ -604,9 +581,7 @@ class ChooseNext(EncounterCommand):
 
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Choose who acts next"
+    LABEL = "Choose who acts next"
 
     def change(self, fight: Fight) -> list[str]:
         return er.choose_next(fight.enc, self.combatant_id)
@@ -687,9 +662,7 @@ class RollInitiative(EncounterCommand):
 
     npcs_only: bool = False
 
-    @property
-    def label(self) -> str:
-        return "Roll initiative"
+    LABEL = "Roll initiative"
 
     def change(self, fight: Fight) -> list[str]:
         if fight.enc.model != "initiative":
@@ -831,9 +804,7 @@ class Damage(EncounterCommand):
     weapon: str = ""
     defence_roll: int | None = None
 
-    @property
-    def label(self) -> str:
-        return "Damage"
+    LABEL = "Damage"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
@@ -972,9 +943,7 @@ class Heal(EncounterCommand):
     limb: str = ""
     pool: str = "health"
 
-    @property
-    def label(self) -> str:
-        return "Heal"
+    LABEL = "Heal"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
@@ -1026,9 +995,7 @@ class TempHp(EncounterCommand):
     combatant_id: str = ""
     amount: int = 0
 
-    @property
-    def label(self) -> str:
-        return "Temporary HP"
+    LABEL = "Temporary HP"
 
     def change(self, fight: Fight) -> list[str]:
         if self.amount < 0:
@@ -1085,9 +1052,7 @@ class SetDistance(EncounterCommand):
     combatant_id: str = ""
     band: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Distance"
+    LABEL = "Distance"
 
     def change(self, fight: Fight) -> list[str]:
         if self.band not in somnihil.DISTANCE_BANDS:
@@ -1103,9 +1068,7 @@ class MoraleCheck(EncounterCommand):
 
     combatant_id: str = ""
 
-    @property
-    def label(self) -> str:
-        return "Morale check"
+    LABEL = "Morale check"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
