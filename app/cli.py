@@ -100,9 +100,9 @@ SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {}
 
 
 def _open_parser() -> _Parser:
-    from rulesets.registry import GAMES
+    from rulesets import registry
 
-    games = ", ".join(GAMES)
+    games = ", ".join(registry.ids())
     p = _Parser(
         prog="tableside",
         description="A game master's table companion: combat tracker, dice and cards, NPC "
@@ -116,13 +116,13 @@ def _open_parser() -> _Parser:
         "--ruleset",
         metavar="ID",
         default=None,
-        help=f"game of a new campaign ({games}); default somnihil",
+        help=f"game of a new campaign ({games}); default {registry.DEFAULT}",
     )
     p.add_argument(
         "--demo",
         metavar="ID",
         nargs="?",
-        const="somnihil",
+        const=registry.DEFAULT,
         default=None,
         help="open a fresh demo campaign for that game",
     )
@@ -139,13 +139,14 @@ def _open_parser() -> _Parser:
 def cmd_open(argv: Sequence[str]) -> int:
     from app import paths
     from app.store import StoreError
-    from rulesets.registry import GAMES
+    from rulesets import registry
 
     args = _open_parser().parse_args(argv)
     for option, value in (("--ruleset", args.ruleset), ("--demo", args.demo)):
-        if value is not None and value not in GAMES:
+        if value is not None and not registry.is_known(value):
+            listing = "; ".join(f"{gid} ({name})" for gid, name in registry.names().items())
             raise UsageError(
-                f"tableside: {option}: unknown game {value!r}; choose one of {', '.join(GAMES)}"
+                f"tableside: {option}: unknown game {value!r}; installed games: {listing}"
             )
     if args.demo and args.save:
         raise UsageError("tableside: give either SAVE or --demo, not both")
@@ -165,10 +166,10 @@ def cmd_open(argv: Sequence[str]) -> int:
             from app.launch import recover_from_backup
 
             path = recover_from_backup(args.save.expanduser().absolute())
-            ruleset = "somnihil"
+            ruleset = registry.DEFAULT
         else:
             path = args.save or paths.last_campaign() or paths.new_campaign_path("campaign")
-            ruleset = args.ruleset or "somnihil"
+            ruleset = args.ruleset or registry.DEFAULT
         return launch(path.expanduser().absolute(), ruleset=ruleset, seed=args.seed)
     except (StoreError, LaunchError) as exc:
         raise UsageError(f"tableside: {exc}") from None

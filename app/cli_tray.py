@@ -50,7 +50,11 @@ def _odds_parser() -> _Parser:
 
 def game_odds(args: Any) -> dict[str, Fraction]:
     """Band → probability of one game's check, from that game's rules."""
-    from rulesets import aspects, nemron, resolution, shadows, somnihil
+    from rulesets.aspects import rules as aspects
+    from rulesets.nemron import rules as nemron
+    from rulesets.resolution import rules as resolution
+    from rulesets.shadows import rules as shadows
+    from rulesets.somnihil import rules as somnihil
     from rulesets.tarot import full_deck
 
     game = args.game

@@ -9,13 +9,14 @@ from pathlib import Path
 from app import paths
 from app.state import Campaign
 from app.store import CampaignStore, CorruptSave, atomic_write, newest_good_backup
+from rulesets import registry
 
 
 class LaunchError(Exception):
     """The campaign cannot be opened; the message says which file, why and what to do."""
 
 
-def open_campaign(path: Path, *, ruleset: str = "somnihil", seed: int | None = None) -> Campaign:
+def open_campaign(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | None = None) -> Campaign:
     try:
         store = CampaignStore.open(path, ruleset=ruleset)
     except CorruptSave as exc:
@@ -40,7 +41,7 @@ def recover_from_backup(path: Path) -> Path:
     return target
 
 
-def launch(path: Path, *, ruleset: str = "somnihil", seed: int | None = None) -> int:
+def launch(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | None = None) -> int:
     from app.tui import TablesideApp
 
     campaign = open_campaign(path, ruleset=ruleset, seed=seed)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rulesets import registry
+
 SCHEMA_VERSION = 2
 """v1: first release layout. v2: every roll-log entry carries ``kind`` and ``who``."""
 
 TABLES = ("meta", "party", "npcs", "encounters", "log", "decks")
-RULESET_IDS = ("somnihil", "resolution", "shadows", "nemron", "aspects")
 
 
 class SchemaError(ValueError):
@@ -62,9 +63,9 @@ def validate(data: Any) -> dict[str, Any]:
     data = migrate(data, version)
     meta = next(iter(data["meta"].values()))
     _require(
-        meta.get("ruleset") in RULESET_IDS,
+        isinstance(meta.get("ruleset"), str) and registry.is_known(meta["ruleset"]),
         "meta.ruleset",
-        f"{meta.get('ruleset')!r} is not one of {', '.join(RULESET_IDS)}",
+        f"{meta.get('ruleset')!r} is not an installed game ({', '.join(registry.ids())})",
     )
     _check_str(meta, "name", "meta")
     for table in TABLES:

@@ -22,7 +22,8 @@ from tinydb.table import Document, Table
 
 from app.store import CampaignStore
 from rulesets import registry
-from rulesets.base import RuleError, Ruleset
+from rulesets.base import CheckResult, RuleError, Ruleset
+from rulesets.game import Game
 
 Doc = dict[str, Any]
 UNDO_LIMIT = 500
@@ -86,8 +87,22 @@ class Transaction:
     def ruleset(self) -> Ruleset:
         return self.campaign.ruleset
 
+    @property
+    def game(self) -> Game:
+        return self.campaign.game
+
     def now(self) -> str:
         return self.campaign.now()
+
+    def log_roll(self, who: str, result: CheckResult, *, extra: Doc | None = None) -> str:
+        """Append one roll to the roll log and return its line (not logged again as an event)."""
+        entry: Doc = {"at": self.now(), "kind": "roll", "who": who, **result.as_log()}
+        if extra:
+            entry.update(extra)
+        self.insert("log", entry)
+        line = roll_line(entry)
+        self.logged_lines.add(line)
+        return line
 
     def table(self, name: str) -> Table:
         return self.campaign.store.db.table(name, cache_size=0)
@@ -97,6 +112,10 @@ class Transaction:
         if doc is None:
             raise CommandError(f"nothing with id {doc_id} in {table}")
         return _clone(dict(doc))
+
+    def find(self, table: str, doc_id: int) -> Doc | None:
+        doc = self.table(table).get(doc_id=doc_id)
+        return None if doc is None else _clone(dict(doc))
 
     def all(self, table: str) -> list[tuple[int, Doc]]:
         return [(d.doc_id, _clone(dict(d))) for d in self.table(table).all()]
@@ -151,6 +170,14 @@ class Transaction:
         return self.get("meta", 1)
 
 
+def roll_line(entry: dict[str, Any]) -> str:
+    """A roll log entry as one line: ``"Vesna: 1d20 = 14 — Success (natural 14)"``."""
+    who = entry.get("who") or "GM"
+    band = f" — {entry['band']}" if entry.get("band") else ""
+    detail = f" ({entry['detail']})" if entry.get("detail") else ""
+    return f"{who}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
+
+
 def _drop_keys(keys: list[str]) -> Callable[[MutableMapping[Any, Any]], None]:
     def transform(doc: MutableMapping[Any, Any]) -> None:
         for key in keys:
@@ -184,8 +211,13 @@ class Campaign:
         return dict(doc) if doc is not None else {}
 
     @property
+    def game(self) -> Game:
+        """The campaign's game (its package is imported on first use)."""
+        return registry.game(self.meta["ruleset"])
+
+    @property
     def ruleset(self) -> Ruleset:
-        return registry.get(self.meta["ruleset"])
+        return self.game.ruleset
 
     @property
     def name(self) -> str:

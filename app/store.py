@@ -35,6 +35,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
+from rulesets import registry
 
 BACKUPS_KEPT = 3
 MAX_SAVE_BYTES = 64 * 1024 * 1024
@@ -287,7 +288,7 @@ class CampaignStore:
         cls,
         path: Path | str,
         *,
-        ruleset: str = "somnihil",
+        ruleset: str = registry.DEFAULT,
         name: str | None = None,
         create: bool = True,
         on_error: Callable[[StoreError], None] | None = None,
@@ -312,7 +313,7 @@ class CampaignStore:
                 _rotate_backups(path)
                 store = cls(path, data, lock, on_error)
             elif create:
-                if ruleset not in schema.RULESET_IDS:
+                if not registry.is_known(ruleset):
                     raise StoreError(path, f"unknown game {ruleset!r}")
                 data = schema.empty_campaign(ruleset, name or path.stem)
                 store = cls(path, data, lock, on_error)

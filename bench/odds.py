@@ -56,7 +56,12 @@ import json, statistics, sys, time
 t0 = time.perf_counter()
 import icepool
 t1 = time.perf_counter()
-from rulesets import aspects, nemron, odds, resolution, shadows, somnihil
+from rulesets import odds
+from rulesets.aspects import rules as aspects
+from rulesets.nemron import rules as nemron
+from rulesets.resolution import rules as resolution
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 from rulesets.tarot import full_deck
 DECK = full_deck("minor")
 def refused(expression):

@@ -24,8 +24,10 @@ from app.commands import combat as cmd
 from app.commands.npcs import AddNpcsToEncounter
 from app.queries import current_encounter
 from rulesets import encounter as er
-from rulesets import nemron, shadows, somnihil
 from rulesets.base import Ruleset
+from rulesets.nemron import rules as nemron
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 from screens.combat_form import CombatForm, Field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from app.commands import party as cmd
 from app.state import Command
-from rulesets import somnihil
+from rulesets.somnihil import rules as somnihil
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.literal import literal

@@ -28,7 +28,12 @@ from app.commands import cards as card_cmds
 from app.commands import checks
 from app.commands.dice import RollDice
 from app.queries import current_encounter
-from rulesets import aspects, dice, nemron, resolution, shadows, somnihil
+from rulesets import dice
+from rulesets.aspects import rules as aspects
+from rulesets.nemron import rules as nemron
+from rulesets.resolution import rules as resolution
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import (

@@ -155,7 +155,7 @@ class BreakARule:
         return "Learn a third Protocol"
 
     def run(self, tx: Transaction) -> list[str]:
-        from rulesets.somnihil import RuleError
+        from rulesets.somnihil.rules import RuleError
 
         tx.insert("party", {"name": "Ada"})
         raise RuleError("Ada already knows spells from two Protocols")

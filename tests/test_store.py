@@ -127,7 +127,7 @@ def test_second_process_is_refused_with_a_clear_message(save_path: Path) -> None
         ),
         (
             b'{"meta": {"1": {"schema_version": 2, "ruleset": "chess", "name": "x"}}}',
-            "'chess' is not one of",
+            "'chess' is not an installed game",
         ),
         (
             b'{"meta": {"1": {"schema_version": 2, "ruleset": "somnihil", "name": "x"}},'

@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from app.commands import cards, checks
 from app.state import Campaign, CommandError
 from app.store import CampaignStore, read_campaign
-from rulesets import aspects, nemron, shadows, somnihil
+from rulesets.aspects import rules as aspects
+from rulesets.nemron import rules as nemron
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 from rulesets.tarot import DeckState, full_deck
 from tests.apphelpers import open_demo
 

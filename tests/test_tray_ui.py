@@ -241,7 +241,7 @@ async def test_soh08_contest_by_keys_hides_margin_and_survives_restart(tmp_path:
 
 
 async def test_soh11_round_focus_chosen_before_dealing(tmp_path: Path) -> None:
-    from rulesets import shadows
+    from rulesets.shadows import rules as shadows
 
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:

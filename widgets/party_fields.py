@@ -12,8 +12,11 @@ from typing import Any
 
 from rich.text import Text
 
-from rulesets import aspects, nemron, somnihil, tarot
+from rulesets import tarot
+from rulesets.aspects import rules as aspects
 from rulesets.base import Character, Ruleset
+from rulesets.nemron import rules as nemron
+from rulesets.somnihil import rules as somnihil
 from widgets.literal import literal
 from widgets.resource_bar import resource_bar
 

@@ -16,8 +16,8 @@ from typing import Any, Literal
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import encounter as er
-from rulesets import shadows
 from rulesets.base import CheckResult
+from rulesets.shadows import rules as shadows
 from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState, full_deck
 
 DECKS: tuple[DeckKind, ...] = ("minor", "major")

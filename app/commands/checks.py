@@ -14,8 +14,11 @@ from typing import Any
 
 from app.commands.dice import log_roll, roll_line
 from app.state import CommandError, Transaction
-from rulesets import aspects, nemron, resolution, somnihil
+from rulesets.aspects import rules as aspects
 from rulesets.base import CheckResult
+from rulesets.nemron import rules as nemron
+from rulesets.resolution import rules as resolution
+from rulesets.somnihil import rules as somnihil
 
 GM = "GM"
 

@@ -34,9 +34,14 @@ from typing import Any, ClassVar
 from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
-from rulesets import aspects, dice, nemron, npc, resolution, shadows, somnihil
+from rulesets import dice, npc
 from rulesets import encounter as er
+from rulesets.aspects import rules as aspects
 from rulesets.base import CheckResult
+from rulesets.nemron import rules as nemron
+from rulesets.resolution import rules as resolution
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 from rulesets.tarot import Card, minor_card
 
 Doc = dict[str, Any]

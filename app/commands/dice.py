@@ -4,25 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.state import Transaction
+from app.state import Transaction, roll_line
 from rulesets import dice
 from rulesets.base import CheckResult
+from rulesets.table import Tx
+
+__all__ = ["LogCheck", "RollDice", "log_roll", "roll_line"]
 
 
-def log_roll(tx: Transaction, who: str, result: CheckResult, *, kind: str = "roll") -> str:
+def log_roll(tx: Tx, who: str, result: CheckResult) -> str:
     """Append one roll to the roll log and return its one-line summary."""
-    entry = {"at": tx.now(), "kind": kind, "who": who, **result.as_log()}
-    tx.insert("log", entry)
-    line = roll_line(entry)
-    tx.logged_lines.add(line)
-    return line
-
-
-def roll_line(entry: dict[str, object]) -> str:
-    who = entry.get("who") or "GM"
-    band = f" — {entry['band']}" if entry.get("band") else ""
-    detail = f" ({entry['detail']})" if entry.get("detail") else ""
-    return f"{who}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
+    return tx.log_roll(who, result)
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
-from rulesets import shadows
 from rulesets.base import CheckResult
+from rulesets.shadows import rules as shadows
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")

@@ -18,8 +18,12 @@ from typing import Any
 from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
-from rulesets import aspects, nemron, resolution, shadows, somnihil
+from rulesets.aspects import rules as aspects
 from rulesets.base import Character, RuleError, Ruleset, rederive
+from rulesets.nemron import rules as nemron
+from rulesets.resolution import rules as resolution
+from rulesets.shadows import rules as shadows
+from rulesets.somnihil import rules as somnihil
 
 Arg = str | int
 MAX_NAME = 80

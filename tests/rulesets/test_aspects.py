@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesets import aspects as asp
-from rulesets.aspects import RULESET, AspectsRoll, RuleError
+from rulesets.aspects import rules as asp
+from rulesets.aspects.rules import RULESET, AspectsRoll, RuleError
 
 
 class StubRng(random.Random):

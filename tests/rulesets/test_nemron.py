@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesets import nemron
-from rulesets.nemron import (
+from rulesets.nemron import rules as nemron
+from rulesets.nemron.rules import (
     RULESET,
     RuleError,
     TurnEconomy,

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesets import npc, resolution
+from rulesets import npc
 from rulesets.base import CheckResult
 from rulesets.registry import get
+from rulesets.resolution import rules as resolution
 
 
 def _pc(**attributes: int) -> dict:

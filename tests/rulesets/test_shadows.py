@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesets import shadows as soh
+from rulesets.shadows import rules as soh
 from rulesets.tarot import (
     GM,
     MAJOR_ARCANA,

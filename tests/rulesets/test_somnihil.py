@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesets import somnihil as som
 from rulesets.base import CheckResult
-from rulesets.somnihil import RULESET, RuleError
+from rulesets.somnihil import rules as som
+from rulesets.somnihil.rules import RULESET, RuleError
 
 
 class StubRng(random.Random):

@@ -1,0 +1,1 @@
+"""Aspects: its rules (:mod:`.rules`) and its declaration for the app (:mod:`.game`)."""

@@ -1,0 +1,21 @@
+"""Aspects as Tableside plays it: the declaration the app reads (see :mod:`rulesets.game`)."""
+
+from __future__ import annotations
+
+from rulesets.aspects.rules import RULESET
+from rulesets.game import DemoPC, Game
+
+DEMO_PARTY = (
+    DemoPC("Rowan Pike", details={"lists": {"aspects": ["Disgraced Knight", "Owes the Guild"]}}),
+    DemoPC(
+        "Juno Hart", details={"lists": {"aspects": ["Street Surgeon", "Never Leaves a Friend"]}}
+    ),
+    DemoPC("Casimir Dunn", details={"lists": {"aspects": ["Loud and Proud"]}}),
+    DemoPC("Ada Wren"),
+)
+
+GAME = Game(
+    ruleset=RULESET,
+    demo_party=DEMO_PARTY,
+    summary="2d6 + skill bands, aspects, fate points, stress and consequences",
+)

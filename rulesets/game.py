@@ -1,0 +1,75 @@
+"""One game, declared: everything the app needs from a game, in one object.
+
+The app (``app/``, ``screens/``, ``widgets/``) never asks "which game is this?"; it asks the
+open campaign's :class:`Game` for its character sheet, its foes, its turn model, how damage,
+healing and initiative work, the checks the tray can state, the panel actions and the demo
+campaign, and renders what it gets. Games are found through the ``tableside.games`` entry-point
+group (:mod:`rulesets.registry`); the five built-in games register there like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesets.base import Ruleset, TurnModel
+from rulesets.checks import CheckRules
+from rulesets.fight import FightRules
+from rulesets.sheet import SheetRules
+from rulesets.table import Action, Panel
+
+
+@dataclass(frozen=True)
+class DemoPC:
+    """A demo party member: attributes by key, and anything else to set on the sheet."""
+
+    name: str
+    attributes: Mapping[str, int] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the app sees it. ``ruleset`` holds its id, name, turn model and PC sheet."""
+
+    ruleset: Ruleset
+    demo_party: tuple[DemoPC, ...]
+    fight: FightRules = field(default_factory=FightRules)
+    checks: CheckRules = field(default_factory=CheckRules)
+    sheet: SheetRules = field(default_factory=SheetRules)
+    actions: tuple[Action, ...] = ()
+    summary: str = ""
+    """One line on what the game is, for lists of installed games."""
+
+    def __post_init__(self) -> None:
+        seen: dict[tuple[str, str], str] = {}
+        for action in self.actions:
+            for key in (action.panel + ":" + action.id, action.panel + "#" + action.key):
+                if key in seen:
+                    raise ValueError(
+                        f"{self.ruleset.id}: {action.label!r} and {seen[key]!r} share "
+                        f"{'an id' if ':' in key else 'a key'} in the {action.panel} panel"
+                    )
+                seen[key] = action.label
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def turn_model(self) -> TurnModel:
+        return self.ruleset.turn_model
+
+    def actions_for(self, panel: Panel) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if a.panel == panel)
+
+    def action(self, panel: Panel, action_id: str) -> Action:
+        for a in self.actions:
+            if a.panel == panel and a.id == action_id:
+                return a
+        raise KeyError(f"{self.id} has no {panel} action {action_id!r}")

@@ -1,0 +1,1 @@
+"""Nemron: its rules (:mod:`.rules`) and its declaration for the app (:mod:`.game`)."""

@@ -1,0 +1,1 @@
+"""Resolution: its rules (:mod:`.rules`) and its declaration for the app (:mod:`.game`)."""

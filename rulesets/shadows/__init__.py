@@ -1,0 +1,1 @@
+"""Shadows: its rules (:mod:`.rules`) and its declaration for the app (:mod:`.game`)."""

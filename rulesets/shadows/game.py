@@ -1,0 +1,73 @@
+"""Shadows as Tableside plays it: the declaration the app reads (see :mod:`rulesets.game`)."""
+
+from __future__ import annotations
+
+from rulesets import tarot
+from rulesets.game import DemoPC, Game
+from rulesets.shadows.rules import RULESET
+
+DEMO_PARTY = (
+    DemoPC(
+        "Agnes Thorne",
+        attributes={
+            "quickness": 4,
+            "body": 3,
+            "mind": 2,
+            "spirit": 2,
+            "physical": 4,
+            "mental": 2,
+            "emotional": 2,
+            "intuition": 3,
+            "discipline": 2,
+        },
+        details={"lists": {"major_arcana": [tarot.major_card("The Star").to_dict()]}},
+    ),
+    DemoPC(
+        "Felix Marrow",
+        attributes={
+            "quickness": 2,
+            "body": 2,
+            "mind": 4,
+            "spirit": 2,
+            "physical": 2,
+            "mental": 4,
+            "emotional": 3,
+            "intuition": 2,
+            "discipline": 4,
+        },
+    ),
+    DemoPC(
+        "Ines Calder",
+        attributes={
+            "quickness": 3,
+            "body": 2,
+            "mind": 2,
+            "spirit": 4,
+            "physical": 2,
+            "mental": 2,
+            "emotional": 4,
+            "intuition": 4,
+            "discipline": 2,
+        },
+    ),
+    DemoPC(
+        "Bram Okafor",
+        attributes={
+            "quickness": 1,
+            "body": 4,
+            "mind": 2,
+            "spirit": 2,
+            "physical": 5,
+            "mental": 1,
+            "emotional": 2,
+            "intuition": 1,
+            "discipline": 3,
+        },
+    ),
+)
+
+GAME = Game(
+    ruleset=RULESET,
+    demo_party=DEMO_PARTY,
+    summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
+)

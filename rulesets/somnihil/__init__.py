@@ -1,0 +1,1 @@
+"""Somnihil: its rules (:mod:`.rules`) and its declaration for the app (:mod:`.game`)."""
