@@ -66,7 +66,7 @@ class TablesideApp(App[None]):
         Binding("2", "panel('tray')", "Tray", id="panel.tray", show=False),
         Binding("3", "panel('npcs')", "NPCs", id="panel.npcs", show=False),
         Binding("4", "panel('party')", "Party", id="panel.party", show=False),
-        Binding("d", "quick_roll", "Roll", id="app.quick_roll"),
+        Binding("d", "quick_roll", "Quick roll", id="app.quick_roll"),
         Binding("u,ctrl+z", "undo", "Undo", id="app.undo"),
         Binding("ctrl+y", "redo", "Redo", id="app.redo"),
         Binding("question_mark", "help", "Keys", id="app.help"),
@@ -94,6 +94,11 @@ class TablesideApp(App[None]):
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
         self.call_after_refresh(gc.freeze)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as a GM types it: ``]``, ``?``, ``alt+n``, ``ctrl+z`` (Textual writes ``^z``)."""
+        text = super().get_key_display(binding)
+        return "ctrl+" + text[1:] if len(text) > 1 and text.startswith("^") else text
 
     # --- the one way to change anything ----------------------------------------------------------
     def apply(self, command: Command) -> list[str] | None:
@@ -167,29 +172,26 @@ class TablesideApp(App[None]):
 
     # --- command palette ---------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        textual_own = list(super().get_system_commands(screen))
+        yield from textual_own
+        titles = {command.title.casefold() for command in textual_own}
         for key, _pid, title in PANELS:
             yield SystemCommand(
                 f"Panel: {title}",
                 f"Switch to the {title} panel ({key})",
                 lambda p=_pid: self.switch_mode(p),
             )
-        yield SystemCommand(
-            "Quick roll", "Roll any dice expression into the log (d)", self.action_quick_roll
-        )
-        yield SystemCommand("Undo", "Undo the last change (u, ctrl+z)", self.action_undo)
-        yield SystemCommand("Redo", "Redo the last undone change (ctrl+y)", self.action_redo)
-        yield SystemCommand("Help: keys", "Every key of this panel (?)", self.action_help)
-        seen: set[str] = set()
-        for binding in getattr(screen, "BINDINGS", []):
-            if not isinstance(binding, Binding) or not binding.description:
+        from screens.help import key_rows
+
+        # One entry per action that works now, named as the Footer names it, with its keys:
+        # the panel's own keys, the open game's actions for the panel and the app's keys.
+        for row in key_rows(screen):
+            if row.action.startswith("panel(") or row.description.casefold() in titles:
                 continue
-            if binding.action in seen:
-                continue
-            seen.add(binding.action)
-            key = binding.key_display or binding.key
             yield SystemCommand(
-                binding.description,
-                f"{binding.tooltip or binding.description} ({key})",
-                lambda action=binding.action, s=screen: self.call_later(s.run_action, action),
+                row.description,
+                f"{row.description} ({row.keys})",
+                lambda action=row.action, s=(self if row.from_app else screen): self.call_later(
+                    s.run_action, action
+                ),
             )

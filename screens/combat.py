@@ -28,7 +28,7 @@ from rulesets.base import Ruleset
 from rulesets.nemron import rules as nemron
 from rulesets.shadows import rules as shadows
 from rulesets.somnihil import rules as somnihil
-from screens.combat_form import CombatForm, Field
+from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
@@ -359,7 +359,7 @@ class CombatScreen(PanelScreen):
             if result is not None:
                 then(result)
 
-        self.app.push_screen(CombatForm(title, fields), done)
+        self.app.push_screen(FormScreen(title, fields), done)
 
     def _on_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
         eid = self._need_encounter()

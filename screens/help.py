@@ -1,29 +1,67 @@
-"""The `?` screen: every key of the panel it was opened from, and the global keys."""
+"""The `?` screen: every key of the panel it was opened from that works now, and the global keys.
+
+Help, the Footer and the command palette read the same bindings (the panel's own, the open
+game's actions for it, the app's), filtered by ``check_action`` and after the GM's keymap, so
+help never teaches a key another game owns or one that would only be refused.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 
-def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class KeyRow:
+    """One action and every key that does it, as a person types them (``"u, ^z"``)."""
+
+    keys: str
+    action: str
+    description: str
+    from_app: bool
+
+
+def key_rows(screen: Screen[object]) -> list[KeyRow]:
+    """The keys that work now on ``screen``: its own and the app's, one row per action."""
+    app: App[object] = screen.app
+    grouped: dict[tuple[bool, str], list[Binding]] = {}
+    for node, bindings in screen._binding_chain:
+        if node is not screen and node is not app:
+            continue  # a focused table's cursor keys are the widget's, not the panel's
+        for key, found in bindings.key_to_bindings.items():
+            for binding in found:
+                if not binding.description or not _enabled(node, binding.action):
+                    continue
+                grouped.setdefault((node is app, binding.action), []).append(
+                    Binding(key, binding.action, binding.description, key_display=binding.key_display)
+                )
     rows = []
-    for b in bindings:
-        if isinstance(b, Binding) and b.description:
-            keys = ", ".join(k.strip() for k in b.key.split(","))
-            rows.append((keys, b.description))
+    for (from_app, action), bindings in grouped.items():
+        keys = ", ".join(dict.fromkeys(app.get_key_display(b) for b in bindings))
+        description = bindings[0].description
+        rows.append(KeyRow(keys, action, description, from_app))
     return rows
 
 
+def _enabled(node: object, action: str) -> bool:
+    """``check_action`` with the action's parameters (``game('grip_check')``)."""
+    from textual.actions import parse
+
+    name, args = parse(action)[1:]
+    check = getattr(node, "check_action", None)
+    return check is None or check(name, args) is not False
+
+
 class HelpScreen(ModalScreen[None]):
-    """Lists keys from the same bindings the Footer shows, so help never drifts from the keys."""
+    """Lists the keys the Footer draws from, so help never drifts from the keys."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -42,10 +80,11 @@ class HelpScreen(ModalScreen[None]):
         table = Table(box=None, show_header=False, padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
-        panel_rows = _rows(list(getattr(self.panel, "BINDINGS", [])))
+        rows = key_rows(self.panel)
+        panel_rows = [(r.keys, r.description) for r in rows if not r.from_app]
         global_rows = [
-            *_rows(list(self.app.BINDINGS)),
-            ("escape", "leave a text field (then a digit switches panel)"),
+            *((r.keys, r.description) for r in rows if r.from_app),
+            ("esc", "leave a text field (then a digit switches panel)"),
             ("ctrl+p", "command palette: every action by name"),
         ]
         self.help_rows = [(f"{title} keys", ""), *panel_rows, ("Everywhere", ""), *global_rows]

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from rulesets.base import RuleError
+from rulesets.game import Game
+from rulesets.table import Action, Command, Context, Panel
 from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
@@ -35,9 +39,15 @@ PANELS: tuple[tuple[str, str, str], ...] = (
 
 
 class PanelScreen(Screen[None]):
-    """A panel: subclasses compose their body and implement :meth:`refresh_data`."""
+    """A panel: subclasses compose their body and implement :meth:`refresh_data`.
 
-    PANEL_ID: ClassVar[str] = ""
+    The open game's actions for this panel (:class:`rulesets.table.Action`) are bound here as
+    ``game('<id>')`` with the binding id ``<panel>.<id>``, so the Footer, ``?``, the palette and
+    a keymap treat them like the panel's own keys; :meth:`check_action` asks the game whether
+    each works now. A panel describes what the GM has selected in :meth:`game_context`.
+    """
+
+    PANEL_ID: ClassVar[Panel]
     PANEL_TITLE: ClassVar[str] = ""
     WATCHES: ClassVar[frozenset[str]] = frozenset()
     """Tables whose change means this panel must redraw."""
@@ -53,6 +63,104 @@ class PanelScreen(Screen[None]):
     @property
     def campaign(self) -> Campaign:
         return self.tableside.campaign
+
+    @property
+    def game(self) -> Game:
+        return self.campaign.game
+
+    # --- the game's actions ----------------------------------------------------------------
+    def _bind_game_actions(self) -> None:
+        for action in self.game.actions_for(self.PANEL_ID):
+            binding = Binding(
+                action.key,
+                f"game('{action.id}')",
+                action.label,
+                show=action.show,
+                id=action.binding_id,
+                tooltip=action.text,
+            )
+            self._bindings.key_to_bindings.setdefault(action.key, []).append(binding)
+
+    def game_context(self) -> Context:
+        """What the GM has selected in this panel; panels add their selection."""
+        return Context(read=self.campaign, game=self.game, panel=self.PANEL_ID)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "game" and parameters:
+            found = self._game_action(str(parameters[0]))
+            return found is not None and self._works_now(found, self.game_context())
+        return True
+
+    def _game_action(self, action_id: str) -> Action | None:
+        try:
+            return self.game.action(self.PANEL_ID, action_id)
+        except KeyError:
+            return None
+
+    @staticmethod
+    def _works_now(action: Action, ctx: Context) -> bool:
+        try:
+            return bool(action.available(ctx))
+        except (RuleError, LookupError, TypeError, ValueError):
+            return False  # a hand-edited document the rule cannot read: not offered
+
+    def _missing(self, action: Action, ctx: Context) -> str:
+        if action.needs == "encounter" and ctx.encounter_id is None:
+            return "No encounter yet: ctrl+n makes one"
+        if action.needs == "combatant" and ctx.combatant is None:
+            return "Select a combatant first (j/k)"
+        if action.needs == "pc" and ctx.pc_id is None:
+            return "Pick a character first"
+        return ""
+
+    def action_game(self, action_id: str) -> None:
+        """Take one of the game's actions: ask its form (if any), make its command, apply it."""
+        action = self._game_action(action_id)
+        if action is None:
+            return
+        ctx = self.game_context()
+        missing = self._missing(action, ctx)
+        if missing:
+            self.notify(missing, severity="warning")
+            return
+        if not self._works_now(action, ctx):
+            self.notify(f"{action.label}: not possible now", severity="warning", markup=False)
+            return
+        try:
+            fields = tuple(action.form(ctx)) if action.form is not None else ()
+            title = action.title(ctx) if action.title is not None else action.text
+        except RuleError as exc:
+            self.notify(str(exc), title="Not done", severity="warning", markup=False)
+            return
+        if not fields:
+            self._take(action, ctx, {})
+            return
+        from screens.form import FormScreen
+
+        def answered(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self._take(action, ctx, values)
+
+        self.app.push_screen(FormScreen(title, fields), answered)
+
+    def _take(self, action: Action, ctx: Context, values: Mapping[str, Any]) -> None:
+        try:
+            command = action.make(ctx, values)
+        except RuleError as exc:
+            self.notify(str(exc), title="Not done", severity="warning", markup=False)
+            return
+        self.send(command)
+
+    def send(self, command: Command) -> list[str] | None:
+        """Apply a command through the app; show what happened. None if refused."""
+        lines = self.tableside.apply(command)
+        if lines:
+            self.show_result(lines)
+        return lines
+
+    def show_result(self, lines: list[str]) -> None:
+        """Tell the GM what a change did (panels with an event line override this)."""
+        self.notify("\n".join(lines[:8]), markup=False)
 
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
@@ -73,6 +181,7 @@ class PanelScreen(Screen[None]):
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
 
     def on_mount(self) -> None:
+        self._bind_game_actions()
         self._drawn_version = self.campaign.version
         self.refresh_data()
 

@@ -65,7 +65,7 @@ Predicate = Callable[["TrayScreen"], bool]
 
 
 def _game(*games: str) -> Predicate:
-    return lambda s: s.mode == "dice" and s.game in games
+    return lambda s: s.mode == "dice" and s.game_id in games
 
 
 def _cards(s: TrayScreen) -> bool:
@@ -132,8 +132,8 @@ class TrayScreen(PanelScreen):
         "attribute": _game("nemron"),
         "skill_pick": _game("nemron"),
         "boon": _game("nemron"),
-        "dc": lambda s: _cards(s) or s.game in ("resolution", "nemron"),
-        "bonus": lambda s: _cards(s) or s.game in ("resolution", "aspects"),
+        "dc": lambda s: _cards(s) or s.game_id in ("resolution", "nemron"),
+        "bonus": lambda s: _cards(s) or s.game_id in ("resolution", "aspects"),
         "dice_kind": _game("resolution"),
         "grip": _game("resolution"),
         "delirium": _game("resolution"),
@@ -185,7 +185,7 @@ class TrayScreen(PanelScreen):
 
     # --- layout ----------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
-        if self.game == "shadows":
+        if self.game_id == "shadows":
             self.mode = "cards"  # Shadows' check is a card draw: start at the cards.
         with Vertical(id="tray-body"):
             with Horizontal(id="tray-top"):
@@ -207,7 +207,7 @@ class TrayScreen(PanelScreen):
 
     # --- reading the campaign ----------------------------------------------------------------------
     @property
-    def game(self) -> str:
+    def game_id(self) -> str:
         return self.campaign.ruleset.id
 
     def party(self) -> list[tuple[int, dict[str, Any]]]:
@@ -306,9 +306,9 @@ class TrayScreen(PanelScreen):
         text.append("Who: ", style="bold")
         text.append(clean(self.who_name, 40))
         text.append("  (p)\n", style="dim")
-        if self.mode == "cards" or self.game == "shadows":
+        if self.mode == "cards" or self.game_id == "shadows":
             return self._cards_setup(text)
-        game = self.game
+        game = self.game_id
         try:
             if game == "somnihil":
                 edge = EDGES[self.edge_index]
@@ -458,7 +458,7 @@ class TrayScreen(PanelScreen):
         if self.mode == "cards":
             names = shadows.DIFFICULTY_NAMES
             self.difficulty_index = max(0, min(len(names) - 1, self.difficulty_index + step))
-        elif self.game == "resolution":
+        elif self.game_id == "resolution":
             i = DCS.index(self.dc) if self.dc in DCS else 1
             self.dc = DCS[max(0, min(len(DCS) - 1, i + step))]
         else:
@@ -488,7 +488,7 @@ class TrayScreen(PanelScreen):
     def action_check(self) -> None:
         """Roll the campaign's check as set up (a skill draw in cards mode or in Shadows)."""
         command: Any
-        if self.mode == "cards" or self.game == "shadows":
+        if self.mode == "cards" or self.game_id == "shadows":
             command = card_cmds.SkillDraw(
                 self.who, self.draw_mode, self.card_bonus, self.difficulty, self.assistance
             )
@@ -496,11 +496,11 @@ class TrayScreen(PanelScreen):
                 self.helpers = ()  # SOH-07: the help was for this draw
                 self._show()
             return
-        elif self.game == "somnihil":
+        elif self.game_id == "somnihil":
             command = checks.SomnihilCheck(self.who, EDGES[self.edge_index])
-        elif self.game == "resolution":
+        elif self.game_id == "resolution":
             command = checks.ResolutionCheck(self.who, self.dc, self.modifier, self.dice_kind)
-        elif self.game == "nemron":
+        elif self.game_id == "nemron":
             attribute, skills, pool = self.nemron_pool()
             boons, penalties, _ = BOONS[self.boon_index]
             command = checks.NemronCheck(

@@ -98,7 +98,7 @@ async def test_damage_to_pc_updates_party_doc_and_bad_amount_refused(tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "2", "d", "enter")  # "2d" is not a dice expression
         await pilot.pause()
-        assert "2d" in str(app.screen.query_one("#combat-form-error", Static).render())
+        assert "2d" in str(app.screen.query_one("#form-error", Static).render())
         await pilot.press("escape", "t", "3", "enter")
         await pilot.pause()
         vesna = app.campaign.doc("party", 1)

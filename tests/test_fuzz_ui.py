@@ -356,7 +356,7 @@ async def test_tray_prompts_refuse_bad_numbers(tmp_path: Path) -> None:
 async def combat_form(pilot: Pilot[Any], key: str) -> bool:
     await pilot.press(key)
     await pilot.pause()
-    return bool(list(pilot.app.screen.query("#combat-form-error")))
+    return bool(list(pilot.app.screen.query("#form-error")))
 
 
 @pytest.mark.parametrize(
@@ -381,9 +381,9 @@ async def test_combat_forms_refuse_or_accept_nasty_input(
             changes = len(app.campaign.undo_stack)
             field = app.screen.query(Input).first()
             await paste(pilot, f"#{field.id}", text)
-            still_open = bool(list(app.screen.query("#combat-form-error")))
+            still_open = bool(list(app.screen.query("#form-error")))
             if still_open:
-                error = app.screen.query_one("#combat-form-error", Static)
+                error = app.screen.query_one("#form-error", Static)
                 assert static_text(error), f"{text[:20]!r}: no word"
                 assert len(app.campaign.undo_stack) == changes
                 await pilot.press("escape")
@@ -404,7 +404,7 @@ async def test_combat_amount_unicode_and_huge_digits_do_not_crash(
             await pilot.pause()
             assert await combat_form(pilot, key)
             await paste(pilot, "#field-amount", text)
-            error = app.screen.query_one("#combat-form-error", Static)
+            error = app.screen.query_one("#form-error", Static)
             assert static_text(error)
     finally:
         app.campaign.store.close()

@@ -73,7 +73,7 @@ async def test_help_lists_the_panel_keys(tmp_path: Path) -> None:
         assert isinstance(app.screen, HelpScreen)
         rows = dict(app.screen.help_rows)
         assert "Combat keys" in rows
-        assert rows["u, ctrl+z"] == "Undo" and rows["d"] == "Roll"
+        assert rows["u, ctrl+z"] == "Undo" and rows["d"] == "Quick roll"
         await pilot.press("escape")
         assert isinstance(app.screen, CombatScreen)
     app.campaign.store.close()

@@ -1,15 +1,16 @@
-"""A small keyboard form for the combat tracker: damage, heal, quick add, effects, edits.
+"""The one keyboard form every panel asks with: damage, heal, quick add, a game's own actions.
 
-One modal serves every prompt so each key of the tracker asks in the same way: type, tab to
-the next field, enter to confirm, escape to cancel. Fields are validated here (a clear message
-under the field, never a traceback); the result is a dict of cleaned strings and ints.
+One modal serves every prompt, so every key asks in the same way: type, tab to the next field,
+enter to confirm, escape to cancel. The fields are what a game or a panel declares
+(:class:`rulesets.table.Field`); they are validated here (a clear message under the field, never
+a traceback), and the result is a dict of cleaned strings and ints.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -19,25 +20,11 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
+from rulesets.table import Field
 from widgets.literal import literal
 
-Kind = Literal["text", "int", "optint", "amount", "choice"]
+__all__ = ["Field", "FieldError", "FormScreen", "clean"]
 
-
-@dataclass(frozen=True)
-class Field:
-    """One prompt. ``kind``: text (non-empty), int (whole, ≥ minimum), optint (blank = None),
-    amount (a number or dice expression), choice (one of ``choices``, case-insensitive)."""
-
-    key: str
-    label: str
-    default: str = ""
-    kind: Kind = "text"
-    choices: tuple[str, ...] = ()
-    minimum: int = 0
-    maximum: int = 1_000_000
-    required: bool = True
-    suggestions: tuple[str, ...] = field(default=())
 
 
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -96,40 +83,41 @@ def clean(spec: Field, raw: str) -> Any:
     raise FieldError(f"{spec.label}: one of {', '.join(spec.choices)}")
 
 
-class CombatForm(ModalScreen[dict[str, Any] | None]):
+class FormScreen(ModalScreen[dict[str, Any] | None]):
     """Ask a few fields; dismiss with ``{key: value}`` or None on escape."""
 
-    CSS_PATH = "combat.tcss"
+    CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="combat_form.cancel"),
+        Binding("escape", "cancel", "Cancel", id="form.cancel"),
     ]
 
-    def __init__(self, title: str, fields: list[Field], hint: str = "") -> None:
-        super().__init__(classes="combat-form")
+    def __init__(self, title: str, fields: Sequence[Field], hint: str = "") -> None:
+        super().__init__(classes="form")
         self.title_text = title
-        self.fields = fields
+        self.fields = tuple(fields)
         self.hint = hint
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="combat-form-box"):
-            yield Static(literal(self.title_text, style="bold"), id="combat-form-title")
+        with VerticalScroll(id="form-box"):
+            yield Static(literal(self.title_text, style="bold"), id="form-title")
             for spec in self.fields:
                 label = spec.label
                 if spec.kind == "choice":
                     label += f" ({' / '.join(spec.choices)})"
-                yield Label(literal(label), classes="combat-form-label")
+                yield Label(literal(label), classes="form-label")
                 suggest = spec.suggestions or spec.choices
                 yield Input(
                     value=spec.default,
                     id=f"field-{spec.key}",
+                    password=spec.secret,
                     suggester=SuggestFromList(suggest, case_sensitive=False) if suggest else None,
                     select_on_focus=True,
                 )
             yield Static(
                 literal(self.hint or "enter: confirm · tab: next field · escape: cancel"),
-                id="combat-form-hint",
+                id="form-hint",
             )
-            yield Static("", id="combat-form-error")
+            yield Static("", id="form-error")
 
     def on_mount(self) -> None:
         if self.fields:
@@ -148,7 +136,7 @@ class CombatForm(ModalScreen[dict[str, Any] | None]):
         try:
             result = self.values()
         except FieldError as exc:
-            self.query_one("#combat-form-error", Static).update(literal(str(exc)))
+            self.query_one("#form-error", Static).update(literal(str(exc)))
             return
         self.dismiss(result)
 
