@@ -127,9 +127,10 @@ def _draw_parser() -> _Parser:
 
 
 def _draw_from_save(path: Path, deck: str, count: int) -> list[dict[str, Any]]:
-    from app.commands.cards import DrawCards, find_deck
+    from app.commands.cards import DrawCards
     from app.state import Campaign, CommandError
     from app.store import CampaignStore, StoreError
+    from rulesets.decks import find_deck
 
     try:
         store = CampaignStore.open(path, create=False)

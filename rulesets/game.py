@@ -43,15 +43,17 @@ class Game:
     """One line on what the game is, for lists of installed games."""
 
     def __post_init__(self) -> None:
-        seen: dict[tuple[str, str], str] = {}
+        # Two actions on one key in one panel would leave one unreachable: refused at import.
+        seen: dict[tuple[str, str, str], str] = {}
         for action in self.actions:
-            for key in (action.panel + ":" + action.id, action.panel + "#" + action.key):
-                if key in seen:
+            for what, value in (("an id", action.id), ("a key", action.key)):
+                slot = (action.panel, what, value)
+                if slot in seen:
                     raise ValueError(
-                        f"{self.ruleset.id}: {action.label!r} and {seen[key]!r} share "
-                        f"{'an id' if ':' in key else 'a key'} in the {action.panel} panel"
+                        f"{self.ruleset.id}: {action.label!r} and {seen[slot]!r} share "
+                        f"{what} in the {action.panel} panel"
                     )
-                seen[key] = action.label
+                seen[slot] = action.label
 
     @property
     def id(self) -> str:

@@ -44,9 +44,9 @@ def key_rows(screen: Screen[object]) -> list[KeyRow]:
                     Binding(key, binding.action, binding.description, key_display=binding.key_display)
                 )
     rows = []
-    for (from_app, action), bindings in grouped.items():
-        keys = ", ".join(dict.fromkeys(app.get_key_display(b) for b in bindings))
-        description = bindings[0].description
+    for (from_app, action), same in grouped.items():
+        keys = ", ".join(dict.fromkeys(app.get_key_display(b) for b in same))
+        description = same[0].description
         rows.append(KeyRow(keys, action, description, from_app))
     return rows
 

@@ -30,6 +30,7 @@ from app.commands.dice import RollDice
 from app.queries import current_encounter
 from rulesets import dice
 from rulesets.aspects import rules as aspects
+from rulesets.decks import find_deck
 from rulesets.nemron import rules as nemron
 from rulesets.resolution import rules as resolution
 from rulesets.shadows import rules as shadows
@@ -232,10 +233,10 @@ class TrayScreen(PanelScreen):
     def decks(self) -> tuple[DeckState, DeckState]:
         rows = self.campaign.rows("decks")
         try:
-            return card_cmds.find_deck(rows, "minor")[1], card_cmds.find_deck(rows, "major")[1]
+            return find_deck(rows, "minor")[1], find_deck(rows, "major")[1]
         except DeckError as exc:
             self.notify(f"A saved deck is damaged: {exc}", severity="error", markup=False)
-            return card_cmds.find_deck([], "minor")[1], card_cmds.find_deck([], "major")[1]
+            return find_deck([], "minor")[1], find_deck([], "major")[1]
 
     def contest(self) -> dict[str, Any] | None:
         """The saved contest doc (SOH-08), running or decided, if any."""

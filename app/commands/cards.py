@@ -17,41 +17,9 @@ from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import encounter as er
 from rulesets.base import CheckResult
+from rulesets.decks import load_deck, save_deck
 from rulesets.shadows import rules as shadows
-from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState, full_deck
-
-DECKS: tuple[DeckKind, ...] = ("minor", "major")
-
-
-def find_deck(rows: list[tuple[int, dict[str, Any]]], kind: str) -> tuple[int | None, DeckState]:
-    """Read a deck from the "decks" rows (no write); a fresh unshuffled one if none yet."""
-    for doc_id, doc in rows:
-        if doc.get("kind") == kind:
-            return doc_id, DeckState.from_dict(doc)
-    deck: DeckKind = "major" if kind == "major" else "minor"
-    return None, DeckState(deck, full_deck(deck))
-
-
-def load_deck(tx: Transaction, kind: DeckKind) -> tuple[int | None, DeckState]:
-    """The campaign's deck of that kind, or a new shuffled one (saved by :func:`save_deck`)."""
-    if kind not in DECKS:
-        raise CommandError(f"unknown deck {kind!r}; use minor or major")
-    for doc_id, doc in tx.all("decks"):
-        if doc.get("kind") == kind:
-            try:
-                return doc_id, DeckState.from_dict(doc)
-            except DeckError as exc:
-                raise CommandError(f"the saved {kind} deck is damaged: {exc}") from None
-    return None, DeckState.new(kind, tx.rng)
-
-
-def save_deck(tx: Transaction, doc_id: int | None, state: DeckState) -> None:
-    state.validate()
-    doc = {"kind": state.deck, **state.to_dict()}
-    if doc_id is None:
-        tx.insert("decks", doc)
-    else:
-        tx.put("decks", doc_id, doc)
+from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState
 
 
 def _names(cards: tuple[Card, ...] | list[Card]) -> str:

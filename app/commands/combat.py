@@ -31,13 +31,13 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import dice, npc
 from rulesets import encounter as er
 from rulesets.aspects import rules as aspects
 from rulesets.base import CheckResult
+from rulesets.decks import load_deck, save_deck
 from rulesets.nemron import rules as nemron
 from rulesets.resolution import rules as resolution
 from rulesets.shadows import rules as shadows

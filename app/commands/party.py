@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.commands.cards import load_deck, save_deck
 from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets.aspects import rules as aspects
 from rulesets.base import Character, RuleError, Ruleset, rederive
+from rulesets.decks import load_deck, save_deck
 from rulesets.nemron import rules as nemron
 from rulesets.resolution import rules as resolution
 from rulesets.shadows import rules as shadows

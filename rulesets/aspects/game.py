@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulesets.aspects import checks, fight, sheet
 from rulesets.aspects.rules import RULESET
 from rulesets.game import DemoPC, Game
 
@@ -17,5 +18,9 @@ DEMO_PARTY = (
 GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
+    fight=fight.FIGHT,
+    checks=checks.CHECKS,
+    sheet=sheet.SHEET,
+    actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="2d6 + skill bands, aspects, fate points, stress and consequences",
 )

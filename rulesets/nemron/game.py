@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
+from rulesets.nemron import checks, fight, sheet
 from rulesets.nemron.rules import RULESET
 
 DEMO_PARTY = (
@@ -71,5 +72,9 @@ DEMO_PARTY = (
 GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
+    fight=fight.FIGHT,
+    checks=checks.CHECKS,
+    sheet=sheet.SHEET,
+    actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="rank-dice pools keep highest, boons and penalties, the drama die, limbs, energy",
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
+from rulesets.resolution import checks, fight, sheet
 from rulesets.resolution.rules import RULESET
 
 DEMO_PARTY = (
@@ -27,5 +28,9 @@ DEMO_PARTY = (
 GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
+    fight=fight.FIGHT,
+    checks=checks.CHECKS,
+    sheet=sheet.SHEET,
+    actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="Without Number style: DC table, Grip and Deliria, HD-derived NPCs, morale",
 )

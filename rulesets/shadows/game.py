@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulesets import tarot
 from rulesets.game import DemoPC, Game
+from rulesets.shadows import checks, fight, sheet
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -69,5 +70,9 @@ DEMO_PARTY = (
 GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
+    fight=fight.FIGHT,
+    checks=checks.CHECKS,
+    sheet=sheet.SHEET,
+    actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
 )

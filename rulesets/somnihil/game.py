@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
+from rulesets.somnihil import checks, fight, sheet
 from rulesets.somnihil.rules import RULESET
 
 DEMO_PARTY = (
@@ -33,5 +34,9 @@ DEMO_PARTY = (
 GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
+    fight=fight.FIGHT,
+    checks=checks.CHECKS,
+    sheet=sheet.SHEET,
+    actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="d20 outcome bands, action points per session, Anomalies, vitality and Cheat Death",
 )
