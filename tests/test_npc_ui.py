@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from textual.widgets import DataTable, Input, Static
 
 from app.queries import current_encounter
@@ -140,6 +139,8 @@ async def test_npc02_05_08_rolls_from_the_statblock(tmp_path: Path) -> None:
 
 
 REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "tests" / "fixtures" / "srd5e-monsters-sample.json"
+"""A copy of the project's shared 5e sample (see tests/fixtures/README.md)."""
 TARRASQUE = {
     "name": "Tarrasque",
     "strength": 30,
@@ -208,17 +209,14 @@ async def test_npc10_without_number_form_fills_builder_then_save(tmp_path: Path)
     app.campaign.store.close()
 
 
-async def test_npc09_import_dialog_previews_and_imports_the_sample(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(REPO)  # ../shared/data/... is suggested relative to the cwd
+async def test_npc09_import_dialog_previews_and_imports_the_sample(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "i")
         dialog = app.screen
         assert isinstance(dialog, NpcImportScreen)
         path = dialog.query_one("#npc-import-path", Input)
-        assert path.value == "../shared/data/srd5e-monsters-sample.json"
+        path.value = str(SAMPLE)
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from rulesets import npc
 
-RULES = Path(__file__).parents[2].parent / "shared" / "rules" / "001_da82afe167610624.txt"
+RULES = Path(__file__).resolve().parents[1] / "fixtures" / "resolution-rules.txt"
+"""A copy of shared/rules/001_da82afe167610624.txt (see tests/fixtures/README.md)."""
 
 
 def _tables(text: str) -> list[list[list[str]]]:
