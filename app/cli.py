@@ -17,38 +17,21 @@ Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a tracebac
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
 
 import orjson
 
 from app import __version__
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-
-
-class UsageError(Exception):
-    """Bad usage or bad input: printed as one line, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse prints usage and exits on error; we want one line and our exit code."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def _print_json(obj: object) -> None:
-    sys.stdout.write(orjson.dumps(obj).decode() + "\n")
+from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json
 
 
 # --- tableside roll ----------------------------------------------------------------------------
-def _roll_parser() -> _Parser:
-    p = _Parser(
+def _roll_parser() -> Parser:
+    p = Parser(
         prog="tableside roll", description="Roll a dice expression without opening the TUI."
     )
     p.add_argument("expr", metavar="EXPR", help="dice expression, e.g. 4d6kh3, 2d20kl1+3, 1d6e6")
@@ -71,7 +54,7 @@ def cmd_roll(argv: Sequence[str]) -> int:
         except dice.DiceError as exc:
             raise UsageError(f"tableside roll: {exc}") from None
         if args.json:
-            _print_json(result.as_json())
+            print_json(result.as_json())
         else:
             print(result.text)
     return EXIT_OK
@@ -81,7 +64,7 @@ def cmd_roll(argv: Sequence[str]) -> int:
 def cmd_export(argv: Sequence[str]) -> int:
     from app.store import StoreError, export_campaign
 
-    p = _Parser(
+    p = Parser(
         prog="tableside export",
         description="Print the whole campaign as one JSON document (see README, 'Export schema').",
     )
@@ -96,14 +79,29 @@ def cmd_export(argv: Sequence[str]) -> int:
 
 
 # --- tableside [SAVE] --------------------------------------------------------------------------
-SUBCOMMANDS: dict[str, Callable[[Sequence[str]], int]] = {}
+SUBCOMMANDS: dict[str, str] = {
+    "roll": "app.cli:cmd_roll",
+    "export": "app.cli:cmd_export",
+    "odds": "app.cli_tray:cmd_odds",
+    "draw": "app.cli_tray:cmd_draw",
+    "npc": "app.cli_npc:cmd_npc",
+    "import-5e": "app.cli_npc:cmd_import_5e",
+}
+"""Each subcommand's function by import path: a module is imported only when its command runs,
+so opening the TUI pays for none of them."""
 
 
-def _open_parser() -> _Parser:
+def _subcommand(name: str) -> Callable[[Sequence[str]], int]:
+    module, _, function = SUBCOMMANDS[name].partition(":")
+    command: Callable[[Sequence[str]], int] = getattr(importlib.import_module(module), function)
+    return command
+
+
+def _open_parser() -> Parser:
     from rulesets import registry
 
     games = ", ".join(registry.ids())
-    p = _Parser(
+    p = Parser(
         prog="tableside",
         description="A game master's table companion: combat tracker, dice and cards, NPC "
         "statblocks and the party sheet, for five tabletop RPGs.",
@@ -177,10 +175,9 @@ def cmd_open(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _register()
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            return SUBCOMMANDS[argv[0]](argv[1:])
+            return _subcommand(argv[0])(argv[1:])
         return cmd_open(argv)
     except UsageError as exc:
         sys.stderr.write(f"{exc}\n")
@@ -189,18 +186,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-
-
-def _register() -> None:
-    from app import cli_rules
-
-    SUBCOMMANDS.update(
-        {
-            "roll": cmd_roll,
-            "export": cmd_export,
-            "odds": cli_rules.cmd_odds,
-            "draw": cli_rules.cmd_draw,
-            "npc": cli_rules.cmd_npc,
-            "import-5e": cli_rules.cmd_import_5e,
-        }
-    )

@@ -14,15 +14,15 @@ from typing import Any
 
 import orjson
 
-from app.cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _Parser, _print_json
+from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json
 from app.commands.npcs import ATTRIBUTE_RANGE
 from rulesets import npc as npc_rules
 
 LOW, HIGH = ATTRIBUTE_RANGE.start, ATTRIBUTE_RANGE.stop - 1
 
 
-def _npc_parser() -> _Parser:
-    p = _Parser(
+def _npc_parser() -> Parser:
+    p = Parser(
         prog="tableside npc",
         description="Print an NPC statblock from Brawl/Wit/Will, or the quick build of an HD.",
     )
@@ -78,7 +78,7 @@ def cmd_npc(argv: Sequence[str]) -> int:
                 )
         block = npc_rules.build(args.brawl, args.wit, args.will)
     if args.json:
-        _print_json(block.to_json())
+        print_json(block.to_json())
     else:
         print(statblock_text(block))
     return EXIT_OK
@@ -115,7 +115,7 @@ def conversion_json(conversion: npc_rules.Conversion) -> dict[str, Any]:
 
 
 def cmd_import_5e(argv: Sequence[str]) -> int:
-    p = _Parser(
+    p = Parser(
         prog="tableside import-5e",
         description="Convert every monster of a 5e SRD JSON file into an NPC statblock.",
     )
@@ -133,7 +133,7 @@ def cmd_import_5e(argv: Sequence[str]) -> int:
     if args.save is not None and conversions:
         _save(args.save, conversions)
     if args.json:
-        _print_json([conversion_json(c) for c in conversions])
+        print_json([conversion_json(c) for c in conversions])
     else:
         for c in conversions:
             b = c.statblock

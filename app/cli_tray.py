@@ -14,14 +14,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from app.cli import EXIT_OK, UsageError, _Parser, _print_json
+from app.cli_base import EXIT_OK, Parser, UsageError, print_json
 
 BAR_WIDTH = 30
 
 
 # --- tableside odds ----------------------------------------------------------------------------
-def _odds_parser() -> _Parser:
-    p = _Parser(
+def _odds_parser() -> Parser:
+    p = Parser(
         prog="tableside odds",
         description="Exact odds of a dice expression (optionally with a target, '2d6+1 >= 8') "
         "or of a game's check.",
@@ -104,7 +104,7 @@ def cmd_odds(argv: Sequence[str]) -> int:
             raise UsageError(f"tableside odds: {exc}") from None
     key, table = next(iter(result.items()))
     if args.json:
-        _print_json({key: {str(k): float(v) for k, v in table.items()}})
+        print_json({key: {str(k): float(v) for k, v in table.items()}})
         return EXIT_OK
     width = max(len(str(k)) for k in table)
     for name, p in table.items():
@@ -113,8 +113,8 @@ def cmd_odds(argv: Sequence[str]) -> int:
 
 
 # --- tableside draw ----------------------------------------------------------------------------
-def _draw_parser() -> _Parser:
-    p = _Parser(
+def _draw_parser() -> Parser:
+    p = Parser(
         prog="tableside draw",
         description="Draw tarot cards from a campaign's deck (state saved) or a fresh shuffle.",
     )
@@ -170,7 +170,7 @@ def cmd_draw(argv: Sequence[str]) -> int:
             raise UsageError(f"tableside draw: {exc}") from None
     for card in cards:
         if args.json:
-            _print_json(card)
+            print_json(card)
         else:
             turned = " (reversed)" if card["reversed"] else ""
             sys.stdout.write(f"{card['name']}{turned}\n")

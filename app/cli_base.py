@@ -1,0 +1,31 @@
+"""What every ``tableside`` subcommand shares: the exit codes, the one-line usage error, JSON out.
+
+Its own module so each subcommand's module imports it, and :mod:`app.cli` imports the
+subcommands, without either importing the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+import orjson
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad usage or bad input: printed as one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse prints usage and exits on error; we want one line and our exit code."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def print_json(obj: object) -> None:
+    sys.stdout.write(orjson.dumps(obj).decode() + "\n")
