@@ -6,7 +6,7 @@ undo takes it back. The attribute keys (b, w, l) pick what the next attack, save
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -20,7 +20,7 @@ from widgets.footer import TablesideFooter
 from widgets.statblock import StatblockView
 
 if TYPE_CHECKING:
-    from app.tui import TablesideApp
+    from app.host import TableHost
 
 
 class NpcRollScreen(ModalScreen[None]):
@@ -55,8 +55,8 @@ class NpcRollScreen(ModalScreen[None]):
         self.attribute = "brawl"
 
     @property
-    def tableside(self) -> TablesideApp:
-        return self.app  # type: ignore[return-value]
+    def tableside(self) -> TableHost:
+        return cast("TableHost", self.app)
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,8 +18,8 @@ from rulesets.table import Action, Command, Context, Panel
 from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
+    from app.host import TableHost
     from app.state import Campaign
-    from app.tui import TablesideApp
 
 
 class CampaignHeader(Static):
@@ -54,11 +54,8 @@ class PanelScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = []
 
     @property
-    def tableside(self) -> TablesideApp:
-        from app.tui import TablesideApp
-
-        assert isinstance(self.app, TablesideApp)
-        return self.app
+    def tableside(self) -> TableHost:
+        return cast("TableHost", self.app)
 
     @property
     def campaign(self) -> Campaign:

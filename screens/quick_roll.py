@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,7 +15,7 @@ from app.commands.dice import RollDice
 from rulesets import dice
 
 if TYPE_CHECKING:
-    from app.tui import TablesideApp
+    from app.host import TableHost
 
 
 class QuickRollScreen(ModalScreen[None]):
@@ -47,7 +47,7 @@ class QuickRollScreen(ModalScreen[None]):
 
     @on(Input.Submitted, "#quick-roll-input")
     def _roll(self, event: Input.Submitted) -> None:
-        app: TablesideApp = self.app  # type: ignore[assignment]
+        app = cast("TableHost", self.app)
         lines = app.apply(RollDice(event.value))
         if lines:
             self.query_one("#quick-roll-result", Static).update("\n".join(lines))

@@ -1,0 +1,21 @@
+"""What a panel needs of the app it runs in: the campaign to read, and the one way to change it.
+
+Screens reach the app through this protocol rather than importing :mod:`app.tui`, so the app
+can import its screens without a cycle.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from app.state import Campaign, Command
+
+
+class TableHost(Protocol):
+    """The running Tableside app as its panels see it."""
+
+    campaign: Campaign
+
+    def apply(self, command: Command) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why and return None."""
+        ...
