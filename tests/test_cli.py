@@ -138,3 +138,17 @@ def test_second_tableside_on_the_same_save_exits_2_naming_it(tmp_path: Path) -> 
         assert len(proc.stderr.strip().splitlines()) == 1
     finally:
         holder.close()
+
+
+def test_an_unknown_demo_lists_every_installed_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TABLESIDE_SAVES", str(tmp_path))
+    code = main(["--demo", "chess"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "unknown game 'chess'; installed games:" in err
+    for game_id in ("somnihil", "resolution", "shadows", "nemron", "aspects"):
+        assert f"{game_id} (" in err
+    assert "Shadows of Humanity" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written for a game that is not there
