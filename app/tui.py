@@ -70,7 +70,13 @@ class TablesideApp(App[None]):
         Binding("u,ctrl+z", "undo", "Undo", id="app.undo"),
         Binding("ctrl+y", "redo", "Redo", id="app.redo"),
         Binding("question_mark", "help", "Keys", id="app.help"),
-        Binding("escape", "leave_field", "Leave field", show=False, id="app.leave_field"),
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave a text field (then a digit switches panel)",
+            show=False,
+            id="app.leave_field",
+        ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 

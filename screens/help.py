@@ -82,11 +82,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column()
         rows = key_rows(self.panel)
         panel_rows = [(r.keys, r.description) for r in rows if not r.from_app]
-        global_rows = [
-            *((r.keys, r.description) for r in rows if r.from_app),
-            ("esc", "leave a text field (then a digit switches panel)"),
-            ("ctrl+p", "command palette: every action by name"),
-        ]
+        global_rows = [(r.keys, r.description) for r in rows if r.from_app]
         self.help_rows = [(f"{title} keys", ""), *panel_rows, ("Everywhere", ""), *global_rows]
         table.add_row(Text(f"{title} keys", style="bold underline"), "")
         for keys, description in panel_rows:
