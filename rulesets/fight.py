@@ -1,10 +1,538 @@
-"""How a fight runs in a game: its foes, initiative, damage and healing (filled by the combat port)."""
+"""How a fight runs in a game: the tracker's machinery and the questions it asks a game.
+
+The combat tracker is the same for every game (:mod:`rulesets.encounter`: turn order, rounds,
+effects); what differs is declared by each game as a :class:`FightRules` (``rulesets/<id>/fight.py``):
+what a foe tracks (:class:`FoeSheet`), how initiative is rolled, what the damage and heal forms
+ask and how their answers land on a PC's party sheet, a foe sheet or plain HD HP, how many AP a
+combatant gets in the AP-rounds model, what a row shows beyond the generic, and what happens
+after any change (Nemron's ranked conditions decay on ticks).
+
+Every encounter command is an :class:`EncounterCommand`: it loads the encounter document into a
+:class:`Fight`, changes it through the pure rules and stores it whole, so the saved document
+always holds the full state and closing the app mid-fight resumes on the same turn. Keys of the
+document the turn model does not know (``morale_due``, ``pending``) are kept by merging.
+
+Where a combatant's health lives (:func:`health_kind`):
+
+- ``"pc"``: a PC (``side == "pc"``, ``ref`` = party doc id): the party document itself, so the
+  party sheet and the tracker show one record; damage runs the game's :attr:`FightRules.hurt`;
+- ``"foe"``: a foe with ``stats["sheet"]``: the game's foe sheet (:class:`FoeSheet`), never a
+  player character's sheet (a Somnihil foe does not roll Cheat Death);
+- ``"hp"``: an HD NPC (``stats`` = ``{"hp", "hp_max"}``), in any game: plain HP, and the
+  NPC-08 morale check is offered when an ally drops, when it has lost half its HP, or when
+  enemy reinforcements arrive.
+
+Pure: no Textual, no app import; commands write through a :class:`rulesets.table.Tx` and raise
+:class:`rulesets.base.RuleError` to refuse.
+
+Reading: temporary HP (``stats["temp_hp"]``) absorbs numeric damage first, except where a game's
+damage is not points (the aspects game's overlap: :attr:`FightRules.damage_is_points`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal
+
+from rulesets import dice
+from rulesets import encounter as er
+from rulesets.base import Character, CheckResult, RuleError
+from rulesets.table import Context, Field, Tx
+
+Doc = dict[str, Any]
+HealthKind = Literal["pc", "foe", "hp"]
+
+MODEL_LABELS: dict[str, str] = {
+    "initiative": "Initiative order",
+    "ap_rounds": "AP rounds",
+    "chosen_next": "Chosen-next",
+}
+TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
+MAX_AMOUNT = 10_000
+MAX_NUMBER = 1_000_000
+"""Bound of every other number a tracker command takes (initiative, HP, AP, turns, ranks…)."""
+DEFAULT_QUICKNESS = 6
+"""The Quickness of a combatant whose sheet has none (an HD statblock), in the AP-rounds model."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def parse_amount(text: str, tx: Tx, who: str) -> int:
+    """A whole number, or a dice expression rolled into the log; never negative."""
+    text = str(text).strip()
+    if not text:
+        raise RuleError("Type an amount or a dice expression")
+    if re.fullmatch(r"[+-]?[0-9]+", text):
+        if text.startswith("-"):
+            raise RuleError("The amount cannot be negative")
+        if len(text) > 9 or int(text) > MAX_AMOUNT:
+            raise RuleError(f"The amount is at most {MAX_AMOUNT:,}")
+        return int(text)
+    result = dice.roll(text, tx.rng)
+    if result.total > MAX_AMOUNT:
+        raise RuleError(f"{text} came to {result.total:,}; the amount is at most {MAX_AMOUNT:,}")
+    tx.log_roll(
+        who,
+        CheckResult(
+            expression=result.expression, total=result.total, dice=result.dice, detail=result.text
+        ),
+    )
+    return max(0, result.total)
+
+
+def ref_id(combatant: er.Combatant) -> int | None:
+    try:
+        return int(str(combatant.ref))
+    except (TypeError, ValueError):
+        return None
+
+
+def health_kind(combatant: er.Combatant) -> HealthKind:
+    """Where the combatant's health lives: ``"pc"``, ``"foe"`` or ``"hp"`` (module docstring)."""
+    if combatant.side == "pc" and ref_id(combatant) is not None:
+        return "pc"
+    if isinstance(combatant.stats.get("sheet"), dict):
+        return "foe"
+    return "hp"
+
+
+def hp_line(stats: Mapping[str, Any]) -> str:
+    """An HD NPC's health: ``"5/7 HP"``."""
+    return f"{stats.get('hp', 0)}/{stats.get('hp_max', stats.get('hp', 0))} HP"
+
+
+def has_effect(c: er.Combatant, name: str) -> bool:
+    return any(e.name.casefold() == name.casefold() for e in c.conditions)
+
+
+def sheet_quickness(sheet: Mapping[str, Any] | None, fallback: int = 0) -> int:
+    """The ``quickness`` attribute of a sheet (0 or missing: ``fallback``)."""
+    if not sheet:
+        return fallback
+    try:
+        return int(sheet.get("attributes", {}).get("quickness", fallback) or fallback)
+    except (TypeError, ValueError, AttributeError):
+        return fallback
+
+
+class Answers:
+    """A form's answers as a command carries them, read defensively: a command may be built by
+    hand (tests, a script) or by a fuzzer, so every value is checked where it is read."""
+
+    def __init__(self, values: Mapping[str, Any] | None) -> None:
+        self.values: Mapping[str, Any] = values if isinstance(values, Mapping) else {}
+
+    def text(self, key: str, default: str = "") -> str:
+        value = self.values.get(key)
+        return default if value is None or value == "" else str(value).strip()
+
+    def number(self, key: str, default: int | None = 0) -> int | None:
+        value = self.values.get(key)
+        if value is None or value == "":
+            return default
+        if isinstance(value, bool):
+            return int(value)
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise RuleError(f"{key.replace('_', ' ')}: a whole number, not {value!r:.40}") from None
+        if abs(number) > MAX_NUMBER:
+            raise RuleError(f"{key.replace('_', ' ')} is out of range (at most {MAX_NUMBER:,})")
+        return number
+
+    def whole(self, key: str, default: int = 0) -> int:
+        value = self.number(key, default)
+        return default if value is None else value
+
+    def flag(self, key: str) -> bool:
+        value = self.values.get(key)
+        if isinstance(value, str):
+            return value.strip().casefold() in ("yes", "y", "true", "1")
+        return bool(value)
+
+    def choice(self, key: str, choices: Sequence[str], default: str) -> str:
+        value = self.text(key, default)
+        for option in choices:
+            if option.casefold() == value.casefold():
+                return option
+        raise RuleError(f"{key.replace('_', ' ')} is one of {', '.join(choices)}")
+
+
+# --------------------------------------------------------------------------- the fight
+
+
+@dataclass
+class Fight:
+    """What an encounter command works on: the document, the model, and writes to do."""
+
+    tx: Tx
+    doc_id: int
+    doc: Doc
+    enc: er.Encounter
+
+    @property
+    def rules(self) -> FightRules:
+        return self.tx.game.fight
+
+    def save(self) -> None:
+        """Store the encounter; the last thing a command does (the document is handed over:
+        it shares nested values with this fight, which must not change them afterwards)."""
+        merged = {**self.doc, **self.enc.to_dict()}
+        self.tx.put("encounters", self.doc_id, merged, handed_over=True)
+
+    def combatant(self, cid: str) -> er.Combatant:
+        return self.enc.get(cid)
+
+    def sheet(self, c: er.Combatant) -> Doc | None:
+        """A private copy of where the combatant's health lives (None: plain HD HP)."""
+        kind = health_kind(c)
+        if kind == "pc":
+            ref = ref_id(c)
+            assert ref is not None
+            found = self.tx.find("party", ref)
+            if found is None:
+                raise RuleError(f"{c.name} is no longer in the party")
+            return found
+        if kind == "foe":
+            return copy.deepcopy(c.stats["sheet"])
+        return None
+
+    def put_sheet(self, c: er.Combatant, sheet: Doc) -> None:
+        if health_kind(c) == "pc":
+            ref = ref_id(c)
+            assert ref is not None
+            self.tx.put("party", ref, sheet)
+        else:
+            c.stats["sheet"] = sheet
+
+    def npc_doc(self, c: er.Combatant) -> Doc | None:
+        """The library document of an NPC combatant, if it still exists."""
+        ref = ref_id(c)
+        if c.side != "npc" or ref is None:
+            return None
+        return self.tx.find("npcs", ref)
+
+    def due(self) -> list[dict[str, str]]:
+        due: list[dict[str, str]] = self.doc.setdefault("morale_due", [])
+        return due
+
+    def offer_morale(self, c: er.Combatant, why: str) -> list[str]:
+        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by s)."""
+        if c.side != "npc" or health_kind(c) != "hp" or c.stats.get("hp", 0) <= 0:
+            return []
+        if any(d.get("id") == c.id for d in self.due()):
+            return []
+        self.due().append({"id": c.id, "why": why})
+        return [f"Morale check for {c.name} ({why})"]
+
+    def pending(self) -> dict[str, Any]:
+        """Choices waiting on a combatant (by id), kept beside the encounter until made."""
+        waiting: dict[str, Any] = self.doc.setdefault("pending", {})
+        return waiting
+
+    def ap_max(self, c: er.Combatant) -> int:
+        """AP per round in the AP-rounds model from the combatant's Quickness."""
+        return self.rules.ap_per_round(c.quickness or DEFAULT_QUICKNESS)
+
+
+def load(tx: Tx, doc_id: int) -> Fight:
+    doc = tx.find("encounters", doc_id)
+    if doc is None:
+        raise RuleError("That encounter no longer exists")
+    try:
+        enc = er.Encounter.from_dict(doc)
+    except RuleError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RuleError(f"The encounter cannot be read: {exc}") from None
+    return Fight(tx, doc_id, doc, enc)
+
+
+def check_numbers(command: object) -> None:
+    """Refuse a command whose whole-number fields are past :data:`MAX_NUMBER`."""
+    for spec in fields(command):  # type: ignore[arg-type]
+        value = getattr(command, spec.name)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            what = spec.name.replace("_", " ")
+            raise RuleError(f"The {what} is out of range (at most {MAX_NUMBER:,})")
+
+
+def _countdowns(enc: er.Encounter) -> dict[int, int | None]:
+    return {id(e): e.remaining for c in enc.combatants for e in c.conditions}
+
+
+@dataclass(frozen=True)
+class EncounterCommand:
+    """Base: load the encounter, :meth:`change` it, save it; rules errors are refusals."""
+
+    encounter_id: int
+    LABEL: ClassVar[str] = ""
+    """The change's name in the log and in undo; commands with a varying label override
+    :attr:`label` instead."""
+
+    @property
+    def label(self) -> str:
+        return self.LABEL or type(self).__name__
+
+    def run(self, tx: Tx) -> list[str]:
+        check_numbers(self)
+        fight = load(tx, self.encounter_id)
+        ticked = fight.rules.ticked
+        before = _countdowns(fight.enc) if ticked is not None else {}
+        try:
+            lines = self.change(fight)
+            if ticked is not None:
+                counted = [
+                    (c, e)
+                    for c in fight.enc.combatants
+                    for e in c.conditions
+                    if id(e) in before and before[id(e)] != e.remaining
+                ]
+                if counted:
+                    lines += ticked(counted)
+        except RuleError:
+            raise
+        except ValueError as exc:  # a rules helper's plain ValueError is a refusal too
+            raise RuleError(str(exc)) from None
+        fight.save()
+        return lines
+
+    def change(self, fight: Fight) -> list[str]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CombatantCommand(EncounterCommand):
+    """An encounter command about one combatant (``combatant_id``)."""
+
+    combatant_id: str = ""
+
+
+# --------------------------------------------------------------------------- what a game says
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One damage or heal being applied: the fight, the target and the form's answers."""
+
+    fight: Fight
+    combatant: er.Combatant
+    kind: HealthKind
+    answers: Answers
+
+    @property
+    def tx(self) -> Tx:
+        return self.fight.tx
+
+    @property
+    def rng(self) -> random.Random:
+        return self.fight.tx.rng
+
+
+SheetChange = Callable[[Hit, Doc, int], tuple[Doc, list[str]]]
+"""Apply an amount to a sheet (a PC's or a foe's): the sheet to store and the log lines."""
+
+
+def _plain_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
+    return parse_amount(amount, hit.tx, hit.combatant.name), []
+
+
+def _unchanged_hp(hit: Hit, amount: int) -> tuple[int, str]:
+    return amount, ""
+
+
+def _roll_d20(rng: random.Random, sheet: Doc | None, npc: Doc | None) -> CheckResult:
+    die = rng.randint(1, 20)
+    return CheckResult("initiative 1d20", die, (die,))
+
+
+def standard_ap(quickness: int) -> int:
+    """The AP-rounds model's AP per round where a game sets none: 5 + ceil(Quickness / 2)."""
+    return 5 + -(-int(quickness) // 2)
+
+
+def amount_form(kind: HealthKind) -> tuple[Field, ...]:
+    return (Field("amount", "Damage (number or dice)", "", "amount"),)
+
+
+def heal_amount_form(kind: HealthKind) -> tuple[Field, ...]:
+    return (Field("amount", "Heal (number or dice)", "", "amount"),)
+
+
+def _no_tags(c: er.Combatant) -> list[str]:
+    return [e.label() for e in c.conditions]
+
+
+def _no_note(enc: er.Encounter, c: er.Combatant) -> str:
+    return ""
+
+
+def _no_notes(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    return []
+
+
+def _cannot(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    raise RuleError(f"{hit.combatant.name}'s sheet takes no damage in this game")
+
+
+def hp_out(stats: Mapping[str, Any]) -> bool:
+    try:
+        return int(stats.get("hp", 0)) <= 0
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class FoeSheet:
+    """What a foe tracks in a game, and how it is made, hurt, healed and shown.
+
+    ``hurt``/``heal`` None: the game's foes are HD foes, plain HP with morale
+    (``make`` then returns ``{"hp", "hp_max"}`` stats, not a sheet).
+    """
+
+    health_label: str = "HP"
+    """What the quick-add form asks for the foe's health."""
+    health_default: int = 8
+    fields: tuple[Field, ...] = (
+        Field("initiative", "Initiative (blank: roll later)", "", "optint"),
+    )
+    """Quick add's questions beyond name, count and health."""
+    make: Callable[[str, int, Answers], Doc] = lambda name, health, answers: {
+        "hp": health,
+        "hp_max": health,
+    }
+    """``make(name, health, answers)``: the new combatant's ``stats`` (a foe sheet goes under
+    ``"sheet"``)."""
+    from_library: Callable[[str, int, Doc], Doc] | None = None
+    """``from_library(name, hp, npc_doc)``: the stats of a library NPC joining a fight, where the
+    game gives it its foe sheet (the aspects game's stress track); None: plain HD HP."""
+    health: Callable[[Doc], str] = lambda sheet: "?"
+    """One short line of a foe sheet's health for the tracker's row."""
+    hurt: SheetChange = _cannot
+    heal: SheetChange = _cannot
+    damage_form: Callable[[], tuple[Field, ...]] | None = None
+    """Damage questions for a foe when they differ from a PC's."""
+    heal_form: Callable[[], tuple[Field, ...]] | None = None
+    out: Callable[[Doc], bool] = lambda sheet: False
+    """True when the foe is out of the fight (0 vitality, taken out, downed …)."""
+
+
+HD_FOES = FoeSheet()
+"""Foes with plain HD HP and morale (the NPC rules' own foes)."""
 
 
 @dataclass(frozen=True)
 class FightRules:
-    """The combat tracker's questions to a game."""
+    """The combat tracker's questions to a game; every hook has the generic answer as default."""
+
+    foe: FoeSheet = HD_FOES
+    initiative: Callable[[random.Random, Doc | None, Doc | None], CheckResult] = _roll_d20
+    """``initiative(rng, sheet, npc_doc)``: a combatant's initiative roll from its PC or foe
+    sheet (None for an HD NPC) and, for a library NPC, its library document."""
+    ap_per_round: Callable[[int], int] = standard_ap
+    """AP per round from Quickness (the AP-rounds model)."""
+    damage_form: Callable[[HealthKind], tuple[Field, ...]] = amount_form
+    """What the damage form asks, by where the target's health lives."""
+    heal_form: Callable[[HealthKind], tuple[Field, ...]] = heal_amount_form
+    damage_amount: Callable[[Hit, str], tuple[int | None, list[str]]] = _plain_amount
+    """The damage dealt from the typed amount and the answers (a defence roll, a doubled
+    Triumph, an attack card): the amount (None: nothing lands) and its log lines."""
+    damage_is_points: bool = True
+    """False where damage to a sheet is not points temporary HP could absorb."""
+    hp_damage: Callable[[Hit, int], tuple[int, str]] = _unchanged_hp
+    """Damage to plain HD HP after temporary HP (a resistance): the amount and a note."""
+    hurt: SheetChange = _cannot
+    """Damage to a PC's party sheet."""
+    heal: SheetChange = _cannot
+    """Healing on a PC's party sheet."""
+    out: Callable[[Character], bool] = lambda sheet: False
+    """True when a PC is out of the fight (perished, downed, taken out …)."""
+    tags: Callable[[er.Combatant], list[str]] = _no_tags
+    """The row's conditions column: effect labels and anything else the game marks."""
+    turn_note: Callable[[er.Encounter, er.Combatant], str] = _no_note
+    """Extra words in the row's turn column once the fight has started."""
+    notes: Callable[[Mapping[str, Any], Mapping[str, str]], list[str]] = _no_notes
+    """``notes(encounter_doc, names_by_id)``: lines for the tracker's status line."""
+    ticked: Callable[[list[tuple[er.Combatant, er.Effect]]], list[str]] | None = None
+    """Called after any change whose turn changes counted effects down (Nemron's ranks decay)."""
+    ranked_conditions: bool = False
+    """The condition form asks a rank (ranked conditions lose a rank per tick)."""
+
+
+def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
+    """Whether a combatant is out of the fight, by where its health lives."""
+    kind = health_kind(c)
+    try:
+        if kind == "hp":
+            return hp_out(c.stats)
+        if sheet is None:
+            return False
+        return rules.foe.out(sheet) if kind == "foe" else rules.out(sheet)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def foe_health(rules: FightRules, sheet: Doc) -> str:
+    try:
+        return rules.foe.health(sheet)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return "?"
+
+
+__all__ = [
+    "DEFAULT_QUICKNESS",
+    "HD_FOES",
+    "MAX_AMOUNT",
+    "MAX_NUMBER",
+    "MODEL_LABELS",
+    "TICK_WORDS",
+    "Answers",
+    "CombatantCommand",
+    "EncounterCommand",
+    "Fight",
+    "FightRules",
+    "FoeSheet",
+    "Hit",
+    "foe_health",
+    "has_effect",
+    "health_kind",
+    "hp_line",
+    "is_out",
+    "load",
+    "parse_amount",
+    "ref_id",
+]
+
+
+# --------------------------------------------------------------------------- game actions
+
+
+def selected(ctx: Context) -> tuple[int, str]:
+    """The running encounter and the selected combatant's id, for a combat action's command."""
+    if ctx.encounter_id is None:
+        raise RuleError("No encounter yet: ctrl+n makes one")
+    if ctx.combatant is None:
+        raise RuleError("Select a combatant first (j/k)")
+    return ctx.encounter_id, str(ctx.combatant.get("id", ""))
+
+
+def combatants(ctx: Context) -> list[Mapping[str, Any]]:
+    """The running encounter's combatant documents (empty without one)."""
+    if ctx.encounter is None:
+        return []
+    found = ctx.encounter.get("combatants", [])
+    return found if isinstance(found, list) else []
+
+
+def waiting_choice(ctx: Context) -> str | None:
+    """The combatant a pending choice waits on: the selected one if it has one, else the first."""
+    pending = (ctx.encounter or {}).get("pending") or {}
+    if not isinstance(pending, Mapping) or not pending:
+        return None
+    cid = str((ctx.combatant or {}).get("id", ""))
+    return cid if cid in pending else str(next(iter(pending)))

@@ -24,10 +24,8 @@ from app.commands import combat as cmd
 from app.commands.npcs import AddNpcsToEncounter
 from app.queries import current_encounter
 from rulesets import encounter as er
-from rulesets.base import Ruleset
-from rulesets.nemron import rules as nemron
-from rulesets.shadows import rules as shadows
-from rulesets.somnihil import rules as somnihil
+from rulesets import fight as fr
+from rulesets.table import Context
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -91,16 +89,21 @@ class CombatScreen(PanelScreen):
         _b("o", "hold", "Hold the action", "hold", show=False),
         _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
         _b("c", "choose_next", "Choose the selected to act next", "choose_next", show=False),
-        _b("x", "counter", "Counter action: 1 AP (SOH-09)", "counter", show=False),
-        _b("v", "economy('action')", "Action used (NEM-06)", "econ_action", show=False),
-        _b("r", "economy('reaction')", "Reaction used (NEM-06)", "econ_reaction", show=False),
-        _b("m", "economy('movement')", "Movement used (NEM-06)", "econ_movement", show=False),
+        _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
-        _b("alt+a", "anomaly", "Anomaly by AP cost (SOM-05)", "anomaly", show=False),
-        _b("f", "fate", "Fate / Darkest Self choice", "fate", show=False),
-        _b("z", "distance", "Distance band farther (SOM-11)", "distance", show=False),
-        _b("s", "morale", "Morale check (NPC-08)", "morale", show=False),
+        _b("s", "morale", "Morale check", "morale", show=False),
     ]
+    MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "spend_ap": ("ap_rounds",),
+        "counter": ("ap_rounds",),
+        "choose_next": ("chosen_next",),
+        "roll_initiative": ("initiative",),
+        "roll_initiative_npcs": ("initiative",),
+        "delay": ("initiative",),
+        "hold": ("initiative",),
+        "use_held": ("initiative",),
+    }
+    """Shell keys of one turn model: hidden (and inert) in an encounter of another."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -117,6 +120,10 @@ class CombatScreen(PanelScreen):
         self._said_version = -1
         """Campaign version the event line speaks of."""
         self._shown_text: dict[str, object] = {}
+        self._has_hd = False
+        """The running encounter has an HD NPC (the morale key works)."""
+        self._keys_for: tuple[object, ...] = ()
+        """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -147,6 +154,8 @@ class CombatScreen(PanelScreen):
             self._set_text("#encounter-title", "No encounter yet: ctrl+n")
             self.table.show([], [])
             self._set_text("#combat-status", "")
+            self._has_hd = False
+            self._offer_keys((None, False))
             return
         self.encounter_id, self._doc = found
         self._next_seen = {}
@@ -172,9 +181,41 @@ class CombatScreen(PanelScreen):
             self.table.select_id(self._follow)
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
+        self._offer_keys((enc.model, self._has_hd))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
+
+    def _offer_keys(self, what: tuple[object, ...]) -> None:
+        # The Footer and help ask check_action again only when the turn model (or whether an HD
+        # NPC is in the fight) changed, not on every keypress.
+        if what != self._keys_for:
+            self._keys_for = what
+            self.refresh_bindings()
+
+    @property
+    def rules(self) -> fr.FightRules:
+        return self.game.fight
+
+    def game_context(self) -> Context:
+        cid = self.table.selected_id if self.is_mounted else None
+        seen = self._seen.get(cid) if cid is not None else None
+        return Context(
+            read=self.campaign,
+            game=self.game,
+            panel=self.PANEL_ID,
+            encounter_id=self.encounter_id,
+            encounter=self._doc or None,
+            combatant=seen.raw if seen is not None and seen.raw else None,
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        models = self.MODEL_KEYS.get(action)
+        if models is not None and self.encounter is not None:
+            return self.encounter.model in models
+        if action == "morale" and self.encounter is not None:
+            return self._has_hd or bool(self._doc.get("morale_due"))
+        return super().check_action(action, parameters)
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
         # A Static update costs a layout pass of the whole screen; most keypresses leave the
@@ -197,18 +238,20 @@ class CombatScreen(PanelScreen):
         return combatant
 
     def _rows_of(self, enc: er.Encounter) -> list[Row]:
-        ruleset = self.campaign.ruleset
-        context = (enc.model, enc.started, ruleset.id)
+        context = (enc.model, enc.started, self.game.id)
         rows: list[Row] = []
+        hd = False
         for pos, c in enumerate(enc.combatants, 1):
+            hd = hd or (c.side == "npc" and "sheet" not in c.stats)
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
             key = (pos, c.id == enc.current, context, self._sheet_of(c))
             seen = self._seen.get(c.id)
             if seen is None or seen.combatant is not c:
                 seen = _Seen({}, c)
             if seen.row is None or seen.row_key != key:
-                seen.row_key, seen.row = key, self._row(pos, c, ruleset)
+                seen.row_key, seen.row = key, self._row(pos, c)
             rows.append(seen.row)
+        self._has_hd = hd
         return rows
 
     def _show_list(self, current: int | None) -> None:
@@ -244,9 +287,7 @@ class CombatScreen(PanelScreen):
         due = [names.get(d.get("id", ""), "?") for d in self._doc.get("morale_due", [])]
         if due:
             parts.append(f"Morale check due (s): {', '.join(due)}")
-        pending = [names.get(k, "?") for k in self._doc.get("pending", {})]
-        if pending:
-            parts.append(f"Darkest Self or Taken Out (f): {', '.join(pending)}")
+        parts += self.rules.notes(self._doc, names)
         if enc.model == "chosen_next" and enc.started:
             left = er.choosable(enc)
             parts.append(f"Not yet acted: {len(left)}; select one and press c")
@@ -258,24 +299,24 @@ class CombatScreen(PanelScreen):
 
     def _sheet_of(self, c: er.Combatant) -> dict[str, Any] | None:
         """A PC combatant's party sheet (a shallow copy, a faithful image of a stored doc)."""
-        if cmd.health_kind(c) != "pc":
+        if fr.health_kind(c) != "pc":
             return None
         sheet = self.campaign.doc("party", int(str(c.ref)))
         return dict(sheet) if sheet is not None else None
 
-    def _health(self, c: er.Combatant, ruleset: Ruleset) -> str:
-        kind = cmd.health_kind(c)
+    def _health(self, c: er.Combatant) -> str:
+        kind = fr.health_kind(c)
         if kind == "pc":
             pc = self._sheet_of(c)
-            text = ruleset.health(pc) if pc is not None else "(not in party)"
-        elif kind == "sheet":
-            text = ruleset.health(c.stats["sheet"])
+            text = self.campaign.ruleset.health(pc) if pc is not None else "(not in party)"
+        elif kind == "foe":
+            text = fr.foe_health(self.rules, c.stats["sheet"])
         else:
-            text = cmd.hp_line(c.stats)
+            text = fr.hp_line(c.stats)
         temp = c.stats.get("temp_hp")
         return f"{text} +{temp} tmp" if temp else text
 
-    def _row(self, pos: int, c: er.Combatant, ruleset: Ruleset) -> Row:
+    def _row(self, pos: int, c: er.Combatant) -> Row:
         enc = self.encounter
         assert enc is not None
         current = c.id == enc.current
@@ -289,25 +330,18 @@ class CombatScreen(PanelScreen):
             order = "–" if c.initiative is None else str(c.initiative)
         else:
             order = ""
-        effects = []
-        if "distance" in c.stats:
-            effects.append(f"[{c.stats['distance']}]")
-        for e in c.conditions:
-            label = e.label()
-            if e.name.casefold() == "anomaly":
-                label += " (disadv.)"
-            effects.append(label)
+        effects = self.rules.tags(c)
         return (
             ("▶" if current else "", "bold yellow"),
             (str(pos), ""),
             (order, "bold" if enc.model == "ap_rounds" else ""),
             (name, name_style),
-            (clean(self._health(c, ruleset), 60), ""),
+            (clean(self._health(c), 60), ""),
             (clean(", ".join(effects), 80), "italic"),
-            (self._turn_state(enc, c, ruleset), "dim"),
+            (self._turn_state(enc, c), "dim"),
         )
 
-    def _turn_state(self, enc: er.Encounter, c: er.Combatant, ruleset: Ruleset) -> str:
+    def _turn_state(self, enc: er.Encounter, c: er.Combatant) -> str:
         if not enc.started:
             return ""
         bits = []
@@ -319,10 +353,7 @@ class CombatScreen(PanelScreen):
             bits.append("acted" if c.acted else ("acting" if c.id == enc.current else "to act"))
         elif c.acted:
             bits.append("acted")
-        if ruleset.id == "nemron" and enc.model == "initiative":
-            used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
-            if used:
-                bits.append("used " + "".join(used))
+        bits.append(self.rules.turn_note(enc, c))
         return " ".join(b for b in bits if b)
 
     # --- helpers ------------------------------------------------------------------------------
@@ -339,13 +370,13 @@ class CombatScreen(PanelScreen):
 
     def _apply(self, command: Any, follow: str | None = None) -> list[str] | None:
         self._follow = follow
-        lines = self.tableside.apply(command)
-        if lines:
-            # What just happened goes on a line under the table, not in a toast: at the table
-            # a GM presses n forty times a fight, and stacked toasts would cover the order.
-            self._set_text("#combat-last", "› " + "; ".join(lines[-3:]))
-            self._said_version = self.campaign.version
-        return lines
+        return self.send(command)
+
+    def show_result(self, lines: list[str]) -> None:
+        # What just happened goes on a line under the table, not in a toast: at the table a GM
+        # presses n forty times a fight, and stacked toasts would cover the order.
+        self._set_text("#combat-last", "› " + "; ".join(lines[-3:]))
+        self._said_version = self.campaign.version
 
     def _need_encounter(self) -> int | None:
         if self.encounter_id is None:
@@ -411,12 +442,6 @@ class CombatScreen(PanelScreen):
     def action_move(self, delta: int) -> None:
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
-    def action_economy(self, kind: str) -> None:
-        if self.campaign.ruleset.id != "nemron":
-            self.notify("Action / reaction / movement tracking is Nemron's (NEM-06)")
-            return
-        self._on_selected(lambda e, c: cmd.ToggleEconomy(e, c.id, kind))
-
     def action_spend_ap(self) -> None:
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
@@ -451,7 +476,7 @@ class CombatScreen(PanelScreen):
                 Field(
                     "model",
                     "Turn model",
-                    self.campaign.ruleset.turn_model,
+                    self.game.turn_model,
                     "choice",
                     choices=er.MODELS,
                 ),
@@ -488,14 +513,19 @@ class CombatScreen(PanelScreen):
             if npc_id is None:
                 self.notify(f"No NPC called {v['name']!r} in the library", severity="warning")
                 return
-            self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v["hp"]))
+            self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v.get("hp") or "rolled"))
+
+        # A game whose library NPCs join with its own foe sheet has no HP to roll.
+        hp = [] if self.rules.foe.from_library else [
+            Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))
+        ]
 
         self._ask(
             "Add NPCs from the library",
             [
                 Field("name", "NPC name", names[0], suggestions=names[:5000]),
                 Field("count", "How many", "1", "int", minimum=1),
-                Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed")),
+                *hp,
             ],
             add,
         )
@@ -504,24 +534,13 @@ class CombatScreen(PanelScreen):
         eid = self._need_encounter()
         if eid is None:
             return
-        game = self.campaign.ruleset.id
-        label = {
-            "somnihil": "Vitality",
-            "resolution": "HP",
-            "nemron": "HP per limb",
-            "shadows": "Health, Life and Æssence",
-            "aspects": "Stress cap",
-        }[game]
-        default = {"somnihil": "10", "nemron": "5", "shadows": "20", "aspects": "3"}.get(game, "8")
+        foe = self.rules.foe
         fields = [
             Field("name", "Name", "Foe"),
             Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
-            Field("health", label, default, "int"),
+            Field("health", foe.health_label, str(foe.health_default), "int"),
+            *foe.fields,
         ]
-        if game == "shadows":
-            fields.append(Field("quickness", "Quickness (AP = 5 + ceil(Q/2))", "6", "int"))
-        else:
-            fields.append(Field("initiative", "Initiative (blank: roll later)", "", "optint"))
         self._ask(
             "Quick add",
             fields,
@@ -533,6 +552,7 @@ class CombatScreen(PanelScreen):
                     int(v["health"]),
                     v.get("initiative"),
                     int(v.get("quickness") or 0),
+                    answers=v,
                 )
             ),
         )
@@ -560,7 +580,7 @@ class CombatScreen(PanelScreen):
                 minimum=-99,
             ),
         ]
-        hp = cmd.health_kind(c) == "hp"
+        hp = fr.health_kind(c) == "hp"
         if hp:
             fields.append(Field("hp", "HP", str(c.stats.get("hp", 0)), "int"))
             fields.append(Field("hp_max", "HP max", str(c.stats.get("hp_max", 0)), "int"))
@@ -590,119 +610,28 @@ class CombatScreen(PanelScreen):
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
             return
-        game = self.campaign.ruleset.id
-        hp = cmd.health_kind(c) == "hp"
-        fields = [Field("amount", "Damage (number or dice)", "", "amount")]
-        if game == "aspects" and not hp:
-            fields = [
-                Field("amount", "Attack total", "", "amount"),
-                Field("defence", "Defence total", "0", "int", minimum=-99),
-                Field("kind", "Conflict", "physical", "choice", choices=("physical", "mental")),
-            ]
-        elif game == "somnihil" and not hp:
-            fields.append(
-                Field("triumph", "Triumph: double (SOM-03)", "no", "choice", choices=("no", "yes"))
-            )
-        elif game == "nemron" and not hp:
-            limbs = (*nemron.LIMBS, "aoe")
-            fields.append(
-                Field(
-                    "limb",
-                    "Limb (blank: location die; aoe: a die per point)",
-                    "",
-                    "choice",
-                    choices=limbs,
-                    required=False,
-                )
-            )
-        if game == "nemron":
-            fields.append(Field("defence_roll", "Defence roll (NEM-07; blank: none)", "", "optint"))
-        if game == "shadows":
-            fields = [
-                Field("amount", "Damage (number or dice; blank: attack card)", "", "amount",
-                      required=False),
-                Field("card", "Attack card (SOH-14, e.g. 9 Swords)", "", "text", required=False),
-                Field("skill", "Attack skill", "0", "int"),
-                Field("type", "Attack type", "physical", "choice",
-                      choices=tuple(shadows.ATTACK_SUITS)),
-                Field("cover", "Cover/movement (SOH-13)", "0", "choice",
-                      choices=tuple(str(n) for n in shadows.COVER_BONUSES)),
-                Field("cards", "Defence cards total (Coins doubled)", "0", "int"),
-                Field("face", "Face card in defence", "no", "choice", choices=("no", "yes")),
-                Field("weapon", "Weapon modifier (SOH-15; blank: none)", "", "choice",
-                      choices=tuple(shadows.DAMAGE_MODIFIERS), required=False),
-            ]  # fmt: skip
-            mods = ("normal", "vulnerable", "resistant", "immune")
-            fields.append(Field("modifier", "Modifier (SOH-17)", "normal", "choice", choices=mods))
-            if not hp:
-                fields.append(
-                    Field("pool", "Pool", "hit", "choice", choices=("hit", *shadows.POOLS))
-                )
-                fields.append(
-                    Field("firearm", "Firearm (Life ÷5)", "no", "choice", choices=("no", "yes"))
-                )
-
-        def done(v: dict[str, Any]) -> None:
-            if game == "shadows" and not v["amount"] and not v["card"]:
-                self.notify("Type an amount or an attack card", severity="warning")
-                return
-            self._apply(
-                cmd.Damage(
-                    eid,
-                    c.id,
-                    str(v["amount"]),
-                    triumph=v.get("triumph") == "yes",
-                    limb=str(v.get("limb") or ""),
-                    pool=str(v.get("pool") or "health"),
-                    modifier=str(v.get("modifier") or "normal"),
-                    firearm=v.get("firearm") == "yes",
-                    defence=int(v.get("defence") or 0),
-                    kind=str(v.get("type") or v.get("kind") or "physical"),
-                    attack_card="" if v.get("amount") else str(v.get("card") or ""),
-                    attack_skill=int(v.get("skill") or 0),
-                    cover=int(v.get("cover") or 0),
-                    defence_cards=int(v.get("cards") or 0),
-                    defence_face=v.get("face") == "yes",
-                    weapon=str(v.get("weapon") or ""),
-                    defence_roll=v.get("defence_roll"),
-                )
-            )
-
-        self._ask(f"Damage {c.name}", fields, done)
+        kind = fr.health_kind(c)
+        rules = self.rules
+        form = rules.foe.damage_form if kind == "foe" and rules.foe.damage_form else None
+        fields = list(form() if form is not None else rules.damage_form(kind))
+        self._ask(
+            f"Damage {c.name}",
+            fields,
+            lambda v: self._apply(cmd.Damage(eid, c.id, str(v.get("amount") or ""), v)),
+        )
 
     def action_heal(self) -> None:
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
             return
-        game = self.campaign.ruleset.id
-        hp = cmd.health_kind(c) == "hp"
-        label = "Minor injuries healed" if game == "aspects" and not hp else "Heal (number or dice)"
-        fields = [Field("amount", label, "", "amount")]
-        if game == "nemron" and not hp:
-            fields.append(
-                Field(
-                    "limb",
-                    "Limb (blank: most hurt)",
-                    "",
-                    "choice",
-                    choices=nemron.LIMBS,
-                    required=False,
-                )
-            )
-        if game == "shadows" and not hp:
-            fields.append(Field("pool", "Pool", "health", "choice", choices=shadows.POOLS))
+        kind = fr.health_kind(c)
+        rules = self.rules
+        form = rules.foe.heal_form if kind == "foe" and rules.foe.heal_form else None
+        fields = list(form() if form is not None else rules.heal_form(kind))
         self._ask(
             f"Heal {c.name}",
             fields,
-            lambda v: self._apply(
-                cmd.Heal(
-                    eid,
-                    c.id,
-                    str(v["amount"]),
-                    limb=str(v.get("limb") or ""),
-                    pool=str(v.get("pool") or "health"),
-                )
-            ),
+            lambda v: self._apply(cmd.Heal(eid, c.id, str(v.get("amount") or ""), v)),
         )
 
     def action_temp_hp(self) -> None:
@@ -734,10 +663,8 @@ class CombatScreen(PanelScreen):
                 required=False,
             ),
         ]
-        if self.campaign.ruleset.id == "nemron":
-            fields.append(
-                Field("rank", "Rank (NEM-12; decays one per tick)", "", "optint", minimum=1)
-            )
+        if self.rules.ranked_conditions:
+            fields.append(Field("rank", "Rank (decays one per tick)", "", "optint", minimum=1))
         by_name = {x.name: x.id for x in enc.combatants}
 
         def done(v: dict[str, Any]) -> None:
@@ -767,45 +694,6 @@ class CombatScreen(PanelScreen):
             f"Remove a condition from {c.name}",
             [Field("name", "Condition", names[-1], "choice", choices=names)],
             lambda v: self._apply(cmd.RemoveEffect(eid, c.id, v["name"])),
-        )
-
-    def action_anomaly(self) -> None:
-        if self.campaign.ruleset.id != "somnihil":
-            self.notify("Anomalies are Somnihil's (SOM-05)")
-            return
-        eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
-            return
-        self._ask(
-            f"Anomaly near {c.name}",
-            [Field("cost", "The spell's AP cost (2/4/6/8 turns)", "1", "int", minimum=1)],
-            lambda v: self._apply(cmd.AddEffect(eid, c.id, anomaly_cost=int(v["cost"]))),
-        )
-
-    def action_fate(self) -> None:
-        game = self.campaign.ruleset.id
-        eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
-            return
-        if game == "somnihil":
-            choices: tuple[str, ...] = tuple(somnihil.FATES.values())
-        elif game == "aspects":
-            choices = ("Darkest Self", "Taken Out")
-        else:
-            self.notify("This game has no fate choice")
-            return
-        self._ask(
-            f"Fate of {c.name}",
-            [Field("fate", "Choose", choices[0], "choice", choices=choices)],
-            lambda v: self._apply(cmd.ChooseFate(eid, c.id, v["fate"])),
-        )
-
-    def action_distance(self) -> None:
-        if self.campaign.ruleset.id != "somnihil":
-            self.notify("Distance bands are Somnihil's (SOM-11)")
-            return
-        self._on_selected(
-            lambda e, c: cmd.SetDistance(e, c.id, cmd.distance_cycle(c.stats.get("distance")))
         )
 
     def action_morale(self) -> None:

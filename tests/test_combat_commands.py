@@ -12,6 +12,10 @@ from app.commands import combat as cmd
 from app.queries import current_encounter
 from app.state import Campaign, CommandError
 from rulesets import encounter as er
+from rulesets.aspects import fight as aspects_fight
+from rulesets.fight import has_effect
+from rulesets.nemron import fight as nemron_fight
+from rulesets.somnihil import fight as somnihil_fight
 from tests.apphelpers import open_demo
 
 
@@ -142,10 +146,10 @@ def test_SOM_05_anomaly_lasts_by_ap_cost_and_gives_disadvantage(opened: Any) -> 
     campaign = opened("somnihil")
     eid, _ = enc(campaign)
     vesna = by_name(campaign, "Vesna Kade")
-    campaign.apply(cmd.AddEffect(eid, vesna.id, anomaly_cost=3))
+    campaign.apply(somnihil_fight.AddAnomaly(eid, vesna.id, 3))
     effect = by_name(campaign, "Vesna Kade").conditions[0]
     assert (effect.name, effect.remaining) == ("Anomaly", 6)
-    assert cmd.has_anomaly(by_name(campaign, "Vesna Kade"))
+    assert has_effect(by_name(campaign, "Vesna Kade"), "Anomaly")
 
 
 def test_resume_state_saved_after_each_change(opened: Any, tmp_path: Path) -> None:
@@ -166,7 +170,7 @@ def test_SOM_03_triumph_doubles_damage_on_the_party_doc(opened: Any) -> None:
     campaign = opened("somnihil")
     eid, _ = enc(campaign)
     vesna = by_name(campaign, "Vesna Kade")
-    campaign.apply(cmd.Damage(eid, vesna.id, "3", triumph=True))
+    campaign.apply(cmd.Damage(eid, vesna.id, "3", {"triumph": "yes"}))
     assert party(campaign, "Vesna Kade")["resources"]["vitality"]["current"] == 4
 
 
@@ -183,7 +187,7 @@ def test_SOM_08_09_cheat_death_at_zero_then_choose_fate(opened: Any) -> None:
     rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
     assert rolls, "Cheat Death must be rolled into the log"
     assert party(campaign, "Vesna Kade")["status"] == "perished"
-    campaign.apply(cmd.ChooseFate(eid, vesna.id, "Seditious Spirit"))
+    campaign.apply(somnihil_fight.ChooseFate(eid, vesna.id, "Seditious Spirit"))
     assert party(campaign, "Vesna Kade")["status"] == "spirit"
 
 
@@ -191,20 +195,20 @@ def test_SOM_11_distance_band_cycles(opened: Any) -> None:
     campaign = opened("somnihil")
     eid, _ = enc(campaign)
     gob = by_name(campaign, "Goblin 1")
-    campaign.apply(cmd.SetDistance(eid, gob.id, cmd.distance_cycle(None)))
+    campaign.apply(somnihil_fight.SetDistance(eid, gob.id, somnihil_fight.distance_cycle(None)))
     assert by_name(campaign, "Goblin 1").stats["distance"] == "In Reach"
     with pytest.raises(CommandError):
-        campaign.apply(cmd.SetDistance(eid, gob.id, "Far away"))
+        campaign.apply(somnihil_fight.SetDistance(eid, gob.id, "Far away"))
 
 
 def test_NEM_08_named_limb_and_major_limb_downs(opened: Any) -> None:
     campaign = opened("nemron")
     eid, _ = enc(campaign)
     kesh = by_name(campaign, "Kesh Varn")
-    campaign.apply(cmd.Damage(eid, kesh.id, "3", limb="left_arm"))
+    campaign.apply(cmd.Damage(eid, kesh.id, "3", {"limb": "left_arm"}))
     limbs = party(campaign, "Kesh Varn")["tracks"]["limbs"]
     assert limbs["left_arm"]["hp"] == limbs["left_arm"]["max"] - 3
-    campaign.apply(cmd.Damage(eid, kesh.id, "99", limb="head"))
+    campaign.apply(cmd.Damage(eid, kesh.id, "99", {"limb": "head"}))
     assert party(campaign, "Kesh Varn")["status"] == "downed"
 
 
@@ -213,7 +217,7 @@ def test_NEM_09_aoe_rolls_one_location_die_per_point(opened: Any) -> None:
     eid, _ = enc(campaign)
     kesh = by_name(campaign, "Kesh Varn")
     before = sum(v["hp"] for v in party(campaign, "Kesh Varn")["tracks"]["limbs"].values())
-    campaign.apply(cmd.Damage(eid, kesh.id, "4", limb="aoe"))
+    campaign.apply(cmd.Damage(eid, kesh.id, "4", {"limb": "aoe"}))
     after = sum(v["hp"] for v in party(campaign, "Kesh Varn")["tracks"]["limbs"].values())
     assert before - after == 4
 
@@ -222,7 +226,7 @@ def test_NEM_06_economy_toggles(opened: Any) -> None:
     campaign = opened("nemron")
     eid, _ = enc(campaign)
     kesh = by_name(campaign, "Kesh Varn")
-    campaign.apply(cmd.ToggleEconomy(eid, kesh.id, "reaction"))
+    campaign.apply(nemron_fight.ToggleEconomy(eid, kesh.id, "reaction"))
     assert by_name(campaign, "Kesh Varn").economy["reaction"] is True
 
 
@@ -230,11 +234,11 @@ def test_SOH_17_firearm_life_fifth_and_vulnerability(opened: Any) -> None:
     campaign = opened("shadows")
     eid, _ = enc(campaign)
     agnes = by_name(campaign, "Agnes Thorne")
-    campaign.apply(cmd.Damage(eid, agnes.id, "7", pool="life", firearm=True))
+    campaign.apply(cmd.Damage(eid, agnes.id, "7", {"pool": "life", "firearm": "yes"}))
     assert party(campaign, "Agnes Thorne")["resources"]["life"]["current"] == 18
-    campaign.apply(cmd.Damage(eid, agnes.id, "3", pool="health", modifier="vulnerable"))
+    campaign.apply(cmd.Damage(eid, agnes.id, "3", {"pool": "health", "modifier": "vulnerable"}))
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 14
-    campaign.apply(cmd.Damage(eid, agnes.id, "9", pool="health", modifier="immune"))
+    campaign.apply(cmd.Damage(eid, agnes.id, "9", {"pool": "health", "modifier": "immune"}))
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 14
 
 
@@ -242,15 +246,15 @@ def test_ASP_05_06_overlap_injury_consequence_darkest_self(opened: Any) -> None:
     campaign = opened("aspects")
     eid, _ = enc(campaign)
     rowan = by_name(campaign, "Rowan Pike")
-    campaign.apply(cmd.Damage(eid, rowan.id, "10", defence=8))  # overlap 2 <= cap 3
+    campaign.apply(cmd.Damage(eid, rowan.id, "10", {"defence": 8}))  # overlap 2 <= cap 3
     assert len(party(campaign, "Rowan Pike")["lists"]["injuries"]) == 1
-    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))  # 5 > 3: consequence
-    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", {"defence": 7}))  # 5 > 3: consequence
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", {"defence": 7}))
     assert len(party(campaign, "Rowan Pike")["lists"]["consequences"]) == 2
-    campaign.apply(cmd.Damage(eid, rowan.id, "12", defence=7))  # at the limit: a choice
+    campaign.apply(cmd.Damage(eid, rowan.id, "12", {"defence": 7}))  # at the limit: a choice
     found = current_encounter(campaign)
     assert found is not None and rowan.id in found[1]["pending"]
-    campaign.apply(cmd.ChooseFate(eid, rowan.id, "Darkest Self"))
+    campaign.apply(aspects_fight.ChooseDarkestSelf(eid, rowan.id, "Darkest Self"))
     assert party(campaign, "Rowan Pike")["status"] == "darkest self"
 
 
@@ -308,7 +312,7 @@ def test_quick_add_group_numbered_with_game_sheet(opened: Any) -> None:
     campaign.apply(cmd.QuickAdd(eid, "Raider", 2, 4))
     raider = by_name(campaign, "Raider 2")
     assert raider.stats["sheet"]["tracks"]["limbs"]["head"] == {"hp": 4, "max": 4}
-    campaign.apply(cmd.Damage(eid, raider.id, "4", limb="torso"))
+    campaign.apply(cmd.Damage(eid, raider.id, "4", {"limb": "torso"}))
     assert by_name(campaign, "Raider 2").stats["sheet"]["status"] == "downed"
 
 
@@ -335,8 +339,8 @@ def test_SOH_13_defence_is_quickness_plus_cards_plus_cover(opened: Any) -> None:
     # defence = quickness 4 + cards 3 + cover 5 = 12; attack 9 + 6 = 15: margin 3
     campaign.apply(
         cmd.Damage(
-            eid, agnes.id, "", pool="health", attack_card="9 of Swords", attack_skill=6,
-            cover=5, defence_cards=3,
+            eid, agnes.id, "",
+            {"pool": "health", "card": "9 of Swords", "skill": 6, "cover": "5", "cards": 3},
         )
     )  # fmt: skip
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 17
@@ -344,13 +348,11 @@ def test_SOH_13_defence_is_quickness_plus_cards_plus_cover(opened: Any) -> None:
     assert any("defence 12 = quickness 4 + cards 3 + cover/movement 5" in t for t in texts)
     # defence 4 + 7 + 20 = 31 beats 15: no damage
     campaign.apply(
-        cmd.Damage(
-            eid, agnes.id, "", attack_card="9 Swords", attack_skill=6, cover=20, defence_cards=7
-        )
+        cmd.Damage(eid, agnes.id, "", {"card": "9 Swords", "skill": 6, "cover": 20, "cards": 7})
     )
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 17
     with pytest.raises(CommandError, match="cover"):
-        campaign.apply(cmd.Damage(eid, agnes.id, "", attack_card="9 Swords", cover=7))
+        campaign.apply(cmd.Damage(eid, agnes.id, "", {"card": "9 Swords", "cover": 7}))
 
 
 def test_SOH_14_suit_match_full_margin_else_one_plus_weapon(opened: Any) -> None:
@@ -358,23 +360,23 @@ def test_SOH_14_suit_match_full_margin_else_one_plus_weapon(opened: Any) -> None
     eid, _ = enc(campaign)
     agnes = by_name(campaign, "Agnes Thorne")
     # Swords match a physical attack: 10 + 5 = 15 vs defence 4: 11 damage
-    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Swords",
-                              attack_skill=5))  # fmt: skip
+    campaign.apply(cmd.Damage(eid, agnes.id, "", {"pool": "health", "card": "10 Swords",
+                              "skill": 5}))  # fmt: skip
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 9
     # Cups off suit: 1 damage however big the margin
-    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Cups",
-                              attack_skill=5))  # fmt: skip
+    campaign.apply(cmd.Damage(eid, agnes.id, "", {"pool": "health", "card": "10 Cups",
+                              "skill": 5}))  # fmt: skip
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 8
     # a D1 weapon adds one drawn card's value (1..14) to the 1 off suit
-    campaign.apply(cmd.Damage(eid, agnes.id, "", pool="health", attack_card="10 Cups",
-                              attack_skill=5, weapon="D1"))  # fmt: skip
+    campaign.apply(cmd.Damage(eid, agnes.id, "", {"pool": "health", "card": "10 Cups",
+                              "skill": 5, "weapon": "D1"}))  # fmt: skip
     line = next(e["text"] for e in reversed(campaign.log_entries()) if "D1:" in e["text"])
     added = int(line.split("→ +")[1].split(";")[0].split()[0])
     health = party(campaign, "Agnes Thorne")["resources"]["health"]["current"]
     assert 1 <= added <= 14 and health == max(0, 8 - 1 - added)
     # the plain amount path still works
-    campaign.apply(cmd.Heal(eid, agnes.id, "20", pool="health"))
-    campaign.apply(cmd.Damage(eid, agnes.id, "4", pool="health"))
+    campaign.apply(cmd.Heal(eid, agnes.id, "20", {"pool": "health"}))
+    campaign.apply(cmd.Damage(eid, agnes.id, "4", {"pool": "health"}))
     assert party(campaign, "Agnes Thorne")["resources"]["health"]["current"] == 16
 
 
@@ -383,9 +385,9 @@ def test_NEM_07_defence_roll_reduces_attack_roll_never_below_zero(opened: Any) -
     eid, _ = enc(campaign)
     kesh = by_name(campaign, "Kesh Varn")
     full = party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"]
-    campaign.apply(cmd.Damage(eid, kesh.id, "5", limb="left_arm", defence_roll=3))
+    campaign.apply(cmd.Damage(eid, kesh.id, "5", {"limb": "left_arm", "defence_roll": 3}))
     assert party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"] == full - 2
-    campaign.apply(cmd.Damage(eid, kesh.id, "2", limb="left_arm", defence_roll=6))
+    campaign.apply(cmd.Damage(eid, kesh.id, "2", {"limb": "left_arm", "defence_roll": 6}))
     assert party(campaign, "Kesh Varn")["tracks"]["limbs"]["left_arm"]["hp"] == full - 2
     assert "attack 2 − defence 6 = 0 damage (NEM-07)" in campaign.log_entries()[-1]["text"]
 

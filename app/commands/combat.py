@@ -1,255 +1,51 @@
-"""Combat tracker changes (GEN-04, GEN-05, SOH-09/10/13/17, SOM-03/05/08/09/11, NEM-05..12,
-ASP-05/06, NPC-08).
+"""Combat tracker changes: the roster, turns, effects, damage and healing (GEN-04, GEN-05,
+SOH-09/10, NPC-08), the same in every game.
 
-Every command loads the encounter document, rebuilds :class:`rulesets.encounter.Encounter`,
-calls one pure rules function and puts the whole encounter back, so the saved document always
-holds the full state (order, current turn, round, AP left, effects) and closing the app
-mid-fight resumes on the same turn. Keys of the document that the rules model does not know
-(``morale_due``, ``pending``) are kept by merging, never dropped.
-
-Where a combatant's health lives (the "health sheet"):
-
-- a PC (``side == "pc"``, ``ref`` = party doc id): the party document itself, so the party
-  sheet and the tracker show one record; damage runs the game's ``apply_damage`` on it;
-- a quick-added foe with ``stats["sheet"]``: a character-like dict made by the game's
-  ``make_character`` (vitality, limbs, Health/Life/Æssence, injuries), so the same rules apply;
-- an HD NPC (``stats`` = ``{"hp", "hp_max"}``), in any game: plain HP, and the NPC-08 morale
-  check is offered when an ally drops, when it has lost half its HP, or when enemy
-  reinforcements arrive.
-
-Reading: temporary HP (``stats["temp_hp"]``) absorbs numeric damage first in every game but the
-aspects game, whose damage is an overlap, not points.
-Reading: Nemron NPCs without a sheet roll initiative with Wit as Agility and Awareness and Will
-as Sense, because HD NPCs have no Nemron attributes; other games' NPCs roll the game's die
-with no modifier.
+The machinery (:class:`rulesets.fight.EncounterCommand`, :class:`~rulesets.fight.Fight`, where a
+combatant's health lives) is :mod:`rulesets.fight`; what differs by game (foe sheets, initiative,
+the damage and heal forms and where they land, AP per round) is asked of the open game's
+:class:`~rulesets.fight.FightRules` (``tx.game.fight``). A game's own combat commands (an
+Anomaly, a fate, the turn economy) live in its package, ``rulesets/<id>/fight.py``.
 """
 
 from __future__ import annotations
 
-import copy
-import re
-from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from app.commands.dice import log_roll
-from app.state import CommandError, Transaction
-from rulesets import dice, npc
 from rulesets import encounter as er
-from rulesets.aspects import rules as aspects
-from rulesets.base import CheckResult
-from rulesets.decks import load_deck, save_deck
-from rulesets.nemron import rules as nemron
-from rulesets.resolution import rules as resolution
-from rulesets.shadows import rules as shadows
-from rulesets.somnihil import rules as somnihil
-from rulesets.tarot import Card, minor_card
+from rulesets import npc
+from rulesets.base import CheckResult, RuleError
+from rulesets.fight import (
+    MAX_AMOUNT,
+    MAX_NUMBER,
+    MODEL_LABELS,
+    TICK_WORDS,
+    Answers,
+    EncounterCommand,
+    Fight,
+    Hit,
+    check_numbers,
+    health_kind,
+    hp_line,
+    load,
+    parse_amount,
+    sheet_quickness,
+)
+from rulesets.table import Tx
 
-Doc = dict[str, Any]
-
-MODEL_LABELS: dict[str, str] = {
-    "initiative": "Initiative order",
-    "ap_rounds": "AP rounds",
-    "chosen_next": "Chosen-next",
-}
-TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
-MAX_AMOUNT = 10_000
-MAX_NUMBER = 1_000_000
-"""Bound of every other number a tracker command takes (initiative, HP, AP, turns, ranks…)."""
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def parse_amount(text: str, tx: Transaction, who: str) -> int:
-    """A whole number, or a dice expression rolled into the log; never negative."""
-    text = str(text).strip()
-    if not text:
-        raise CommandError("Type an amount or a dice expression")
-    if re.fullmatch(r"[+-]?[0-9]+", text):
-        if text.startswith("-"):
-            raise CommandError("The amount cannot be negative")
-        if len(text) > 9 or int(text) > MAX_AMOUNT:
-            raise CommandError(f"The amount is at most {MAX_AMOUNT:,}")
-        return int(text)
-    result = dice.roll(text, tx.rng)
-    if result.total > MAX_AMOUNT:
-        raise CommandError(f"{text} came to {result.total:,}; the amount is at most {MAX_AMOUNT:,}")
-    log_roll(
-        tx,
-        who,
-        CheckResult(
-            expression=result.expression, total=result.total, dice=result.dice, detail=result.text
-        ),
-    )
-    return max(0, result.total)
-
-
-def parse_card(text: str) -> Card:
-    """SOH-14: a Minor Arcana attack card typed as ``"9 Swords"``, ``"Queen of Cups"``."""
-    words = [w for w in str(text).split() if w.casefold() != "of"]
-    if len(words) != 2:
-        raise CommandError("Type the attack card as rank and suit, e.g. 9 Swords or Queen of Cups")
-    return minor_card(words[0], words[1])
-
-
-def _ref_id(combatant: er.Combatant) -> int | None:
-    try:
-        return int(str(combatant.ref))
-    except (TypeError, ValueError):
-        return None
-
-
-def health_kind(combatant: er.Combatant) -> str:
-    """ "pc" (party doc), "sheet" (stats["sheet"]) or "hp" (plain HD HP)."""
-    if combatant.side == "pc" and _ref_id(combatant) is not None:
-        return "pc"
-    if isinstance(combatant.stats.get("sheet"), dict):
-        return "sheet"
-    return "hp"
-
-
-def hp_line(stats: dict[str, Any]) -> str:
-    """An HD NPC's health: ``"5/7 HP +3 tmp"``."""
-    line = f"{stats.get('hp', 0)}/{stats.get('hp_max', stats.get('hp', 0))} HP"
-    return line
-
-
-def quick_sheet(game: str, name: str, health: int, quickness: int) -> Doc:
-    """A quick-added foe's character-like sheet: the few numbers the game needs.
-
-    ``health``: vitality (somnihil), HP (resolution), HP per limb (nemron), Health/Life/Æssence
-    (shadows), stress cap (aspects, consequences 0 as for most NPCs).
-    """
-    if game == "somnihil":
-        sheet = somnihil.new_character(name)
-        sheet["resources"]["vitality"] = {"current": health, "max": health}
-    elif game == "resolution":
-        sheet = resolution.new_character(name, hp=health)
-    elif game == "nemron":
-        sheet = nemron.new_character(name)
-        sheet["tracks"]["limbs"] = {limb: {"hp": health, "max": health} for limb in nemron.LIMBS}
-    elif game == "shadows":
-        sheet = shadows.new_character(name, quickness=max(1, min(16, quickness or 6)))
-        for pool in shadows.POOLS:
-            sheet["resources"][pool] = {"current": health, "max": health}
-    elif game == "aspects":
-        sheet = aspects.new_character(
-            name, physical_stress_cap=health, mental_stress_cap=health, consequence_slots=0
-        )
-    else:  # pragma: no cover - registry only has five games
-        raise CommandError(f"Unknown game {game!r}")
-    return sheet
-
-
-@dataclass
-class Fight:
-    """What an encounter command works on: the document, the model, and writes to do."""
-
-    tx: Transaction
-    doc_id: int
-    doc: Doc
-    enc: er.Encounter
-
-    def save(self) -> None:
-        """Store the encounter; the last thing a command does (the document is handed over:
-        it shares nested values with this fight, which must not change them afterwards)."""
-        merged = {**self.doc, **self.enc.to_dict()}
-        self.tx.put("encounters", self.doc_id, merged, handed_over=True)
-
-    def combatant(self, cid: str) -> er.Combatant:
-        return self.enc.get(cid)
-
-    def sheet(self, c: er.Combatant) -> Doc | None:
-        kind = health_kind(c)
-        if kind == "pc":
-            ref = _ref_id(c)
-            assert ref is not None
-            return self.tx.get("party", ref)
-        if kind == "sheet":
-            return copy.deepcopy(c.stats["sheet"])
-        return None
-
-    def put_sheet(self, c: er.Combatant, sheet: Doc) -> None:
-        if health_kind(c) == "pc":
-            ref = _ref_id(c)
-            assert ref is not None
-            self.tx.put("party", ref, sheet)
-        else:
-            c.stats["sheet"] = sheet
-
-    def due(self) -> list[dict[str, str]]:
-        due: list[dict[str, str]] = self.doc.setdefault("morale_due", [])
-        return due
-
-    def offer_morale(self, c: er.Combatant, why: str) -> list[str]:
-        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by M)."""
-        if c.side != "npc" or health_kind(c) != "hp" or c.stats.get("hp", 0) <= 0:
-            return []
-        if any(d.get("id") == c.id for d in self.due()):
-            return []
-        self.due().append({"id": c.id, "why": why})
-        return [f"Morale check for {c.name} ({why})"]
-
-
-def load(tx: Transaction, doc_id: int) -> Fight:
-    try:
-        doc = tx.get("encounters", doc_id)
-    except CommandError:
-        raise CommandError("That encounter no longer exists") from None
-    try:
-        enc = er.Encounter.from_dict(doc)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise CommandError(f"The encounter cannot be read: {exc}") from None
-    return Fight(tx, doc_id, doc, enc)
-
-
-def _ranked_countdowns(enc: er.Encounter) -> dict[int, int | None]:
-    return {id(e): e.remaining for c in enc.combatants for e in c.conditions if e.rank is not None}
-
-
-def _decay_ranks(enc: er.Encounter, before: dict[int, int | None]) -> None:
-    """NEM-12: a ranked condition loses a rank (nemron.decay) each time its tick fires, on
-    whatever turn change fired it (next turn, the first turn, a removal, a delay …)."""
-    for c in enc.combatants:
-        for e in c.conditions:
-            if id(e) in before and before[id(e)] != e.remaining:
-                after = nemron.decay({"name": e.name, "rank": e.rank})
-                e.rank = after["rank"] if after else 0
-
-
-@dataclass(frozen=True)
-class EncounterCommand:
-    """Base: load the encounter, :meth:`change` it, save it; rule errors become refusals."""
-
-    encounter_id: int
-    LABEL: ClassVar[str] = ""
-    """The change's name in the log and in undo; commands with a varying label override
-    :attr:`label` instead."""
-
-    @property
-    def label(self) -> str:
-        return self.LABEL or type(self).__name__
-
-    def run(self, tx: Transaction) -> list[str]:
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-                what = spec.name.replace("_", " ")
-                raise CommandError(f"The {what} is out of range (at most {MAX_NUMBER:,})")
-        fight = load(tx, self.encounter_id)
-        ticking = _ranked_countdowns(fight.enc) if tx.ruleset.id == "nemron" else {}
-        try:
-            lines = self.change(fight)
-            _decay_ranks(fight.enc, ticking)
-        except CommandError:
-            raise
-        except ValueError as exc:  # EncounterError, RuleError, DeckError ...: all ValueErrors
-            raise CommandError(str(exc)) from None
-        fight.save()
-        return lines
-
-    def change(self, fight: Fight) -> list[str]:
-        raise NotImplementedError
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_NUMBER",
+    "MODEL_LABELS",
+    "EncounterCommand",
+    "Fight",
+    "health_kind",
+    "hp_line",
+    "load",
+    "parse_amount",
+]
 
 
 # --------------------------------------------------------------------------- encounters
@@ -266,11 +62,11 @@ class NewEncounter:
     def label(self) -> str:
         return f"New encounter {self.name}"
 
-    def run(self, tx: Transaction) -> list[str]:
+    def run(self, tx: Tx) -> list[str]:
         name = self.name.strip()
         if not name:
-            raise CommandError("An encounter needs a name")
-        model = self.model or tx.ruleset.turn_model
+            raise RuleError("An encounter needs a name")
+        model = self.model or tx.game.turn_model
         fight = er.Encounter(id="", name=name, model=model)  # type: ignore[arg-type]
         doc_id = tx.insert("encounters", fight.to_dict())
         fight.id = f"e{doc_id}"
@@ -291,12 +87,8 @@ class SelectEncounter:
     def label(self) -> str:
         return "Switch encounter"
 
-    def run(self, tx: Transaction) -> list[str]:
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-                what = spec.name.replace("_", " ")
-                raise CommandError(f"The {what} is out of range (at most {MAX_NUMBER:,})")
+    def run(self, tx: Tx) -> list[str]:
+        check_numbers(self)
         fight = load(tx, self.encounter_id)
         meta = tx.meta()
         if meta.get("current_encounter") == self.encounter_id:
@@ -318,18 +110,14 @@ class SetModel(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if fight.enc.started:
-            raise CommandError("End the encounter before switching its turn model")
+            raise RuleError("End the encounter before switching its turn model")
         if self.model not in er.MODELS:
-            raise CommandError(f"Unknown turn model {self.model!r}")
+            raise RuleError(f"Unknown turn model {self.model!r}")
         fight.enc.model = self.model  # type: ignore[assignment]
         return [f"{fight.enc.name} now uses {MODEL_LABELS[self.model]}"]
 
 
 # --------------------------------------------------------------------------- roster
-
-
-def _pc_quickness(pc: Doc) -> int:
-    return int(pc.get("attributes", {}).get("quickness", 0) or 0)
 
 
 @dataclass(frozen=True)
@@ -345,16 +133,16 @@ class AddParty(EncounterCommand):
                 name=str(pc.get("name", "PC")),
                 side="pc",
                 ref=str(doc_id),
-                quickness=_pc_quickness(pc),
+                quickness=sheet_quickness(pc),
             )
             for doc_id, pc in fight.tx.all("party")
             if str(doc_id) not in present and not pc.get("npc")
         ]
         if not new:
-            raise CommandError("The whole party is already in this encounter")
+            raise RuleError("The whole party is already in this encounter")
         if fight.enc.model == "ap_rounds":
             for c in new:
-                c.ap_max = shadows.ap_per_round(c.quickness or 6)
+                c.ap_max = fight.ap_max(c)
                 # Joining a running round, they act in it, as a quick-added combatant does.
                 c.ap = c.ap_max if fight.enc.started else 0
         lines = er.add_combatants(fight.enc, new)
@@ -367,7 +155,7 @@ class AddParty(EncounterCommand):
 
 @dataclass(frozen=True)
 class QuickAdd(EncounterCommand):
-    """GEN-04: an ad-hoc foe (or a numbered group of them) with the few numbers the game needs."""
+    """GEN-04: an ad-hoc foe (or a numbered group of them) with its game's foe sheet."""
 
     name: str = ""
     count: int = 1
@@ -375,6 +163,8 @@ class QuickAdd(EncounterCommand):
     initiative: int | None = None
     quickness: int = 0
     side: str = "npc"
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    """The game's own quick-add answers (:attr:`rulesets.fight.FoeSheet.fields`)."""
 
     @property
     def label(self) -> str:
@@ -382,30 +172,30 @@ class QuickAdd(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if self.health < 0 or self.quickness < 0:
-            raise CommandError("Numbers cannot be negative")
+            raise RuleError("Numbers cannot be negative")
         if not 1 <= self.count <= 50:
-            raise CommandError("Add between 1 and 50 at a time")
-        game = fight.tx.ruleset.id
+            raise RuleError("Add between 1 and 50 at a time")
+        foe = fight.rules.foe
+        answers = Answers({**dict(Answers(self.answers).values), "quickness": self.quickness})
         enc = fight.enc
 
         def make(name: str) -> er.Combatant:
-            sheet = quick_sheet(game, name, self.health, self.quickness)
             c = er.Combatant(
                 name=name,
                 side=self.side,  # type: ignore[arg-type]
                 initiative=self.initiative,
                 quickness=self.quickness,
-                stats={"sheet": sheet},
+                stats=foe.make(name, self.health, answers),
             )
             if enc.model == "ap_rounds":
-                c.ap_max = shadows.ap_per_round(self.quickness or 6)
+                c.ap_max = fight.ap_max(c)
                 c.ap = c.ap_max if enc.started else 0
             return c
 
         if self.count == 1:
             name = self.name.strip()
             if not name:
-                raise CommandError("A combatant needs a name")
+                raise RuleError("A combatant needs a name")
             return er.add_combatant(enc, make(name))
         return er.add_group(enc, self.name, self.count, make)
 
@@ -430,7 +220,7 @@ class DuplicateCombatant(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
         if c.side == "pc":
-            raise CommandError("A PC cannot be duplicated; add a quick foe instead")
+            raise RuleError("A PC cannot be duplicated; add a quick foe instead")
         return er.duplicate_combatant(fight.enc, self.combatant_id)
 
 
@@ -486,7 +276,7 @@ class EditCombatant(EncounterCommand):
             top = self.hp_max if self.hp_max is not None else int(c.stats.get("hp_max", 0))
             now = self.hp if self.hp is not None else int(c.stats.get("hp", 0))
             if top < 0 or now < 0:
-                raise CommandError("HP cannot be negative")
+                raise RuleError("HP cannot be negative")
             c.stats["hp_max"], c.stats["hp"] = top, min(now, top)
             lines.append(f"{c.name}: {hp_line(c.stats)}")
         if (self.ap is not None or self.ap_max is not None) and (self.ap, self.ap_max) != (
@@ -501,15 +291,12 @@ class EditCombatant(EncounterCommand):
 
 
 def _ap_maxes(fight: Fight) -> dict[str, int]:
-    """SOH-10: 5 + ceil(Quickness / 2) for each combatant (a PC's Quickness from its sheet)."""
+    """SOH-10: the game's AP per round for each combatant (a PC's Quickness from its sheet)."""
     maxes = {}
     for c in fight.enc.combatants:
-        q = c.quickness
-        sheet = fight.sheet(c)
-        if sheet is not None:
-            q = int(sheet.get("attributes", {}).get("quickness", q) or q)
-        c.quickness = q
-        maxes[c.id] = shadows.ap_per_round(q) if q else (c.ap_max or shadows.ap_per_round(6))
+        sheet = fight.sheet(c) if health_kind(c) != "hp" else None
+        c.quickness = sheet_quickness(sheet, c.quickness)
+        maxes[c.id] = fight.ap_max(c) if c.quickness else (c.ap_max or fight.ap_max(c))
     return maxes
 
 
@@ -610,55 +397,9 @@ class SpendAp(EncounterCommand):
         return er.spend_ap(fight.enc, self.combatant_id, self.amount)
 
 
-@dataclass(frozen=True)
-class ToggleEconomy(EncounterCommand):
-    """NEM-06: mark the action, reaction or movement used this turn (or give it back)."""
-
-    combatant_id: str = ""
-    kind: str = "action"
-
-    @property
-    def label(self) -> str:
-        return f"Use {self.kind}"
-
-    def change(self, fight: Fight) -> list[str]:
-        c = fight.combatant(self.combatant_id)
-        return er.use_economy(fight.enc, c.id, self.kind, not c.economy.get(self.kind, False))
-
-
 def _initiative(fight: Fight, c: er.Combatant) -> CheckResult:
-    """NEM-05 pool for Nemron; 1d8 + DEX modifier (resolution); the game's d20 otherwise."""
-    game = fight.tx.ruleset.id
-    rng = fight.tx.rng
-    sheet = fight.sheet(c)
-    if game == "nemron":
-        if sheet is None:
-            doc = _npc_doc(fight, c)
-            wit = max(0, min(4, int(doc.get("wit", 0)))) if doc else 0
-            will = max(0, min(4, int(doc.get("will", 0)))) if doc else 0
-            sheet = {"attributes": {"agility": wit, "awareness": wit, "sense": will}}
-        pool = nemron.initiative_pool(sheet)
-        faces = [rng.randint(1, s) for s in pool]
-        text = "+".join(f"d{s}" for s in pool)
-        return CheckResult(f"initiative {text} keep highest", max(faces), tuple(faces))
-    if game == "resolution":
-        mod = 0
-        if sheet is not None:
-            mod = resolution.attribute_modifier(int(sheet.get("attributes", {}).get("dex", 10)))
-        die = rng.randint(1, 8)
-        return CheckResult(f"initiative 1d8{mod:+d}", die + mod, (die,))
-    die = rng.randint(1, 20)
-    return CheckResult("initiative 1d20", die, (die,))
-
-
-def _npc_doc(fight: Fight, c: er.Combatant) -> Doc | None:
-    ref = _ref_id(c)
-    if c.side != "npc" or ref is None:
-        return None
-    try:
-        return fight.tx.get("npcs", ref)
-    except CommandError:
-        return None
+    """The game's initiative roll from the combatant's sheet or library document."""
+    return fight.rules.initiative(fight.tx.rng, fight.sheet(c), fight.npc_doc(c))
 
 
 @dataclass(frozen=True)
@@ -671,7 +412,7 @@ class RollInitiative(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if fight.enc.model != "initiative":
-            raise CommandError(
+            raise RuleError(
                 f"{MODEL_LABELS[fight.enc.model]} has no initiative rolls; "
                 "switch the turn model (alt+m) to use one"
             )
@@ -680,11 +421,11 @@ class RollInitiative(EncounterCommand):
             if self.npcs_only and c.side == "pc":
                 continue
             result = _initiative(fight, c)
-            log_roll(fight.tx, c.name, result)
+            fight.tx.log_roll(c.name, result)
             c.initiative = result.total
             rolled.append(f"{c.name} {result.total}")
         if not rolled:
-            raise CommandError("Nobody to roll for")
+            raise RuleError("Nobody to roll for")
         lines = [f"Initiative: {', '.join(rolled[:8])}{' …' if len(rolled) > 8 else ''}"]
         lines += er.sort_by_initiative(fight.enc, er.pcs_first)
         if fight.enc.started and fight.enc.current is None and fight.enc.combatants:
@@ -699,9 +440,8 @@ class RollInitiative(EncounterCommand):
 class AddEffect(EncounterCommand):
     """GEN-05: a condition (no duration) or a timed effect ticking on a chosen turn or round.
 
-    SOM-05: an Anomaly (``anomaly_cost`` > 0) lasts 2/4/6/8 turns by AP cost and gives
-    disadvantage while it lasts. NEM-12: a ranked condition with no turn count ticks one rank
-    per interval, so its remaining count is its rank.
+    A ranked condition (NEM-12) with no turn count ticks one rank per interval, so its
+    remaining count is its rank.
     """
 
     combatant_id: str = ""
@@ -710,30 +450,25 @@ class AddEffect(EncounterCommand):
     tick: str = "end"
     owner_id: str | None = None
     rank: int | None = None
-    anomaly_cost: int = 0
 
     @property
     def label(self) -> str:
-        return f"Add {self.name or 'Anomaly'}"
+        return f"Add {self.name}"
 
     def change(self, fight: Fight) -> list[str]:
-        name, turns, note, tick = self.name.strip(), self.turns, "", self.tick
-        if self.anomaly_cost:
-            turns = somnihil.anomaly_duration(self.anomaly_cost)
-            name, note, tick = "Anomaly", "disadvantage while it lasts (SOM-05)", "end"
+        name, turns = self.name.strip(), self.turns
         if not name:
-            raise CommandError("An effect needs a name")
+            raise RuleError("An effect needs a name")
         if self.rank is not None and self.rank < 1:
-            raise CommandError("A rank is at least 1")
+            raise RuleError("A rank is at least 1")
         if turns is None and self.rank is not None:
             turns = self.rank
         effect = er.Effect(
             name=name,
             remaining=turns,
-            tick=TICK_WORDS.get(tick, tick),  # type: ignore[arg-type]
+            tick=TICK_WORDS.get(self.tick, self.tick),  # type: ignore[arg-type]
             owner=self.owner_id or None,
             rank=self.rank,
-            note=note,
         )
         return er.add_effect(fight.enc, self.combatant_id, effect)
 
@@ -751,15 +486,11 @@ class RemoveEffect(EncounterCommand):
         c = fight.combatant(self.combatant_id)
         name = self.name.strip() or (c.conditions[-1].name if c.conditions else "")
         if not name:
-            raise CommandError(f"{c.name} has no effects")
+            raise RuleError(f"{c.name} has no effects")
         return er.remove_effect(fight.enc, c.id, name)
 
 
 # --------------------------------------------------------------------------- damage
-
-
-def has_anomaly(c: er.Combatant) -> bool:
-    return any(e.name.casefold() == "anomaly" for e in c.conditions)
 
 
 def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
@@ -773,224 +504,86 @@ def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
     return amount - used, [f"{c.name}'s temporary HP absorbs {used}"]
 
 
+def _hp_damage(fight: Fight, hit: Hit, amount: int) -> list[str]:
+    """Plain HD HP down; NPC-08 morale offers when it drops an ally or halves it."""
+    c = hit.combatant
+    amount, note = fight.rules.hp_damage(hit, amount)
+    before = int(c.stats.get("hp", 0))
+    top = int(c.stats.get("hp_max", before))
+    after = max(0, before - amount)
+    c.stats["hp"] = after
+    said = f" ({note})" if note else ""
+    lines = [f"{c.name} takes {before - after} damage{said}: {before} → {after}/{top} HP"]
+    if after == 0 and before > 0:
+        lines.append(f"{c.name} drops")
+        for ally in fight.enc.combatants:
+            if ally.id != c.id and ally.side == c.side:
+                lines += fight.offer_morale(ally, f"{c.name} dropped")
+    elif before * 2 > top >= after * 2 and after > 0:
+        lines += fight.offer_morale(c, "lost half its HP")
+    return lines
+
+
 @dataclass(frozen=True)
 class Damage(EncounterCommand):
-    """Damage by each game's rules.
+    """Damage by the game's rules (``tx.game.fight``).
 
-    ``amount`` is a number or a dice expression (rolled into the log). Options by game:
-    somnihil ``triumph`` doubles (SOM-03), at 0 vitality Cheat Death is rolled (SOM-08, with
-    disadvantage under an Anomaly); nemron ``limb`` (a limb name, "" = location die, "aoe" = one
-    die per point, NEM-08/09); shadows ``pool`` ("health", "life", "aessence", "hit" = Health
-    and Life), ``modifier`` (SOH-17 normal/vulnerable/resistant/immune) and ``firearm``;
-    aspects: ``amount`` is the attack total and ``defence`` the defence total (ASP-05).
-
-    Shadows attack (SOH-13/14/15/16): with ``attack_card`` set, ``amount`` is ignored; the
-    defence is the defender's attribute for ``kind`` (physical/spiritual/mana) + ``cover`` +
-    ``defence_cards`` (the played cards' total as the GM counts it, Coins doubled), and the
-    damage is the rules' margin (suit match) or 1, + the ``weapon`` modifier drawn (SOH-15) + a
-    critical chain if a face card beats a defence without one (``defence_face``).
-    Nemron (NEM-07): ``defence_roll`` reduces the attack roll in ``amount`` (never below 0).
+    ``amount`` is a number or a dice expression (rolled into the log); ``answers`` are the rest
+    of the game's damage form (a limb, a pool, a Triumph, an attack card, a defence total …).
     """
 
     combatant_id: str = ""
     amount: str = "0"
-    triumph: bool = False
-    limb: str = ""
-    pool: str = "health"
-    modifier: str = "normal"
-    firearm: bool = False
-    defence: int = 0
-    kind: str = "physical"
-    attack_card: str = ""
-    attack_skill: int = 0
-    cover: int = 0
-    defence_cards: int = 0
-    defence_face: bool = False
-    weapon: str = ""
-    defence_roll: int | None = None
+    answers: Mapping[str, Any] = field(default_factory=dict)
 
     LABEL = "Damage"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
-        tx = fight.tx
-        game = tx.ruleset.id
-        lines: list[str] = []
-        if game == "shadows" and self.attack_card.strip():
-            amount, lines = self._shadows_attack(fight, c)
-            if amount <= 0:
-                return lines
-        else:
-            amount = parse_amount(self.amount, tx, c.name)
-        if game == "nemron" and self.defence_roll is not None:
-            if self.defence_roll < 0:
-                raise CommandError("The defence roll cannot be negative")
-            net = nemron.damage_after_defence(amount, self.defence_roll)
-            lines.append(f"attack {amount} − defence {self.defence_roll} = {net} damage (NEM-07)")
-            if net <= 0:
-                lines.append(f"{c.name} takes no damage")
-                return lines
-            amount = net
-        if game == "somnihil" and self.triumph:
-            amount = somnihil.attack_damage(amount, somnihil.TRIUMPH)
-            lines.append(f"Triumph: damage doubled to {amount}")
+        rules = fight.rules
         kind = health_kind(c)
-        if not (game == "aspects" and kind != "hp"):
+        hit = Hit(fight, c, kind, Answers(self.answers))
+        amount, lines = rules.damage_amount(hit, str(self.amount))
+        if amount is None:
+            return lines
+        if kind == "hp" or rules.damage_is_points:
             amount, absorbed = _absorb(c, amount)
             lines += absorbed
         if kind == "hp":
-            lines += self._hp(fight, c, amount)
-        else:
-            sheet = fight.sheet(c)
-            assert sheet is not None
-            sheet, more = self._game(fight, c, sheet, amount, game)
-            fight.put_sheet(c, sheet)
-            lines += more
-        return lines
-
-    def _shadows_attack(self, fight: Fight, c: er.Combatant) -> tuple[int, list[str]]:
-        """SOH-13 defence and SOH-14..16 damage of a played attack card against ``c``."""
-        if self.defence_cards < 0 or self.attack_skill < 0:
-            raise CommandError("Skill and defence cards cannot be negative")
-        card = parse_card(self.attack_card)
+            return lines + _hp_damage(fight, hit, amount)
         sheet = fight.sheet(c)
-        attributes = dict(sheet.get("attributes", {})) if sheet else {"quickness": c.quickness}
-        base = shadows.defence(attributes, self.kind, cover=self.cover)
-        guard = replace(base, card_total=self.defence_cards, total=base.total + self.defence_cards)
-        parts = [f"{guard.attribute} {guard.base}", f"cards {guard.card_total}"]
-        if guard.cover:
-            parts.append(f"cover/movement {guard.cover}")
-        lines = [f"{c.name}'s defence {guard.total} = " + " + ".join(parts)]
-        deck_id, deck = load_deck(fight.tx, "minor")
-        result = shadows.resolve_attack(
-            fight.tx.rng,
-            deck,
-            card,
-            self.attack_skill,
-            guard.total,
-            self.kind,
-            damage_code=self.weapon.strip() or None,
-            defence_face=self.defence_face,
-        )
-        if result.modifier or result.critical or result.fumble:
-            save_deck(fight.tx, deck_id, deck)
-        lines += list(result.log)
-        return result.damage, lines
-
-    def _hp(self, fight: Fight, c: er.Combatant, amount: int) -> list[str]:
-        before = int(c.stats.get("hp", 0))
-        top = int(c.stats.get("hp_max", before))
-        if game_scaled := (fight.tx.ruleset.id == "shadows" and self.modifier != "normal"):
-            amount = shadows.scale_damage(amount, self.modifier)
-        after = max(0, before - amount)
-        c.stats["hp"] = after
-        note = f" ({self.modifier})" if game_scaled else ""
-        lines = [f"{c.name} takes {before - after} damage{note}: {before} → {after}/{top} HP"]
-        if after == 0 and before > 0:
-            lines.append(f"{c.name} drops")
-            for ally in fight.enc.combatants:
-                if ally.id != c.id and ally.side == c.side:
-                    lines += fight.offer_morale(ally, f"{c.name} dropped")
-        elif before * 2 > top >= after * 2 and after > 0:
-            lines += fight.offer_morale(c, "lost half its HP")
-        return lines
-
-    def _game(
-        self, fight: Fight, c: er.Combatant, sheet: Doc, amount: int, game: str
-    ) -> tuple[Doc, list[str]]:
-        tx = fight.tx
-        if game == "somnihil":
-            outcome = somnihil.apply_damage(
-                sheet, amount, tx.rng, disadvantage=1 if has_anomaly(c) else 0
-            )
-            if outcome.cheat_death is not None:
-                log_roll(tx, c.name, outcome.cheat_death)
-            lines = list(outcome.log)
-            if outcome.fate_choice_needed:
-                lines.append("Choose the fate with F: Seditious Spirit, Shill or the Void")
-            return sheet, lines
-        if game == "resolution":
-            return sheet, resolution.damage(sheet, amount)
-        if game == "nemron":
-            if self.limb.strip().casefold() == "aoe":
-                return sheet, list(nemron.apply_aoe_damage(sheet, amount, tx.rng).log)
-            limb = self.limb.strip() or None
-            return sheet, list(nemron.apply_damage(sheet, amount, tx.rng, limb).log)
-        if game == "shadows":
-            if self.pool == "hit":
-                out = shadows.apply_hit(
-                    sheet, amount, ("health", "life"), self.modifier, self.firearm
-                )
-            else:
-                out = shadows.apply_damage(sheet, amount, self.pool, self.modifier, self.firearm)
-            return out.character, list(out.log)
-        if game == "aspects":
-            today = tx.now()[:10]
-            res = aspects.resolve_attack(sheet, amount, self.defence, today, self.kind)
-            lines = list(res.log)
-            if res.choice_needed and res.entry is not None:
-                fight.doc.setdefault("pending", {})[c.id] = {
-                    "overlap": res.overlap,
-                    "entry": res.entry,
-                }
-                lines.append("Darkest Self or Taken Out? Press F to choose")
-            return sheet, lines
-        raise CommandError(f"No damage rules for {game!r}")
+        assert sheet is not None
+        hurt = rules.foe.hurt if kind == "foe" else rules.hurt
+        sheet, more = hurt(hit, sheet, amount)
+        fight.put_sheet(c, sheet)
+        return lines + more
 
 
 @dataclass(frozen=True)
 class Heal(EncounterCommand):
-    """Heal by each game: HP/vitality/pools up to the max; a Nemron limb (the most hurt one by
-    default); the aspects game removes that many minor injuries, newest first."""
+    """Heal by the game's rules: HP up to the max for an HD NPC; a PC's or a foe's sheet by
+    the game (a Nemron limb, a Shadows pool, minor injuries in the aspects game)."""
 
     combatant_id: str = ""
     amount: str = "0"
-    limb: str = ""
-    pool: str = "health"
+    answers: Mapping[str, Any] = field(default_factory=dict)
 
     LABEL = "Heal"
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
         amount = parse_amount(self.amount, fight.tx, c.name)
-        game = fight.tx.ruleset.id
-        if health_kind(c) == "hp":
+        kind = health_kind(c)
+        if kind == "hp":
             before, top = int(c.stats.get("hp", 0)), int(c.stats.get("hp_max", 0))
             c.stats["hp"] = min(top, before + amount)
-            lines = [f"{c.name} heals {c.stats['hp'] - before}: {hp_line(c.stats)}"]
-        else:
-            sheet = fight.sheet(c)
-            assert sheet is not None
-            lines = self._game(sheet, amount, game)
-            fight.put_sheet(c, sheet)
+            return [f"{c.name} heals {c.stats['hp'] - before}: {hp_line(c.stats)}"]
+        sheet = fight.sheet(c)
+        assert sheet is not None
+        heal = fight.rules.foe.heal if kind == "foe" else fight.rules.heal
+        sheet, lines = heal(Hit(fight, c, kind, Answers(self.answers)), sheet, amount)
+        fight.put_sheet(c, sheet)
         return lines
-
-    def _game(self, sheet: Doc, amount: int, game: str) -> list[str]:
-        name = sheet.get("name", "?")
-        if game == "resolution":
-            return resolution.heal(sheet, amount)
-        if game == "nemron":
-            limbs = nemron.limbs_of(sheet)
-            limb = self.limb.strip() or min(limbs, key=lambda k: limbs[k]["hp"] - limbs[k]["max"])
-            line = nemron.heal_limb(sheet, limb, amount)
-            if sheet.get("status") == "downed" and all(
-                limbs[m]["hp"] > 0 for m in nemron.MAJOR_LIMBS
-            ):
-                sheet["status"] = "alive"
-            return [line]
-        if game == "aspects":
-            injuries = sheet.setdefault("lists", {}).setdefault("injuries", [])
-            gone = [injuries.pop() for _ in range(min(amount, len(injuries)))]
-            return [
-                f"{name} recovers from {len(gone)} minor injur{'y' if len(gone) == 1 else 'ies'}"
-            ]
-        key = {"somnihil": "vitality", "shadows": self.pool}.get(game, "hp")
-        res = sheet.get("resources", {}).get(key)
-        if res is None:
-            raise CommandError(f"{name} has no {key}")
-        before = int(res["current"])
-        res["current"] = min(int(res["max"]), before + amount)
-        return [f"{name} heals {res['current'] - before} {key}: {res['current']}/{res['max']}"]
 
 
 @dataclass(frozen=True)
@@ -1004,67 +597,13 @@ class TempHp(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if self.amount < 0:
-            raise CommandError("Temporary HP cannot be negative")
+            raise RuleError("Temporary HP cannot be negative")
         c = fight.combatant(self.combatant_id)
         if self.amount == 0:
             c.stats.pop("temp_hp", None)
             return [f"{c.name} loses temporary HP"]
         c.stats["temp_hp"] = max(self.amount, int(c.stats.get("temp_hp", 0) or 0))
         return [f"{c.name} has {c.stats['temp_hp']} temporary HP"]
-
-
-@dataclass(frozen=True)
-class ChooseFate(EncounterCommand):
-    """SOM-09: a perished Cipher becomes a Seditious Spirit, a Shill, or passes into the Void.
-    ASP-06: at the consequence limit, enter the Darkest Self or be Taken Out."""
-
-    combatant_id: str = ""
-    fate: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"Fate: {self.fate}"
-
-    def change(self, fight: Fight) -> list[str]:
-        c = fight.combatant(self.combatant_id)
-        sheet = fight.sheet(c)
-        if sheet is None:
-            raise CommandError(f"{c.name} has no fate to choose")
-        game = fight.tx.ruleset.id
-        if game == "somnihil":
-            lines = somnihil.choose_fate(sheet, self.fate)
-        elif game == "aspects":
-            pending = fight.doc.get("pending", {}).pop(c.id, None)
-            if pending is None:
-                raise CommandError(f"{c.name} has no Darkest Self choice waiting")
-            outcome = aspects.ConfrontationOutcome(
-                pending["overlap"], aspects.CHOICE, pending["entry"], True, ()
-            )
-            if self.fate.casefold().startswith("dark"):
-                lines = aspects.enter_darkest_self(sheet, outcome)
-            else:
-                lines = aspects.take_out(sheet, outcome)
-        else:
-            raise CommandError("This game has no fate choice")
-        fight.put_sheet(c, sheet)
-        return lines
-
-
-@dataclass(frozen=True)
-class SetDistance(EncounterCommand):
-    """SOM-11: the distance band between the party and this combatant."""
-
-    combatant_id: str = ""
-    band: str = ""
-
-    LABEL = "Distance"
-
-    def change(self, fight: Fight) -> list[str]:
-        if self.band not in somnihil.DISTANCE_BANDS:
-            raise CommandError(f"Distance is one of {', '.join(somnihil.DISTANCE_BANDS)}")
-        c = fight.combatant(self.combatant_id)
-        c.stats["distance"] = self.band
-        return [f"{c.name} is {self.band}"]
 
 
 @dataclass(frozen=True)
@@ -1078,18 +617,10 @@ class MoraleCheck(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
         if c.side != "npc":
-            raise CommandError("Only NPCs check morale")
-        doc = _npc_doc(fight, c)
+            raise RuleError("Only NPCs check morale")
+        doc = fight.npc_doc(c)
         will = int(doc.get("will", 0)) if doc else 0
         result = npc.morale_check(fight.tx.rng, will)
-        line = log_roll(fight.tx, c.name, result)
+        line = fight.tx.log_roll(c.name, result)
         fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
         return [line]
-
-
-def distance_cycle(band: str | None) -> str:
-    """SOM-11: the next band, farther; wraps from Too Far back to In Reach."""
-    bands = somnihil.DISTANCE_BANDS
-    if band not in bands:
-        return bands[0]
-    return bands[(bands.index(band) + 1) % len(bands)]

@@ -25,7 +25,7 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets.base import CheckResult
-from rulesets.shadows import rules as shadows
+from rulesets.fight import DEFAULT_QUICKNESS, foe_health, health_kind, hp_line
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -276,8 +276,11 @@ class AddNpcsToEncounter:
         block = npc_block(doc)
         name = str(doc.get("name", "NPC"))
         encounter_id, stored, fight = self._encounter(tx)
+        rules = tx.game.fight
+        # Where the game gives library NPCs its own foe sheet (a stress track), no HP is rolled.
+        as_foe = rules.foe.from_library
         rolls = [
-            npc_rules.roll_hp(block, tx.rng) if self.hp_mode == "rolled" else None
+            npc_rules.roll_hp(block, tx.rng) if self.hp_mode == "rolled" and not as_foe else None
             for _ in range(self.count)
         ]
         queue = iter([block.hp if r is None else r.total for r in rolls])
@@ -285,13 +288,12 @@ class AddNpcsToEncounter:
 
         def factory(who: str) -> enc_rules.Combatant:
             hp = next(queue)
-            made = enc_rules.Combatant(
-                name=who, side="npc", ref=str(self.npc_id), stats={"hp": hp, "hp_max": hp}
-            )
+            stats = as_foe(who, hp, doc) if as_foe else {"hp": hp, "hp_max": hp}
+            made = enc_rules.Combatant(name=who, side="npc", ref=str(self.npc_id), stats=stats)
             if fight.model == "ap_rounds":
-                # An HD statblock has no Quickness: the tracker's default of 6. Joining a running
+                # An HD statblock has no Quickness: the tracker's default. Joining a running
                 # round, they act in it (as a quick-added combatant does), not sit it out spent.
-                made.ap_max = shadows.ap_per_round(6)
+                made.ap_max = rules.ap_per_round(DEFAULT_QUICKNESS)
                 made.ap = made.ap_max if fight.started else 0
             new.append(made)
             return made
@@ -307,7 +309,11 @@ class AddNpcsToEncounter:
             for combatant, rolled in zip(new, rolls, strict=False)
             if rolled is not None
         ]
-        summary = ", ".join(f"{c.name} {c.stats['hp']} HP" for c in new)
+        summary = ", ".join(
+            f"{c.name} "
+            + (foe_health(rules, c.stats["sheet"]) if health_kind(c) == "foe" else hp_line(c.stats))
+            for c in new
+        )
         return [*lines, f"Added to {fight.name}: {summary}", *turn_lines]
 
     def _encounter(self, tx: Transaction) -> tuple[int, dict[str, Any], enc_rules.Encounter]:
@@ -319,7 +325,7 @@ class AddNpcsToEncounter:
                 return doc_id, data, enc_rules.Encounter.from_dict(data)
         if rows:
             return rows[0][0], rows[0][1], enc_rules.Encounter.from_dict(rows[0][1])
-        fight = enc_rules.Encounter(id="e1", name="Encounter", model=tx.ruleset.turn_model)
+        fight = enc_rules.Encounter(id="e1", name="Encounter", model=tx.game.turn_model)
         doc_id = tx.insert("encounters", fight.to_dict())
         meta["current_encounter"] = doc_id
         tx.put("meta", 1, meta)

@@ -1,9 +1,213 @@
-"""Nemron in the combat tracker: its foes, initiative, damage and healing, and its combat actions."""
+"""Nemron in the combat tracker: limbs, the initiative pool, defence rolls, ranked conditions and
+the action / reaction / movement of a turn (NEM-05..09, NEM-11, NEM-12).
+
+Reading: HD NPCs without a sheet roll initiative with Wit as Agility and Awareness and Will as
+Sense, because HD NPCs have no Nemron attributes.
+Reading: a quick-added foe has every limb at the HP typed and rank 0 (d4) in the initiative
+attributes, because a foe needs no more of a character sheet to be hit and to act.
+"""
 
 from __future__ import annotations
 
-from rulesets.fight import FightRules
-from rulesets.table import Action
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-FIGHT = FightRules()
-ACTIONS: tuple[Action, ...] = ()
+from rulesets import encounter as er
+from rulesets.base import CheckResult
+from rulesets.fight import (
+    Answers,
+    CombatantCommand,
+    Fight,
+    FightRules,
+    FoeSheet,
+    HealthKind,
+    Hit,
+    amount_form,
+    heal_amount_form,
+    parse_amount,
+    selected,
+)
+from rulesets.nemron import rules as nemron
+from rulesets.table import Action, Context, Field
+
+Doc = dict[str, Any]
+
+
+def initiative(rng: random.Random, sheet: Doc | None, npc: Doc | None) -> CheckResult:
+    """NEM-05: Agility › Awareness › Sense, keep the highest."""
+    if sheet is None:
+        wit = max(0, min(4, int(npc.get("wit", 0)))) if npc else 0
+        will = max(0, min(4, int(npc.get("will", 0)))) if npc else 0
+        sheet = {"attributes": {"agility": wit, "awareness": wit, "sense": will}}
+    pool = nemron.initiative_pool(sheet)
+    faces = [rng.randint(1, s) for s in pool]
+    text = "+".join(f"d{s}" for s in pool)
+    return CheckResult(f"initiative {text} keep highest", max(faces), tuple(faces))
+
+
+# --------------------------------------------------------------------------- foes
+
+
+def make_foe(name: str, health: int, answers: Answers) -> Doc:
+    return {
+        "sheet": {
+            "name": name,
+            "attributes": dict.fromkeys(nemron.INITIATIVE_ATTRIBUTES, 0),
+            "tracks": {"limbs": {limb: {"hp": health, "max": health} for limb in nemron.LIMBS}},
+            "status": "alive",
+        }
+    }
+
+
+def out(sheet: Doc) -> bool:
+    return sheet.get("status", "alive") != "alive"
+
+
+# --------------------------------------------------------------------------- damage
+
+
+LIMB_CHOICES = (*nemron.LIMBS, "aoe")
+
+
+def damage_form(kind: HealthKind) -> tuple[Field, ...]:
+    limb = (
+        Field(
+            "limb",
+            "Limb (blank: location die; aoe: a die per point)",
+            "",
+            "choice",
+            choices=LIMB_CHOICES,
+            required=False,
+        ),
+    )
+    defence = Field("defence_roll", "Defence roll (blank: none)", "", "optint")
+    return (*amount_form(kind), *(() if kind == "hp" else limb), defence)
+
+
+def heal_form(kind: HealthKind) -> tuple[Field, ...]:
+    if kind == "hp":
+        return heal_amount_form(kind)
+    limb = Field(
+        "limb", "Limb (blank: most hurt)", "", "choice", choices=nemron.LIMBS, required=False
+    )
+    return (*heal_amount_form(kind), limb)
+
+
+def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
+    """NEM-07: an active defence roll reduces the attack roll (never below 0)."""
+    attack = parse_amount(amount, hit.tx, hit.combatant.name)
+    defence = hit.answers.number("defence_roll", None)
+    if defence is None:
+        return attack, []
+    if defence < 0:
+        raise nemron.RuleError("The defence roll cannot be negative")
+    net = nemron.damage_after_defence(attack, defence)
+    lines = [f"attack {attack} − defence {defence} = {net} damage (NEM-07)"]
+    if net <= 0:
+        return None, [*lines, f"{hit.combatant.name} takes no damage"]
+    return net, lines
+
+
+def hurt(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    """NEM-08 on a named limb or the location die; NEM-09 "aoe": one die per point."""
+    limb = hit.answers.text("limb")
+    if limb.casefold() == "aoe":
+        return sheet, list(nemron.apply_aoe_damage(sheet, amount, hit.rng).log)
+    return sheet, list(nemron.apply_damage(sheet, amount, hit.rng, limb or None).log)
+
+
+def heal(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    """NEM-11: heal one limb (the most hurt by default); both major limbs up: no longer downed."""
+    limbs = nemron.limbs_of(sheet)
+    limb = hit.answers.text("limb") or min(limbs, key=lambda k: limbs[k]["hp"] - limbs[k]["max"])
+    line = nemron.heal_limb(sheet, limb, amount)
+    if sheet.get("status") == "downed" and all(limbs[m]["hp"] > 0 for m in nemron.MAJOR_LIMBS):
+        sheet["status"] = "alive"
+    return sheet, [line]
+
+
+FOE = FoeSheet(
+    health_label="HP per limb",
+    health_default=5,
+    make=make_foe,
+    health=nemron.health_summary,
+    hurt=hurt,
+    heal=heal,
+    out=out,
+)
+
+
+# --------------------------------------------------------------------------- the row
+
+
+def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
+    """NEM-06: what of the turn is used (``used AR``: action and reaction)."""
+    if enc.model != "initiative":
+        return ""
+    used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
+    return "used " + "".join(used) if used else ""
+
+
+def ticked(counted: list[tuple[er.Combatant, er.Effect]]) -> list[str]:
+    """NEM-12: a ranked condition loses a rank each time its tick fires, on whatever turn
+    change fired it (next turn, the first turn, a removal, a delay …)."""
+    for _, effect in counted:
+        if effect.rank is not None:
+            after = nemron.decay({"name": effect.name, "rank": effect.rank})
+            effect.rank = after["rank"] if after else 0
+    return []
+
+
+FIGHT = FightRules(
+    foe=FOE,
+    initiative=initiative,
+    damage_form=damage_form,
+    heal_form=heal_form,
+    damage_amount=damage_amount,
+    hurt=hurt,
+    heal=heal,
+    out=out,
+    turn_note=turn_note,
+    ticked=ticked,
+    ranked_conditions=True,
+)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class ToggleEconomy(CombatantCommand):
+    """NEM-06: mark the action, reaction or movement used this turn (or give it back)."""
+
+    kind: str = "action"
+
+    @property
+    def label(self) -> str:
+        return f"Use {self.kind}"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        return er.use_economy(fight.enc, c.id, self.kind, not c.economy.get(self.kind, False))
+
+
+def _economy(kind: str) -> Action:
+    def make(ctx: Context, values: Mapping[str, Any]) -> ToggleEconomy:
+        eid, cid = selected(ctx)
+        return ToggleEconomy(eid, cid, kind)
+
+    return Action(
+        id=f"{kind}_used",
+        panel="combat",
+        key={"action": "v", "reaction": "r", "movement": "m"}[kind],
+        label=f"{kind.capitalize()} used",
+        description=f"The selected's {kind} used this turn (or given back)",
+        make=make,
+        needs="combatant",
+        show=False,
+    )
+
+
+ACTIONS: tuple[Action, ...] = tuple(_economy(kind) for kind in er.ECONOMY_KINDS)

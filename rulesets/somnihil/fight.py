@@ -1,9 +1,303 @@
-"""Somnihil in the combat tracker: its foes, initiative, damage and healing, and its combat actions."""
+"""Somnihil in the combat tracker: its foes, damage and healing, and its combat actions.
+
+A Cipher's damage runs SOM-07/08 on the party sheet (Cheat Death at 0 vitality, with
+disadvantage under an Anomaly, SOM-05), a Triumph doubles it (SOM-03), and a perished Cipher's
+fate is chosen in the tracker (SOM-09). Distance bands (SOM-11) are marked per combatant.
+
+Reading: a foe is not a Cipher: it tracks vitality only and is out of the fight at 0, without
+Cheat Death, AP or a fate, because SOM-08/09 are written for Ciphers.
+"""
 
 from __future__ import annotations
 
-from rulesets.fight import FightRules
-from rulesets.table import Action
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-FIGHT = FightRules()
-ACTIONS: tuple[Action, ...] = ()
+from rulesets import encounter as er
+from rulesets.fight import (
+    Answers,
+    CombatantCommand,
+    Fight,
+    FightRules,
+    FoeSheet,
+    HealthKind,
+    Hit,
+    amount_form,
+    combatants,
+    has_effect,
+    parse_amount,
+    selected,
+)
+from rulesets.somnihil import rules as somnihil
+from rulesets.table import Action, Context, Field, Reader
+
+Doc = dict[str, Any]
+ANOMALY = "Anomaly"
+
+
+# --------------------------------------------------------------------------- foes
+
+
+def make_foe(name: str, health: int, answers: Answers) -> Doc:
+    return {
+        "sheet": {
+            "name": name,
+            "resources": {"vitality": {"current": health, "max": health}},
+            "status": "alive",
+        }
+    }
+
+
+def _vitality(sheet: Doc) -> dict[str, int]:
+    vit: dict[str, int] = sheet["resources"]["vitality"]
+    return vit
+
+
+def foe_health(sheet: Doc) -> str:
+    vit = _vitality(sheet)
+    return f"{vit['current']}/{vit['max']} vit" + (" (out)" if vit["current"] <= 0 else "")
+
+
+def hurt_foe(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    vit = _vitality(sheet)
+    before = int(vit["current"])
+    vit["current"] = max(0, before - amount)
+    name = sheet.get("name", hit.combatant.name)
+    lines = [f"{name} takes {before - vit['current']} damage ({vit['current']}/{vit['max']} vitality)"]
+    if vit["current"] == 0 and before > 0:
+        lines.append(f"{name} is out of the fight")
+    return sheet, lines
+
+
+def heal_vitality(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    vit = _vitality(sheet)
+    before = int(vit["current"])
+    vit["current"] = min(int(vit["max"]), before + amount)
+    name = sheet.get("name", "?")
+    return sheet, [f"{name} heals {vit['current'] - before} vitality: {vit['current']}/{vit['max']}"]
+
+
+FOE = FoeSheet(
+    health_label="Vitality",
+    health_default=somnihil.VITALITY_MAX,
+    make=make_foe,
+    health=foe_health,
+    hurt=hurt_foe,
+    heal=heal_vitality,
+    out=lambda sheet: int(_vitality(sheet)["current"]) <= 0,
+)
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def damage_form(kind: HealthKind) -> tuple[Field, ...]:
+    if kind == "hp":
+        return amount_form(kind)
+    return (
+        *amount_form(kind),
+        Field("triumph", "Triumph: double the damage", "no", "choice", choices=("no", "yes")),
+    )
+
+
+def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
+    dealt = parse_amount(amount, hit.tx, hit.combatant.name)
+    if hit.answers.flag("triumph"):
+        dealt = somnihil.attack_damage(dealt, somnihil.TRIUMPH)
+        return dealt, [f"Triumph: damage doubled to {dealt}"]
+    return dealt, []
+
+
+def hurt_cipher(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
+    """SOM-07/08: a Cipher's damage; Cheat Death with disadvantage under an Anomaly (SOM-05)."""
+    outcome = somnihil.apply_damage(
+        sheet, amount, hit.rng, disadvantage=1 if has_effect(hit.combatant, ANOMALY) else 0
+    )
+    if outcome.cheat_death is not None:
+        hit.tx.log_roll(hit.combatant.name, outcome.cheat_death)
+    lines = list(outcome.log)
+    if outcome.fate_choice_needed:
+        lines.append("Choose the fate with f: Seditious Spirit, Shill or the Void")
+    return sheet, lines
+
+
+def tags(c: er.Combatant) -> list[str]:
+    """SOM-11's distance band first; an Anomaly's disadvantage named (SOM-05)."""
+    shown = [f"[{c.stats['distance']}]"] if "distance" in c.stats else []
+    for e in c.conditions:
+        shown.append(e.label() + (" (disadv.)" if e.name.casefold() == ANOMALY.casefold() else ""))
+    return shown
+
+
+FIGHT = FightRules(
+    foe=FOE,
+    damage_form=damage_form,
+    damage_amount=damage_amount,
+    hurt=hurt_cipher,
+    heal=heal_vitality,
+    out=lambda sheet: sheet.get("status") not in (somnihil.ALIVE, somnihil.SPIRIT),
+    tags=tags,
+)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class AddAnomaly(CombatantCommand):
+    """SOM-05: an Anomaly lasting 2/4/6/8 turns by the spell's AP cost; disadvantage while it
+    lasts (Cheat Death included)."""
+
+    ap_cost: int = 1
+
+    LABEL = "Add Anomaly"
+
+    def change(self, fight: Fight) -> list[str]:
+        effect = er.Effect(
+            name=ANOMALY,
+            remaining=somnihil.anomaly_duration(self.ap_cost),
+            tick="turn_end",
+            note="disadvantage while it lasts (SOM-05)",
+        )
+        return er.add_effect(fight.enc, self.combatant_id, effect)
+
+
+def distance_cycle(band: str | None) -> str:
+    """SOM-11: the next band, farther; wraps from Too Far back to In Reach."""
+    bands = somnihil.DISTANCE_BANDS
+    if band not in bands:
+        return bands[0]
+    return bands[(bands.index(band) + 1) % len(bands)]
+
+
+@dataclass(frozen=True)
+class SetDistance(CombatantCommand):
+    """SOM-11: the distance band between the party and this combatant."""
+
+    band: str = ""
+
+    LABEL = "Distance"
+
+    def change(self, fight: Fight) -> list[str]:
+        if self.band not in somnihil.DISTANCE_BANDS:
+            raise somnihil.RuleError(
+                f"Distance is one of {', '.join(somnihil.DISTANCE_BANDS)}"
+            )
+        c = fight.combatant(self.combatant_id)
+        c.stats["distance"] = self.band
+        return [f"{c.name} is {self.band}"]
+
+
+@dataclass(frozen=True)
+class ChooseFate(CombatantCommand):
+    """SOM-09: a perished Cipher becomes a Seditious Spirit, a Shill, or passes into the Void."""
+
+    fate: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"Fate: {self.fate}"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        sheet = fight.sheet(c) if c.side == "pc" else None
+        if sheet is None:
+            raise somnihil.RuleError(f"{c.name} has no fate to choose")
+        lines = somnihil.choose_fate(sheet, self.fate)
+        fight.put_sheet(c, sheet)
+        return lines
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def _perished(read: Reader, c: Mapping[str, Any]) -> bool:
+    if c.get("side") != "pc":
+        return False
+    try:
+        pc = read.doc("party", int(str(c.get("ref"))))
+    except (TypeError, ValueError):
+        return False
+    return pc is not None and pc.get("status") == somnihil.PERISHED
+
+
+def _fate_target(ctx: Context) -> str:
+    if ctx.combatant is not None and _perished(ctx.read, ctx.combatant):
+        return str(ctx.combatant.get("id", ""))
+    for c in combatants(ctx):
+        if _perished(ctx.read, c):
+            return str(c.get("id", ""))
+    raise somnihil.RuleError("Nobody in this fight has perished")
+
+
+def _anomaly(ctx: Context, values: Mapping[str, Any]) -> AddAnomaly:
+    eid, cid = selected(ctx)
+    return AddAnomaly(eid, cid, int(values["cost"]))
+
+
+def _fate(ctx: Context, values: Mapping[str, Any]) -> ChooseFate:
+    if ctx.encounter_id is None:
+        raise somnihil.RuleError("No encounter yet: ctrl+n makes one")
+    return ChooseFate(ctx.encounter_id, _fate_target(ctx), str(values["fate"]))
+
+
+def _distance(ctx: Context, values: Mapping[str, Any]) -> SetDistance:
+    eid, cid = selected(ctx)
+    assert ctx.combatant is not None
+    band = (ctx.combatant.get("stats") or {}).get("distance")
+    return SetDistance(eid, cid, distance_cycle(band))
+
+
+def _fate_title(ctx: Context) -> str:
+    target = _fate_target(ctx)
+    names = {str(c.get("id")): str(c.get("name", "?")) for c in combatants(ctx)}
+    return f"Fate of {names.get(target, '?')}"
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action(
+        id="anomaly",
+        panel="combat",
+        key="alt+a",
+        label="Anomaly",
+        description="Anomaly on the selected, lasting by the spell's AP cost",
+        make=_anomaly,
+        needs="combatant",
+        show=False,
+        form=lambda ctx: (
+            Field("cost", "The spell's AP cost (2/4/6/8 turns)", "1", "int", minimum=1),
+        ),
+        title=lambda ctx: f"Anomaly near {(ctx.combatant or {}).get('name', '?')}",
+    ),
+    Action(
+        id="distance",
+        panel="combat",
+        key="z",
+        label="Distance",
+        description="Distance band of the selected, one farther",
+        make=_distance,
+        needs="combatant",
+        show=False,
+    ),
+    Action(
+        id="fate",
+        panel="combat",
+        key="f",
+        label="Fate",
+        description="Choose the fate of a perished Cipher",
+        make=_fate,
+        needs="encounter",
+        form=lambda ctx: (
+            Field(
+                "fate",
+                "Choose",
+                next(iter(somnihil.FATES.values())),
+                "choice",
+                choices=tuple(somnihil.FATES.values()),
+            ),
+        ),
+        title=_fate_title,
+        available=lambda ctx: any(_perished(ctx.read, c) for c in combatants(ctx)),
+    ),
+)
