@@ -1,10 +1,154 @@
-"""A PC's sheet in play: how its resources and lists change, and the party-wide rests (filled by the party port)."""
+"""A PC's sheet in play: how its resources and lists change, what the detail pane shows beyond
+the generic rows, and the party-wide rests.
+
+The party panel knows a sheet only as :class:`rulesets.base.SheetSpec` lays it out (name,
+status, resources, attributes, lists, notes) and asks the game's :class:`SheetRules` for the
+rest: what ``+``/``-`` on a resource means, what adding to or removing from a list does (and
+the form it asks), which statuses a PC can be given, what to re-derive after an attribute
+changed, the extra rows it shows (limbs as bars, skills with rank dice, advancements), how a
+list's header and an entry read, and which of the four rests the game has.
+
+Every hook is a pure function of a :class:`rulesets.table.Tx` (or a plain sheet) and the PC's
+document; it changes the document in place and returns the log lines, or raises
+:class:`rulesets.base.RuleError` with the GM's message.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rulesets.base import Character
+from rulesets.table import Field, Reader, Tx
+
+Part = tuple[str, str]
+"""A piece of a row's value: (text shown literally, Rich style)."""
+Parts = tuple[Part, ...]
+
+Lines = list[str]
+Adjust = Callable[[Tx, Character, int], Lines | None]
+"""``+``/``-`` on one resource by ``delta``; None leaves it to the generic clamp to max."""
+Step = Callable[[Tx, Character, str, int], Lines]
+"""``+``/``-`` on a row the game added (``limb:torso`` → ``step(tx, pc, "torso", delta)``)."""
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A row of the detail pane the game adds beyond the generic ones.
+
+    ``key`` is ``"<kind>:<name>"`` (``limb:torso``, ``skill:Brawling``, ``list:skills``): ``+``
+    and ``-`` on it call :attr:`SheetRules.steps` of its kind, ``n`` (and ``e``) open the
+    :attr:`SheetRules.adding` named by ``adds``, with the row's name as the target.
+    """
+
+    key: str
+    label: str
+    value: Parts = ()
+    bar: tuple[int, int] | None = None
+    """(current, max), drawn as a bar before ``value``."""
+    entry: bool = False
+    """An entry under the row above it (its label is dimmed)."""
+    place: Literal["resources", "attributes"] = "attributes"
+    """After which generic block the row goes."""
+    adds: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.key.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.partition(":")[2]
+
+
+@dataclass(frozen=True)
+class Adding:
+    """What ``n`` adds on a row: a list entry, a skill, a domain's feature.
+
+    ``fields(pc, target)`` is the form (``target``: the name of the row ``n`` was pressed on);
+    ``add(tx, pc, values)`` gets the answers by field key. Without ``add`` the first answer is
+    appended as text to the list of that key.
+    """
+
+    title: str
+    fields: Callable[[Character, str], Sequence[Field]] | None = None
+    add: Callable[[Tx, Character, Mapping[str, Any]], Lines] | None = None
+
+    def form(self, pc: Character, target: str = "") -> tuple[Field, ...]:
+        if self.fields is None:
+            return (Field("text", "Entry"),)
+        return tuple(self.fields(pc, target))
+
+
+@dataclass(frozen=True)
+class RestCall:
+    """The GM's answers to a rest's form, as one rest's rule reads them."""
+
+    hours: int = 0
+    chosen: Mapping[str, str] = field(default_factory=dict)
+    """Per PC (doc id as text): the choice made for that PC (a card to carry over)."""
+
+
+PerPc = Callable[[Tx, Character, RestCall], Lines]
+
+
+@dataclass(frozen=True)
+class Rest:
+    """One party-wide rest: the form it asks, what it does first, and its rule for each PC.
+
+    A form's ``hours`` field becomes :attr:`RestCall.hours`; a field keyed ``pc_<doc id>``
+    becomes that PC's entry in :attr:`RestCall.chosen`. ``before`` runs once, ahead of the PCs
+    (the Major Arcana go back to the deck); a PC the rule refuses is named and skipped.
+    """
+
+    per_pc: PerPc | None = None
+    form: Callable[[Reader], Sequence[Field]] | None = None
+    before: Callable[[Tx, RestCall], Lines] | None = None
+
+
+REST_IDS = ("session", "scene", "regroup", "rest")
+"""The party-wide rests the panel offers (S, C, g, R); a game says which it has."""
 
 
 @dataclass(frozen=True)
 class SheetRules:
-    """The party sheet's questions to a game."""
+    """The party sheet's questions to a game; the defaults are the plain sheet."""
+
+    adjust: Mapping[str, Adjust] = field(default_factory=dict)
+    """By resource key: its own ``+``/``-`` rule."""
+    counters: frozenset[str] = frozenset()
+    """Resources shown as a plain number (XP), not a bar."""
+    steps: Mapping[str, Step] = field(default_factory=dict)
+    """By the kind of a row the game added (``"limb"``): ``+``/``-`` on it."""
+    adding: Mapping[str, Adding] = field(default_factory=dict)
+    """By list key (or a row's ``adds``): how ``n`` adds to it. Others: one line of text."""
+    remove: Mapping[str, Callable[[Tx, Character, str], Lines]] = field(default_factory=dict)
+    """By list key: removing the entry of that name (the default pops it)."""
+    headers: Mapping[str, Callable[[Character], str]] = field(default_factory=dict)
+    """By list key: its header (``"3/4 known · Protocols: …"``); the default is the count."""
+    entries: Mapping[str, Callable[[Any], Parts | None]] = field(default_factory=dict)
+    """By list key: how one entry reads (a held card with its meaning); None: the default."""
+    statuses: Callable[[Character], Sequence[tuple[str, str]]] | None = None
+    """The statuses the GM may pick for this PC, as (value, text shown)."""
+    set_status: Callable[[Tx, Character, str], Lines | None] | None = None
+    """The game's own rule for a status (a fate for a perished PC); None: just set it."""
+    derive: Callable[[Character], None] | None = None
+    """What else to re-derive after an attribute changed (the maxes are re-derived anyway)."""
+    attribute_text: Callable[[int], str] | None = None
+    """How an attribute's value reads (``"d8  (rank 2; rank up 3 XP)"``)."""
+    rows: Callable[[Character], Sequence[SheetRow]] | None = None
+    """The detail pane's extra rows."""
+    rests: Mapping[str, Rest] = field(default_factory=dict)
+    """By :data:`REST_IDS`; a new session is always offered (it opens a log section)."""
+
+    def has_rest(self, rest: str) -> bool:
+        return rest == "session" or rest in self.rests
+
+    def extra_rows(self, pc: Character) -> tuple[SheetRow, ...]:
+        return tuple(self.rows(pc)) if self.rows is not None else ()
+
+    def status_choices(self, pc: Character, statuses: Sequence[str]) -> list[tuple[str, str]]:
+        if self.statuses is not None:
+            return list(self.statuses(pc))
+        return [(s, s) for s in statuses]

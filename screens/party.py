@@ -20,21 +20,13 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Label, Static
 
 from app.commands import party as cmd
-from app.state import Command
-from rulesets.somnihil import rules as somnihil
+from rulesets.base import Character
+from rulesets.sheet import SheetRow
+from rulesets.table import Context
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.literal import literal
 from widgets.party_fields import field_rows
-
-GAME_ACTIONS: dict[str, frozenset[str]] = {
-    "grip_check": frozenset({"resolution"}),
-    "rank_up": frozenset({"nemron"}),
-    "award_xp": frozenset({"nemron"}),
-    "heal_consequence": frozenset({"aspects"}),
-    "level_up": frozenset({"aspects"}),
-}
-"""Keys that only mean something in some games; hidden elsewhere."""
 
 
 class PartyScreen(PanelScreen):
@@ -55,12 +47,9 @@ class PartyScreen(PanelScreen):
         Binding("C", "party('scene')", "New scene", id="party.scene"),
         Binding("g", "party('regroup')", "Regroup", id="party.regroup"),
         Binding("R", "party('rest')", "Rest", id="party.rest"),
-        Binding("G", "grip_check", "Grip check", id="party.grip_check"),
-        Binding("r", "rank_up", "Rank up", id="party.rank_up"),
-        Binding("x", "award_xp", "Award XP", id="party.award_xp"),
-        Binding("h", "heal_consequence", "Heal consequence", id="party.heal"),
-        Binding("l", "level_up", "Level up", id="party.level_up"),
     ]
+    """The panel's own keys; a game's sheet actions (a Grip check, rank up) are bound from its
+    declaration (:class:`rulesets.table.Action`), so no other game's keys show here."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -132,11 +121,10 @@ class PartyScreen(PanelScreen):
         if pc is None:
             summary.update("No PC selected — press a to add one")
             return
-        ruleset = self.campaign.ruleset
         header = literal(pc.get("name", ""), style="bold")
-        header.append(f"  ·  {ruleset.health(pc)}", style="dim")
+        header.append(f"  ·  {self.campaign.ruleset.health(pc)}", style="dim")
         summary.update(header)
-        for row in field_rows(ruleset, pc):
+        for row in field_rows(self.game, pc):
             fields.add_row(row.label, row.value, key=row.key)
         if keep_key and keep_key in fields.rows:
             fields.move_cursor(row=fields.get_row_index(keep_key), animate=False)
@@ -147,13 +135,19 @@ class PartyScreen(PanelScreen):
     def _pc_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
+    def game_context(self) -> Context:
+        return Context(
+            read=self.campaign,
+            game=self.game,
+            panel=self.PANEL_ID,
+            pc_id=self.selected_id,
+            row=self.selected_field,
+        )
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        games = GAME_ACTIONS.get(action)
-        if games is not None and self.campaign.ruleset.id not in games:
-            return False
         if action == "party" and parameters:
-            return cmd.supported(self.campaign.ruleset.id, str(parameters[0]))
-        return True
+            return cmd.supported(self.game.sheet, str(parameters[0]))
+        return super().check_action(action, parameters)
 
     # --- sending -----------------------------------------------------------------------------
     def _change(self, op: str, *args: str | int) -> None:
@@ -162,27 +156,25 @@ class PartyScreen(PanelScreen):
         if doc_id is None or pc is None:
             self.notify("No PC selected — press a to add one", severity="warning")
             return
-        self._send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))))
-
-    def _send(self, command: Command) -> None:
-        lines = self.tableside.apply(command)
-        if lines:
-            self.notify("\n".join(lines[:8]), markup=False)
+        self.send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))))
 
     def _field_parts(self) -> tuple[str, str, str]:
         kind, _, rest = self.selected_field.partition(":")
         key, _, index = rest.partition(":")
         return kind, key, index
 
+    def _game_row(self, pc: Character, key: str) -> SheetRow | None:
+        return next((r for r in self.game.sheet.extra_rows(pc) if r.key == key), None)
+
     def action_step(self, delta: int) -> None:
-        """+/-: a resource, a limb or an attribute by one."""
+        """+/-: a resource, an attribute or a row the game added (a limb) by one."""
         kind, key, _ = self._field_parts()
         if kind == "res":
             self._change("adjust", key, delta)
-        elif kind == "limb":
-            self._change("limb", key, delta)
         elif kind == "attr":
             self._change("step_attribute", key, delta)
+        elif kind in self.game.sheet.steps:
+            self._change("step", kind, key, delta)
         else:
             self.notify("Highlight a resource, limb or attribute for + and -", severity="warning")
 
@@ -213,13 +205,9 @@ class PartyScreen(PanelScreen):
                 PartyPrompt("Notes", str(pc.get("notes", ""))), self._text_op("notes")
             )
         elif kind == "status":
-            options = [(s, s) for s in self.campaign.ruleset.sheet.statuses]
-            if self.campaign.ruleset.id == "somnihil":
-                options += [
-                    (k, f"{k}: {v}") for k, v in somnihil.FATES.items() if (k, k) not in options
-                ]
+            options = self.game.sheet.status_choices(pc, self.campaign.ruleset.sheet.statuses)
             self.app.push_screen(PartyChoice("Status", options), self._text_op("status"))
-        elif kind in ("list", "item", "skill", "domain"):
+        elif kind in ("list", "item") or self._game_row(pc, self.selected_field) is not None:
             self.action_add_item()
         else:
             self.notify("Nothing to edit on this row", severity="warning")
@@ -258,48 +246,31 @@ class PartyScreen(PanelScreen):
 
     def action_add_item(self) -> None:
         """n: add to the highlighted list by the game's rule (spell, delirium, aspect, skill)."""
-        kind, key, _ = self._field_parts()
-        game = self.campaign.ruleset.id
-        if kind == "skill":
-            kind, key = "list", "skills"
-        if kind == "domain":
-            self.app.push_screen(
-                PartyPrompt(f"Feature for the domain {key} (2 XP)"), self._text_op("feature", key)
-            )
+        pc = self._pc()
+        if pc is None:
             return
-        if kind not in ("list", "item"):
+        kind, key, _ = self._field_parts()
+        row = self._game_row(pc, self.selected_field)
+        target = ""
+        if row is not None and row.adds:
+            key, target = row.adds, row.name
+        elif kind not in ("list", "item"):
             self.notify(
                 "Highlight a list (spells, aspects, skills …) to add to it", severity="warning"
             )
             return
-        if game == "somnihil" and key == "spells":
-            self.app.push_screen(PartyPrompt("Spell name"), self._spell_protocol)
-        elif game == "aspects" and key == "temporary_aspects":
-            self.app.push_screen(PartyPrompt("Temporary aspect"), self._text_op("add_item", key))
-        elif game == "nemron" and key == "domains":
-            self.app.push_screen(
-                PartyPrompt("Skill to make a domain (2 XP)"), self._text_op("add_item", key)
-            )
-        elif game == "nemron" and key == "skills":
-            self.app.push_screen(PartyPrompt("New skill (1 XP)"), self._text_op("add_item", key))
-        elif game == "resolution" and key == "deliria":
-            self.app.push_screen(
-                PartyPrompt("Accept a Delirium (permanent; rolls d20 for Grip)"),
-                self._text_op("add_item", key),
-            )
-        else:
+        adding = self.game.sheet.adding.get(key)
+        if adding is None:
             self.app.push_screen(PartyPrompt(f"Add to {key}"), self._text_op("add_item", key))
-
-    def _spell_protocol(self, name: str | None) -> None:
-        if not name or not name.strip():
             return
-        options = [(p, p) for p in somnihil.PROTOCOLS]
-        self.app.push_screen(
-            PartyChoice(f"Protocol of {name.strip()}", options),
-            lambda protocol: (
-                self._change("add_item", "spells", name, protocol) if protocol else None
-            ),
-        )
+        fields = adding.form(pc, target)
+        from screens.form import FormScreen
+
+        def answered(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self._change("add_item", key, *(values[f.key] for f in fields))
+
+        self.app.push_screen(FormScreen(adding.title, fields), answered)
 
     def action_add_pc(self) -> None:
         def answer(name: str | None) -> None:
@@ -325,7 +296,7 @@ class PartyScreen(PanelScreen):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self._send(cmd.RemovePC(doc_id))
+                self.send(cmd.RemovePC(doc_id))
 
         name = str(pc.get("name", ""))
         self.app.push_screen(PartyConfirm(f"Remove {name} from the party?"), answer)
@@ -348,95 +319,26 @@ class PartyScreen(PanelScreen):
         self.query_one("#party-table", DataTable).focus()
 
     def action_party(self, action: str) -> None:
-        """S, C, g, R: the whole party at once, one undo step."""
-        game = self.campaign.ruleset.id
-        if game == "nemron" and action == "regroup":
-            self.app.push_screen(
-                PartyPrompt("Rest how many hours? (1 Energy per hour)", "1"), self._hours
-            )
+        """S, C, g, R: the whole party at once, one undo step, after the rest's form if any."""
+        rest = self.game.sheet.rests.get(action)
+        fields = tuple(rest.form(self.campaign)) if rest is not None and rest.form else ()
+        if not fields:
+            self.send(cmd.PartyAction(action))
             return
-        if game == "shadows" and action == "session":
-            self._carry_over()
-            return
-        self._send(cmd.PartyAction(action))
+        from screens.form import FormScreen
 
-    def _hours(self, text: str | None) -> None:
-        if text is None:
-            return
-        hours = _whole(text)
-        if hours is None or hours < 0:
-            self.notify("Type a whole number of hours", severity="error")
-            return
-        self._send(cmd.PartyAction("regroup", hours=hours))
-
-    def _carry_over(self, keep: tuple[tuple[str, str], ...] = ()) -> None:
-        """SOH-04: offer each PC holding Major Arcana one card to carry over, then start."""
-        decided = {pid for pid, _ in keep}
-        for doc_id, pc in self.campaign.rows("party"):
-            held = [c for c in pc.get("lists", {}).get("major_arcana", []) if isinstance(c, dict)]
-            if not held or str(doc_id) in decided:
-                continue
-            options = [("", "return them all")] + [
-                (str(c.get("name")), str(c.get("name"))) for c in held
-            ]
-
-            def answer(choice: str | None, pid: str = str(doc_id)) -> None:
-                if choice is None:
-                    return
-                self._carry_over((*keep, (pid, choice)))
-
-            self.app.push_screen(
-                PartyChoice(f"{pc.get('name', '')} may carry one Major Arcana over", options),
-                answer,
-            )
-            return
-        self._send(cmd.PartyAction("session", keep=tuple((p, c) for p, c in keep if c)))
-
-    def action_grip_check(self) -> None:
-        self.app.push_screen(
-            PartyChoice(
-                "Grip check",
-                [("", "ordinary (fail: -1 Grip)"), ("major", "major event (fail: -2 Grip)")],
-            ),
-            lambda choice: (
-                self._change("grip_check", 1 if choice else 0) if choice is not None else None
-            ),
-        )
-
-    def action_rank_up(self) -> None:
-        kind, key, _ = self._field_parts()
-        if kind not in ("attr", "skill"):
-            self.notify("Highlight an attribute or a skill to rank it up", severity="warning")
-            return
-        self._change("rank_up", key)
-
-    def action_award_xp(self) -> None:
-        def answer(text: str | None) -> None:
-            if text is None:
+        def answered(values: dict[str, Any] | None) -> None:
+            if values is None:
                 return
-            xp = _whole(text)
-            if xp is None:
-                self.notify("Type a whole number of XP", severity="error")
-                return
-            self._change("award_xp", xp)
+            keep = tuple(
+                (k.removeprefix("pc_"), str(v)) for k, v in values.items() if k.startswith("pc_")
+            )
+            hours = values.get("hours")
+            self.send(
+                cmd.PartyAction(action, hours=int(hours or 0), keep=tuple(p for p in keep if p[1]))
+            )
 
-        self.app.push_screen(PartyPrompt("Award how much XP?", "1"), answer)
-
-    def action_heal_consequence(self) -> None:
-        kind, key, index = self._field_parts()
-        pc = self._pc()
-        if kind != "item" or key != "consequences" or pc is None:
-            self.notify("Highlight a consequence to heal it", severity="warning")
-            return
-        entry = pc.get("lists", {}).get("consequences", [])[int(index)]
-        name = str(entry.get("name", "")) if isinstance(entry, dict) else str(entry)
-        self.app.push_screen(
-            PartyPrompt(f"{name} heals into which negative aspect?"),
-            self._text_op("heal_consequence", name),
-        )
-
-    def action_level_up(self) -> None:
-        self._change("level_up")
+        self.app.push_screen(FormScreen(cmd.ACTIONS.get(action, action), fields), answered)
 
 
 MAX_DIGITS = 9

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.party import AddPC, ChangePC, PartyAction, RemovePC
+from app.commands.party import OPS, AddPC, ChangePC, PartyAction, RemovePC
 from app.state import Campaign, CommandError
+from rulesets.table import Context
 from tests.apphelpers import open_demo
 from tests.conftest import FIXED_NOW
 
@@ -17,6 +18,12 @@ def camp(tmp_path: Path, request: pytest.FixtureRequest) -> Campaign:
     campaign = open_demo(tmp_path, request.param)
     yield campaign
     campaign.store.close()
+
+
+def act(camp: Campaign, action: str, doc_id: int = 1, row: str = "", **values: object) -> list[str]:
+    """Take the game's own party action as its key would: make its command, apply it."""
+    ctx = Context(read=camp, game=camp.game, panel="party", pc_id=doc_id, row=row)
+    return camp.apply(camp.game.action("party", action).make(ctx, values))
 
 
 def pc(campaign: Campaign, doc_id: int = 1) -> dict:
@@ -89,7 +96,7 @@ def test_rr04_deliria_not_removable_and_accepting_rolls(camp: Campaign) -> None:
 @pytest.mark.parametrize("camp", ["resolution"], indirect=True)
 def test_rr03_grip_check_logs_a_roll(camp: Campaign) -> None:
     before = pc(camp)["resources"]["grip"]["current"]
-    camp.apply(ChangePC(1, "grip_check", (0,)))
+    act(camp, "grip_check", event="ordinary")
     roll = [e for e in camp.log_entries() if e.get("kind") == "roll"][-1]
     assert roll["who"] == "Mara Quell"
     assert pc(camp)["resources"]["grip"]["current"] in (before, before - 1)
@@ -134,16 +141,16 @@ def test_nem08_nem10_limb_hp_and_energy_rederived(camp: Campaign) -> None:
 @pytest.mark.parametrize("camp", ["nemron"], indirect=True)
 def test_nem13_xp_costs_enforced(camp: Campaign) -> None:
     # Kesh starts with 5 XP: Brawling rank 2 -> 3 costs 2, learning costs 1, a domain costs 2.
-    camp.apply(ChangePC(1, "rank_up", ("Brawling",)))
+    act(camp, "rank_up", row="skill:Brawling")
     assert pc(camp)["resources"]["xp"]["current"] == 3
     camp.apply(ChangePC(1, "add_item", ("skills", "Climbing")))
     assert pc(camp)["resources"]["xp"]["current"] == 2
     camp.apply(ChangePC(1, "add_item", ("domains", "Brawling")))
     assert pc(camp)["resources"]["xp"]["current"] == 0
     with pytest.raises(CommandError, match="costs 2 XP"):
-        camp.apply(ChangePC(1, "feature", ("Brawling", "Grapple")))
-    camp.apply(ChangePC(1, "award_xp", (2,)))
-    camp.apply(ChangePC(1, "feature", ("Brawling", "Grapple")))
+        camp.apply(ChangePC(1, "add_item", ("features", "Brawling", "Grapple")))
+    act(camp, "award_xp", xp=2)
+    camp.apply(ChangePC(1, "add_item", ("features", "Brawling", "Grapple")))
     assert pc(camp)["domains"]["Brawling"] == ["Grapple"]
 
 
@@ -184,7 +191,7 @@ def test_asp07_consequence_heals_into_negative_aspect_keeping_date(camp: Campaig
     camp.store.db.table("party").update(doc, doc_ids=[1])
     with pytest.raises(CommandError, match="heals"):
         camp.apply(ChangePC(1, "remove_item", ("consequences", 0)))
-    camp.apply(ChangePC(1, "heal_consequence", ("Broken arm", "Tender arm")))
+    act(camp, "heal_consequence", row="item:consequences:0", aspect="Tender arm")
     healed = pc(camp)["lists"]["temporary_aspects"][-1]
     assert (healed["name"], healed["negative"], healed["received"]) == (
         "Tender arm",
@@ -197,12 +204,12 @@ def test_asp07_consequence_heals_into_negative_aspect_keeping_date(camp: Campaig
 @pytest.mark.parametrize("camp", ["aspects"], indirect=True)
 def test_asp08_level_up_to_retire_at_6(camp: Campaign) -> None:
     for _ in range(4):
-        camp.apply(ChangePC(1, "level_up"))
+        act(camp, "level_up")
     assert pc(camp)["advancements_pending"] == 1 + 1 + 1 + 2
-    camp.apply(ChangePC(1, "level_up"))
+    act(camp, "level_up")
     assert pc(camp)["status"] == "retired"
     with pytest.raises(CommandError, match="retired"):
-        camp.apply(ChangePC(1, "level_up"))
+        act(camp, "level_up")
 
 
 @pytest.mark.parametrize("camp", ["resolution"], indirect=True)

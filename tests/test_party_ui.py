@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import re
+
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from app.store import read_campaign
 from app.tui import TablesideApp
+from rulesets import registry
+from screens.form import FormScreen
+from screens.help import HelpScreen
 from tests.apphelpers import SIZE, demo_app
 
 GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
@@ -85,9 +90,8 @@ async def test_som10_third_protocol_refused_by_keys(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("4", "tab")
         await goto_field(pilot, app, "list:spells")
-        await pilot.press("n", *"Bend", "enter")
-        await pilot.pause()
-        await pilot.press(*["down"] * 4, "enter")  # Timing, a third Protocol
+        # One form asks the spell's name and its Protocol: Timing would be a third.
+        await pilot.press("n", *"Bend", "tab", *"Timing", "enter")
         await pilot.pause()
         assert len(saved_party(app)[0]["lists"]["spells"]) == 3
         assert "at most two Protocols" in " ".join(str(n.message) for n in app._notifications)
@@ -166,3 +170,170 @@ async def test_combat_damage_shows_on_the_sheet(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_party_sheet_snapshot(snap_compare, tmp_path: Path, game: str) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(demo_app(tmp_path, game), press=["4"], terminal_size=SIZE)
+
+
+# --- each game's own sheet keys (issue 11) ---------------------------------------------------
+
+SHELL_KEYS = {"+", "=", "-", "e", "n", "a", "delete", "/", "S", "C", "g", "R"}
+"""The party panel's own keys as help shows them (``del`` or ``delete``, by Textual's display)."""
+
+
+def party_labels(game: str) -> set[str]:
+    return {a.label for a in registry.game(game).actions_for("party")}
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_help_lists_only_this_games_party_keys_once(tmp_path: Path, game: str) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        rows = app.screen.help_rows
+        panel = rows[1 : rows.index(("Everywhere", ""))]
+        keys = [key for shown, _ in panel for key in shown.split(", ")]
+        assert len(keys) == len(set(keys)), f"a key twice in {game}: {keys}"
+        described = {text for _, text in panel}
+        own = party_labels(game)
+        assert own <= described
+        others = set().union(*(party_labels(g) for g in GAMES if g != game)) - party_labels(game)
+        assert not others & described, f"{game} shows another game's keys"
+        assert not any(re.search(r"\b[A-Z]{2,4}-\d", text) for text in described)
+        game_keys = {k for shown, text in panel if text in own for k in shown.split(", ")}
+        assert not game_keys & SHELL_KEYS
+    app.campaign.store.close()
+
+
+def log_rolls(app: TablesideApp) -> list[dict]:
+    return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+
+
+async def test_rr03_grip_check_by_key_asks_ordinary_or_major(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "G")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#field-event", Input).value == "ordinary"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("G", *"major", "enter")
+        await pilot.pause()
+        rolls = log_rolls(app)
+        assert [r["who"] for r in rolls] == ["Mara Quell", "Mara Quell"]
+        assert all(r["expression"].startswith("1d20") for r in rolls)
+    app.campaign.store.close()
+
+
+async def test_nem13_rank_up_and_award_xp_by_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "res:xp")
+        await pilot.press("r")  # not an attribute or skill: refused, nothing spent
+        await pilot.pause()
+        assert "Highlight an attribute or a skill" in " ".join(
+            str(n.message) for n in app._notifications
+        )
+        await goto_field(pilot, app, "skill:Brawling")
+        await pilot.press("r")
+        await pilot.pause()
+        kesh = saved_party(app)[0]
+        assert (kesh["skills"]["Brawling"], kesh["resources"]["xp"]["current"]) == (3, 3)
+        await pilot.press("x", *"4", "enter")
+        await pilot.pause()
+        assert saved_party(app)[0]["resources"]["xp"]["current"] == 7
+        await goto_field(pilot, app, "list:domains")
+        await pilot.press("n", *"Brawling", "enter")
+        await pilot.pause()
+        await goto_field(pilot, app, "domain:Brawling")
+        await pilot.press("n", "tab", *"Grapple", "enter")  # the domain is filled in
+        await pilot.pause()
+        assert saved_party(app)[0]["domains"] == {"Brawling": ["Grapple"]}
+    app.campaign.store.close()
+
+
+async def test_nem10_regroup_asks_hours_by_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "res:energy")
+        await pilot.press("minus", "minus", "minus")
+        await pilot.pause()
+        top = saved_party(app)[0]["resources"]["energy"]["max"]
+        await pilot.press("g", *"2", "enter")
+        await pilot.pause()
+        assert saved_party(app)[0]["resources"]["energy"]["current"] == top - 1
+    app.campaign.store.close()
+
+
+async def test_asp07_asp08_heal_consequence_and_level_up_by_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab", "l")
+        await pilot.pause()
+        assert saved_party(app)[0]["advancements_pending"] == 1
+        await pilot.press("h")  # no consequence highlighted: refused with a message
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        assert "Highlight a consequence" in " ".join(str(n.message) for n in app._notifications)
+        doc = app.campaign.doc("party", 1)
+        assert doc is not None
+        doc["lists"]["consequences"].append({"name": "Broken arm", "received": "2024-03-01"})
+        app.campaign.store.db.table("party").update(doc, doc_ids=[1])
+        app.screen.refresh_data()
+        await goto_field(pilot, app, "item:consequences:0")
+        await pilot.press("h", *"Tender arm", "enter")
+        await pilot.pause()
+        healed = saved_party(app)[0]["lists"]["temporary_aspects"][-1]
+        assert (healed["name"], healed["negative"]) == ("Tender arm", True)
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["somnihil", "shadows"])
+async def test_other_games_sheet_keys_do_nothing(tmp_path: Path, game: str) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        before = saved_party(app)
+        await pilot.press("G", "x", "h", "l")
+        await pilot.pause()
+        assert isinstance(app.screen, type(app.screen)) and not isinstance(app.screen, FormScreen)
+        assert saved_party(app) == before
+    app.campaign.store.close()
+
+
+async def test_soh04_new_session_asks_which_major_arcana_to_carry(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "S")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert [f.key for f in app.screen.fields] == ["pc_1"]
+        await pilot.press(*"The St", "enter")
+        await pilot.pause()
+        assert [c["name"] for c in saved_party(app)[0]["lists"]["major_arcana"]] == ["The Star"]
+        await pilot.press("u", "S", "enter")  # blank: every card goes back
+        await pilot.pause()
+        assert saved_party(app)[0]["lists"]["major_arcana"] == []
+    app.campaign.store.close()
+
+
+async def test_som09_perished_cipher_is_given_a_fate_by_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        doc = app.campaign.doc("party", 1)
+        assert doc is not None
+        app.campaign.store.db.table("party").update({**doc, "status": "perished"}, doc_ids=[1])
+        app.screen.refresh_data()
+        await goto_field(pilot, app, "status")
+        await pilot.press("e")
+        await pilot.pause()
+        options = app.screen.query_one("#party-choice-list")
+        texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        spirit = texts.index("spirit")
+        await pilot.press(*["down"] * spirit, "enter")
+        await pilot.pause()
+        assert saved_party(app)[0]["status"] == "spirit"
+    app.campaign.store.close()

@@ -1,10 +1,12 @@
-"""Party sheet commands (issue 6): every change to a PC, and the party-wide session actions.
+"""Party sheet commands (issue 6): every change to a PC, and the party-wide rests.
 
 One command per GM action, so each is one undo step: :class:`ChangePC` runs one named sheet
 operation on one PC, :class:`PartyAction` runs a new session, a new scene, a regroup or a rest
-on every PC at once. The operations call the game's rules (``rulesets/<game>.py``); nothing
-here computes a rule, it only picks which rule function a key press means and turns rule
-errors into :class:`~app.state.CommandError` with the rule's own message.
+on every PC at once. What an operation means in the open game is the game's
+:class:`rulesets.sheet.SheetRules` (``+`` on AP, learning a spell, a perished PC's fate, the
+rests); what is left here is the plain sheet: clamp a pool to its max, append to a list, set a
+status, re-derive the maxes from the attributes. A game's own sheet actions (a Grip check,
+ranking up) are its declared :class:`rulesets.table.Action` s.
 
 PCs are the same ``party`` documents the combat tracker damages, so both views always agree.
 """
@@ -15,15 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.commands.dice import log_roll
-from app.state import CommandError, Transaction
-from rulesets.aspects import rules as aspects
+from app.state import CommandError
 from rulesets.base import Character, RuleError, Ruleset, rederive
-from rulesets.decks import load_deck, save_deck
-from rulesets.nemron import rules as nemron
-from rulesets.resolution import rules as resolution
-from rulesets.shadows import rules as shadows
-from rulesets.somnihil import rules as somnihil
+from rulesets.sheet import REST_IDS, RestCall, SheetRules
+from rulesets.table import Tx
 
 Arg = str | int
 MAX_NAME = 80
@@ -41,19 +38,19 @@ def _pc_name(text: str) -> str:
     return name
 
 
-Op = Callable[[Transaction, Character, tuple[Arg, ...]], list[str]]
+Op = Callable[[Tx, Character, tuple[Arg, ...]], list[str]]
 
 
-def derive(ruleset: Ruleset, character: Character) -> Character:
-    """Re-derive every max from the attributes (and Nemron's limbs) after an attribute changed."""
-    rederive(ruleset.sheet, character)
-    if ruleset.id == "nemron":
-        nemron.refresh(character)
+def derive(tx: Tx, character: Character) -> Character:
+    """Re-derive every max from the attributes, and whatever else the game derives from them."""
+    rederive(tx.game.ruleset.sheet, character)
+    if tx.game.sheet.derive is not None:
+        tx.game.sheet.derive(character)
     return character
 
 
-def _today(tx: Transaction) -> str:
-    return tx.now()[:10]
+def _sheet(tx: Tx) -> SheetRules:
+    return tx.game.sheet
 
 
 def _pool(character: Character, key: str) -> dict[str, int]:
@@ -70,35 +67,20 @@ def _label(ruleset: Ruleset, key: str) -> str:
     return key
 
 
-# --- resources -------------------------------------------------------------------------------
+# --- resources and the rows a game adds ------------------------------------------------------
 
 
-def _adjust(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    """+/- on a resource, through the game's own rule where it has one."""
+def _adjust(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """+/- on a resource: the game's own rule for it if it has one, else clamp to its range."""
     key, delta = str(args[0]), int(args[1])
-    game, name = tx.ruleset.id, pc["name"]
-    if game == "somnihil" and key == "vitality" and delta < 0:
-        return list(somnihil.apply_damage(pc, -delta, tx.rng).log)
-    if game == "somnihil" and key == "ap":
-        return somnihil.spend_ap(pc, -delta) if delta < 0 else somnihil.award_ap(pc, delta)
-    if game == "resolution" and key == "hp":
-        return resolution.damage(pc, -delta) if delta < 0 else resolution.heal(pc, delta)
-    if game == "resolution" and key == "grip" and delta < 0:
-        return resolution.lose_grip(pc, -delta)
-    if game == "resolution" and key == "system_strain":
-        if delta > 0:
-            return resolution.add_system_strain(pc, delta)
-        return resolution.recover_system_strain(pc, -delta)
-    if game == "aspects" and key == "fate_points":
-        fate = _pool(pc, key)
-        if delta > 0 and int(fate["current"]) >= aspects.MAX_FATE_POINTS:
-            raise CommandError(f"{name} already has {aspects.MAX_FATE_POINTS} fate points, the max")
-        return aspects.gain_fate(pc, delta) if delta > 0 else aspects.spend_fate(pc)
-    if game == "nemron" and key == "energy" and delta < 0:
-        return [nemron.spend_energy(pc, -delta)]
+    rule = _sheet(tx).adjust.get(key)
+    if rule is not None:
+        lines = rule(tx, pc, delta)
+        if lines is not None:
+            return lines
     pool = _pool(pc, key)
-    label = _label(tx.ruleset, key)
-    minimum = next((s.minimum for s in tx.ruleset.sheet.resources if s.key == key), 0)
+    name, label = pc["name"], _label(tx.game.ruleset, key)
+    minimum = next((s.minimum for s in tx.game.ruleset.sheet.resources if s.key == key), 0)
     new = int(pool["current"]) + delta
     if new > int(pool["max"]):
         raise CommandError(f"{name}'s {label} is already at its max ({pool['max']})")
@@ -108,12 +90,12 @@ def _adjust(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     return [f"{name}: {label} {new}/{pool['max']}"]
 
 
-def _set_resource(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _set_resource(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     """e on a resource: set current (and max, where the game leaves the max to the GM)."""
     key, current = str(args[0]), int(args[1])
-    spec = next((s for s in tx.ruleset.sheet.resources if s.key == key), None)
+    spec = next((s for s in tx.game.ruleset.sheet.resources if s.key == key), None)
     pool = _pool(pc, key)
-    label = _label(tx.ruleset, key)
+    label = _label(tx.game.ruleset, key)
     if len(args) > 2 and args[2] != "":
         if spec is not None and spec.derive_max is not None:
             raise CommandError(f"{label}'s max is derived from the attributes; edit those instead")
@@ -128,60 +110,67 @@ def _set_resource(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list
     return [f"{pc['name']}: {label} set to {current}/{pool['max']}"]
 
 
-def _limb(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    """NEM-08/11: +/- on a limb heals it or deals it one damage."""
-    limb, delta = str(args[0]), int(args[1])
-    if tx.ruleset.id != "nemron":
-        raise CommandError(f"{tx.ruleset.name} has no limbs")
-    if delta < 0:
-        return list(nemron.apply_damage(pc, -delta, tx.rng, limb).log)
-    return [nemron.heal_limb(pc, limb, delta)]
+def _step(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """+/- on a row the game added (``("limb", "torso", -1)``): the game's rule for that kind."""
+    kind, name, delta = str(args[0]), str(args[1]), int(args[2])
+    rule = _sheet(tx).steps.get(kind)
+    if rule is None:
+        raise CommandError(f"{tx.game.ruleset.name} has no {kind}s")
+    return rule(tx, pc, name, delta)
+
+
+def _limb(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """+/- on a limb: :func:`_step` on a ``limb`` row (what the combat tracker's damage names)."""
+    return _step(tx, pc, ("limb", *args[:2]) if len(args) >= 2 else ())
 
 
 # --- attributes, name, status, notes ---------------------------------------------------------
 
 
-def _set_attribute(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _set_attribute(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     key, value = str(args[0]), int(args[1])
-    spec = next((a for a in tx.ruleset.sheet.attributes if a.key == key), None)
+    spec = next((a for a in tx.game.ruleset.sheet.attributes if a.key == key), None)
     if spec is None:
-        raise CommandError(f"{tx.ruleset.name} has no attribute {key!r}")
+        raise CommandError(f"{tx.game.ruleset.name} has no attribute {key!r}")
     if not spec.minimum <= value <= spec.maximum:
         raise CommandError(f"{spec.label} must be between {spec.minimum} and {spec.maximum}")
     before = {k: dict(v) for k, v in pc.get("resources", {}).items()}
     pc.setdefault("attributes", {})[key] = value
-    derive(tx.ruleset, pc)
+    derive(tx, pc)
     lines = [f"{pc['name']}: {spec.label} {value}"]
     for rkey, pool in pc.get("resources", {}).items():
         if before.get(rkey, {}).get("max") != pool.get("max"):
-            lines.append(f"{_label(tx.ruleset, rkey)} max {before[rkey]['max']} → {pool['max']}")
+            lines.append(f"{_label(tx.game.ruleset, rkey)} max {before[rkey]['max']} → {pool['max']}")
     return lines
 
 
-def _step_attribute(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _step_attribute(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     key = str(args[0])
     value = int(pc.get("attributes", {}).get(key, 0)) + int(args[1])
     return _set_attribute(tx, pc, (key, value))
 
 
-def _rename(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _rename(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     name = _pc_name(str(args[0]))
     old, pc["name"] = pc["name"], name
     return [f"{old} is now called {name}"]
 
 
-def _set_status(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _set_status(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """A status the game offers; the game's own rule first (a perished PC's fate)."""
     status = str(args[0]).strip().lower()
-    fated = status in somnihil.FATES and pc.get("status") == somnihil.PERISHED
-    if tx.ruleset.id == "somnihil" and fated:
-        return somnihil.choose_fate(pc, status)
-    if status not in tx.ruleset.sheet.statuses:
-        raise CommandError(f"status must be one of {', '.join(tx.ruleset.sheet.statuses)}")
+    rule = _sheet(tx).set_status
+    if rule is not None:
+        lines = rule(tx, pc, status)
+        if lines is not None:
+            return lines
+    if status not in tx.game.ruleset.sheet.statuses:
+        raise CommandError(f"status must be one of {', '.join(tx.game.ruleset.sheet.statuses)}")
     pc["status"] = status
     return [f"{pc['name']} is now {status}"]
 
 
-def _notes(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _notes(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     pc["notes"] = str(args[0])
     return [f"{pc['name']}: notes edited"]
 
@@ -189,93 +178,45 @@ def _notes(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
 # --- lists -----------------------------------------------------------------------------------
 
 
-def _add_item(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    """Add to a list by the game's rule: learn a spell, accept a delirium, add an aspect ..."""
-    key, text = str(args[0]), str(args[1])
-    extra = str(args[2]) if len(args) > 2 else ""
-    game = tx.ruleset.id
-    if game == "somnihil" and key == "spells":
-        return somnihil.learn_spell(pc, text, extra)
-    if game == "resolution" and key == "deliria":
-        if not text.strip():
-            raise CommandError("a delirium needs a name")
-        result, lines = resolution.accept_delirium(tx.rng, pc, text.strip())
-        return [log_roll(tx, pc["name"], result), *lines]
-    if game == "aspects" and key == "aspects":
-        return aspects.add_aspect(pc, text)
-    if game == "aspects" and key == "temporary_aspects":
-        return aspects.add_temporary_aspect(pc, text, today=_today(tx), negative=extra == "neg")
-    if game == "nemron" and key == "skills":
-        return [nemron.learn_skill(pc, text.strip())]
-    if game == "nemron" and key == "domains":
-        return [nemron.upgrade_to_domain(pc, text.strip())]
-    if not text.strip():
+def _add_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """Add to a list by the game's rule: ``(key, *answers in the order its form asks)``."""
+    key = str(args[0])
+    adding = _sheet(tx).adding.get(key)
+    if adding is not None and adding.add is not None:
+        fields = adding.form(pc)
+        values = {f.key: value for f, value in zip(fields, args[1:], strict=False)}
+        return adding.add(tx, pc, values)
+    text = str(args[1]).strip()
+    if not text:
         raise CommandError("an entry needs a name")
-    pc.setdefault("lists", {}).setdefault(key, []).append(text.strip())
-    return [f"{pc['name']}: {text.strip()} added"]
+    pc.setdefault("lists", {}).setdefault(key, []).append(text)
+    return [f"{pc['name']}: {text} added"]
 
 
 def _entry_name(entry: Any) -> str:
     return str(entry.get("name", "")) if isinstance(entry, dict) else str(entry)
 
 
-def _remove_item(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+def _remove_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     key, index = str(args[0]), int(args[1])
     entries = pc.get("lists", {}).get(key, [])
     if not 0 <= index < len(entries):
         raise CommandError(f"{pc['name']} has no such entry")
     name = _entry_name(entries[index])
-    game = tx.ruleset.id
-    if game == "resolution" and key == "deliria":
-        return resolution.remove_delirium(pc, name)
-    if game == "somnihil" and key == "spells":
-        return somnihil.forget_spell(pc, name)
-    if game == "aspects" and key in ("temporary_aspects", "injuries"):
-        return aspects.remove_temporary_aspect(pc, name)
-    if game == "aspects" and key == "consequences":
-        raise CommandError("a consequence heals into a negative aspect: press h on it")
-    spec = next((s for s in tx.ruleset.sheet.lists if s.key == key), None)
+    rule = _sheet(tx).remove.get(key)
+    if rule is not None:
+        return rule(tx, pc, name)
+    spec = next((s for s in tx.game.ruleset.sheet.lists if s.key == key), None)
     if spec is not None and not spec.removable:
         raise CommandError(f"{spec.label} can never be removed")
     entries.pop(index)
     return [f"{pc['name']}: {name} removed"]
 
 
-# --- game actions ----------------------------------------------------------------------------
-
-
-def _grip_check(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    """RR-03: roll under the current Grip; a failure costs 1 Grip (2 for a major event)."""
-    result, lines = resolution.make_grip_check(tx.rng, pc, major=bool(args and args[0]))
-    return [log_roll(tx, pc["name"], result), *lines]
-
-
-def _rank_up(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    return [nemron.rank_up(pc, str(args[0]))]
-
-
-def _feature(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    return [nemron.buy_domain_feature(pc, str(args[0]), str(args[1]).strip())]
-
-
-def _award_xp(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    if int(args[0]) <= 0:
-        raise CommandError("award at least 1 XP")
-    return [nemron.award_xp(pc, int(args[0]))]
-
-
-def _heal_consequence(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    """ASP-07: the consequence becomes a negative aspect keeping its date received."""
-    return aspects.downgrade_consequence(pc, str(args[0]), str(args[1]), today=_today(tx))
-
-
-def _level_up(tx: Transaction, pc: Character, args: tuple[Arg, ...]) -> list[str]:
-    return aspects.level_up(pc)
-
-
 OPS: dict[str, tuple[str, Op]] = {
     "adjust": ("Adjust", _adjust),
     "set_resource": ("Set", _set_resource),
+    "step": ("Change", _step),
     "limb": ("Limb", _limb),
     "set_attribute": ("Set attribute", _set_attribute),
     "step_attribute": ("Change attribute", _step_attribute),
@@ -284,12 +225,6 @@ OPS: dict[str, tuple[str, Op]] = {
     "notes": ("Notes", _notes),
     "add_item": ("Add to", _add_item),
     "remove_item": ("Remove from", _remove_item),
-    "grip_check": ("Grip check", _grip_check),
-    "rank_up": ("Rank up", _rank_up),
-    "feature": ("Buy feature", _feature),
-    "award_xp": ("Award XP", _award_xp),
-    "heal_consequence": ("Heal consequence", _heal_consequence),
-    "level_up": ("Level up", _level_up),
 }
 """Every sheet operation by name: (label word, function)."""
 
@@ -308,7 +243,7 @@ class ChangePC:
         word = OPS[self.op][0] if self.op in OPS else self.op
         return f"{word} {self.who}".strip()
 
-    def run(self, tx: Transaction) -> list[str]:
+    def run(self, tx: Tx) -> list[str]:
         if self.op not in OPS:
             raise CommandError(f"unknown sheet change {self.op!r}")
         pc = tx.get("party", self.doc_id)
@@ -334,9 +269,9 @@ class AddPC:
     def label(self) -> str:
         return f"Add PC {self.name}"
 
-    def run(self, tx: Transaction) -> list[str]:
+    def run(self, tx: Tx) -> list[str]:
         name = _pc_name(self.name)
-        tx.insert("party", tx.ruleset.make_character(name))
+        tx.insert("party", tx.game.ruleset.make_character(name))
         return [f"{name} joins the party"]
 
 
@@ -350,115 +285,61 @@ class RemovePC:
     def label(self) -> str:
         return "Remove PC"
 
-    def run(self, tx: Transaction) -> list[str]:
+    def run(self, tx: Tx) -> list[str]:
         pc = tx.get("party", self.doc_id)
         tx.remove("party", self.doc_id)
         return [f"{pc.get('name', '?')} leaves the party"]
 
 
 MAX_REST_HOURS = 24 * 365
-SESSION = "session"
-SCENE = "scene"
-REGROUP = "regroup"
-REST = "rest"
-ACTIONS: dict[str, str] = {
-    SESSION: "New session",
-    SCENE: "New scene",
-    REGROUP: "Regroup / short rest",
-    REST: "Rest",
-}
-
-_RULES: dict[tuple[str, str], Callable[[Transaction, Character, PartyAction], list[str]]] = {}
+ACTIONS: dict[str, str] = dict(
+    zip(REST_IDS, ("New session", "New scene", "Regroup / short rest", "Rest"), strict=True)
+)
+"""The party-wide rests by id, as the GM reads them."""
 
 
-def _rule(game: str, action: str) -> Callable[[Callable[..., list[str]]], Callable[..., list[str]]]:
-    def register(fn: Callable[..., list[str]]) -> Callable[..., list[str]]:
-        _RULES[(game, action)] = fn
-        return fn
-
-    return register
-
-
-@_rule("somnihil", SESSION)
-def _som_session(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return somnihil.new_session(pc)
-
-
-@_rule("somnihil", REGROUP)
-def _som_regroup(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return somnihil.regroup(pc)
-
-
-@_rule("somnihil", REST)
-def _som_rest(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return somnihil.rest(pc)
-
-
-@_rule("shadows", SCENE)
-def _soh_round(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    new = shadows.new_round(pc)
-    pc.clear()
-    pc.update(new)
-    return [f"{pc['name']}: AP {pc['resources']['ap']['current']}"]
-
-
-@_rule("nemron", REGROUP)
-def _nem_short_rest(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return nemron.rest(pc, action.hours or 1, tx.rng)
-
-
-@_rule("nemron", REST)
-def _nem_rest(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return nemron.rest(pc, action.hours or nemron.HEALING_INTERVAL_HOURS, tx.rng)
-
-
-@_rule("aspects", SESSION)
-@_rule("aspects", SCENE)
-def _asp_scene(tx: Transaction, pc: Character, action: PartyAction) -> list[str]:
-    return aspects.new_scene(pc)
-
-
-def supported(game: str, action: str) -> bool:
-    """Whether a game has a rule for a party action (a new session always starts a log section)."""
-    return action == SESSION or (game, action) in _RULES
+def supported(sheet: SheetRules, action: str) -> bool:
+    """Whether the game has that rest (a new session always starts a log section)."""
+    return action in ACTIONS and sheet.has_rest(action)
 
 
 @dataclass(frozen=True)
 class PartyAction:
-    """A party-wide action on every PC at once: one command, one undo step."""
+    """A party-wide rest on every PC at once: one command, one undo step.
+
+    ``hours`` and ``keep`` are the answers to the rest's form (:class:`rulesets.sheet.Rest`).
+    """
 
     action: str
     hours: int = 0
     keep: tuple[tuple[str, str], ...] = ()
-    """Shadows: (PC doc id as text, Major Arcana name) the GM lets a PC carry over (SOH-04)."""
+    """(PC doc id as text, choice) per PC: a Major Arcana the GM lets a PC carry over."""
 
     @property
     def label(self) -> str:
         return ACTIONS.get(self.action, self.action)
 
-    def run(self, tx: Transaction) -> list[str]:
-        game = tx.ruleset.id
+    def run(self, tx: Tx) -> list[str]:
         if self.action not in ACTIONS:
             raise CommandError(f"unknown party action {self.action!r}")
-        if not supported(game, self.action):
-            raise CommandError(f"{tx.ruleset.name} has no {self.label.lower()} rule")
+        if not supported(_sheet(tx), self.action):
+            raise CommandError(f"{tx.game.ruleset.name} has no {self.label.lower()} rule")
         if not 0 <= self.hours <= MAX_REST_HOURS:
             raise CommandError(f"rest between 0 and {MAX_REST_HOURS} hours (a year) at a time")
-        rule = _RULES.get((game, self.action))
+        rest = _sheet(tx).rests.get(self.action)
+        call = RestCall(hours=self.hours, chosen=dict(self.keep))
         lines: list[str] = []
-        if game == "shadows" and self.action == SESSION:
-            lines.extend(self._return_arcana(tx))
-            rule = _RULES[("shadows", SCENE)]
-        for doc_id, pc in tx.all("party"):
-            if rule is None:
-                break
+        if rest is not None and rest.before is not None:
+            lines.extend(rest.before(tx, call))
+        rule = rest.per_pc if rest is not None else None
+        for doc_id, pc in tx.all("party") if rule is not None else []:
             try:
-                lines.extend(rule(tx, pc, self))
+                lines.extend(rule(tx, pc, call) if rule is not None else [])
             except RuleError as exc:  # one PC refused; the rest of the party goes on
                 lines.append(f"{pc.get('name', '?')}: {exc}")
                 continue
             tx.put("party", doc_id, pc)
-        if self.action == SESSION:
+        if self.action == "session":
             sessions = 1 + sum(1 for _, e in tx.all("log") if e.get("kind") == "section")
             tx.insert(
                 "log",
@@ -476,14 +357,3 @@ class PartyAction:
         if len(lines) == 1:
             lines.append("nothing to change")
         return lines
-
-    def _return_arcana(self, tx: Transaction) -> list[str]:
-        """SOH-04: every held Major Arcana goes back to the deck but the one each PC keeps."""
-        party = dict((str(doc_id), pc) for doc_id, pc in tx.all("party"))
-        major_id, major = load_deck(tx, "major")
-        ended = shadows.end_session(major, party, dict(self.keep))
-        for cid, pc in ended.characters.items():
-            tx.put("party", int(cid), pc)
-        if major_id is not None:
-            save_deck(tx, major_id, major)
-        return list(ended.log)

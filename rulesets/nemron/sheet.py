@@ -1,9 +1,163 @@
-"""Nemron on the party sheet: how its resources and lists change, its rests and its sheet actions."""
+"""Nemron on the party sheet: limbs as bars, attributes and skills as rank dice, skills and
+domains bought with XP, energy spent by its rule, short and long rests, rank up and XP awards."""
 
 from __future__ import annotations
 
-from rulesets.sheet import SheetRules
-from rulesets.table import Action
+from collections.abc import Mapping
+from typing import Any
 
-SHEET = SheetRules()
-ACTIONS: tuple[Action, ...] = ()
+from rulesets.base import Character, RuleError
+from rulesets.nemron import rules
+from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRow, SheetRules
+from rulesets.table import Action, Command, Context, Field, PcChange, Reader, Tx, need_pc
+
+
+def _energy(tx: Tx, pc: Character, delta: int) -> list[str] | None:
+    """NEM-10: spending Energy goes through its rule; regaining it is a plain +1."""
+    return [rules.spend_energy(pc, -delta)] if delta < 0 else None
+
+
+def _limb(tx: Tx, pc: Character, limb: str, delta: int) -> list[str]:
+    """NEM-08/11: - on a limb deals it damage (and what follows), + heals it."""
+    if delta < 0:
+        return list(rules.apply_damage(pc, -delta, tx.rng, limb).log)
+    return [rules.heal_limb(pc, limb, delta)]
+
+
+def _rank(rank: int) -> str:
+    return f"d{rules.rank_die(rank)}  (rank {rank}; rank up {rules.rank_up_cost(rank)} XP)"
+
+
+def _rows(pc: Character) -> list[SheetRow]:
+    rows = [
+        SheetRow(
+            f"limb:{limb}",
+            rules.limb_label(limb).capitalize(),
+            bar=(int(track["hp"]), int(track["max"])),
+            place="resources",
+        )
+        for limb, track in rules.limbs_of(pc).items()
+    ]
+    skills = pc.get("skills", {})
+    rows.append(
+        SheetRow(
+            "list:skills", "Skills", ((f"{len(skills)} · learn {rules.NEW_SKILL_XP} XP", ""),),
+            adds="skills",
+        )
+    )
+    for skill, rank in skills.items():
+        die, cost = rules.rank_die(int(rank)), rules.rank_up_cost(int(rank))
+        skill_text: Parts = ((str(skill), ""), (f"  d{die} (rank {rank}; rank up {cost} XP)", ""))
+        rows.append(SheetRow(f"skill:{skill}", "  skill", skill_text, entry=True, adds="skills"))
+    domains = pc.get("domains", {})
+    rows.append(
+        SheetRow(
+            "list:domains",
+            "Domains",
+            ((f"{len(domains)} · make one {rules.DOMAIN_UPGRADE_XP} XP", ""),),
+            adds="domains",
+        )
+    )
+    for domain, features in domains.items():
+        value: Parts = (
+            (str(domain), ""),
+            (f"  features: {len(features)} ({rules.DOMAIN_FEATURE_XP} XP each) ", "dim"),
+            (", ".join(str(f) for f in features), ""),
+        )
+        rows.append(SheetRow(f"domain:{domain}", "  domain", value, entry=True, adds="features"))
+    return rows
+
+
+def _refresh(pc: Character) -> None:
+    """NEM-08/10: limb HP and Energy follow the attributes."""
+    rules.refresh(pc)
+
+
+ADDING = {
+    "skills": Adding(
+        f"New skill ({rules.NEW_SKILL_XP} XP)",
+        lambda pc, target: (Field("skill", "Skill"),),
+        lambda tx, pc, v: [rules.learn_skill(pc, str(v.get("skill", "")).strip())],
+    ),
+    "domains": Adding(
+        f"Skill to make a domain ({rules.DOMAIN_UPGRADE_XP} XP)",
+        lambda pc, target: (Field("skill", "Skill"),),
+        lambda tx, pc, v: [rules.upgrade_to_domain(pc, str(v.get("skill", "")).strip())],
+    ),
+    "features": Adding(
+        f"Feature for a domain ({rules.DOMAIN_FEATURE_XP} XP)",
+        lambda pc, target: (Field("domain", "Domain", target), Field("feature", "Feature")),
+        lambda tx, pc, v: [
+            rules.buy_domain_feature(
+                pc, str(v.get("domain", "")).strip(), str(v.get("feature", "")).strip()
+            )
+        ],
+    ),
+}
+
+
+def _hours_form(read: Reader) -> tuple[Field, ...]:
+    return (Field("hours", "Rest how many hours? (1 Energy per hour)", "1", kind="int"),)
+
+
+def _short_rest(tx: Tx, pc: Character, call: RestCall) -> list[str]:
+    """NEM-10: a short rest of the hours asked (one by default)."""
+    return rules.rest(pc, call.hours or 1, tx.rng)
+
+
+def _long_rest(tx: Tx, pc: Character, call: RestCall) -> list[str]:
+    """NEM-11: a rest of one healing interval."""
+    return rules.rest(pc, call.hours or rules.HEALING_INTERVAL_HOURS, tx.rng)
+
+
+SHEET = SheetRules(
+    adjust={"energy": _energy},
+    counters=frozenset({"luck", "xp"}),
+    steps={"limb": _limb},
+    adding=ADDING,
+    derive=_refresh,
+    attribute_text=_rank,
+    rows=_rows,
+    rests={
+        "regroup": Rest(_short_rest, form=_hours_form),
+        "rest": Rest(_long_rest),
+    },
+)
+
+
+def _rank_up(ctx: Context, values: Mapping[str, Any]) -> Command:
+    """NEM-13: the highlighted attribute or skill goes up a rank for its rank in XP."""
+    kind, _, node = ctx.row.partition(":")
+    if kind not in ("attr", "skill"):
+        raise RuleError("Highlight an attribute or a skill to rank it up")
+    pc_id = need_pc(ctx, "Ranking up")
+    return PcChange(pc_id, "Rank up", lambda tx, pc: [rules.rank_up(pc, node)])
+
+
+def _award_xp(ctx: Context, values: Mapping[str, Any]) -> Command:
+    xp = int(values.get("xp") or 0)
+    if xp <= 0:
+        raise RuleError("award at least 1 XP")
+    return PcChange(need_pc(ctx, "XP"), "Award XP", lambda tx, pc: [rules.award_xp(pc, xp)])
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action(
+        "rank_up",
+        "party",
+        "r",
+        "Rank up",
+        _rank_up,
+        description="Rank up the highlighted attribute or skill (its rank in XP)",
+        needs="pc",
+    ),
+    Action(
+        "award_xp",
+        "party",
+        "x",
+        "Award XP",
+        _award_xp,
+        needs="pc",
+        form=lambda ctx: (Field("xp", "Award how much XP?", "1", kind="int", minimum=1),),
+    ),
+)
