@@ -12,9 +12,13 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli_base import EXIT_OK, Parser, UsageError, print_json
+
+if TYPE_CHECKING:
+    from rulesets.checks import Check
+    from rulesets.game import Game
 
 BAR_WIDTH = 30
 
@@ -24,60 +28,66 @@ def _odds_parser() -> Parser:
     p = Parser(
         prog="tableside odds",
         description="Exact odds of a dice expression (optionally with a target, '2d6+1 >= 8') "
-        "or of a game's check.",
+        "or of a game's check; 'tableside odds --game ID --help' lists that check's options.",
     )
     p.add_argument("check", metavar="CHECK", nargs="?", default=None, help="dice expression")
-    p.add_argument(
-        "--game",
-        choices=("somnihil", "resolution", "nemron", "aspects", "shadows"),
-        help="odds of that game's check instead of an expression",
-    )
-    p.add_argument("--adv", action="store_true", help="somnihil: advantage")
-    p.add_argument("--dis", action="store_true", help="somnihil: disadvantage")
-    p.add_argument("--skill", type=int, default=0, help="aspects: skill bonus")
-    p.add_argument("--opposing", type=int, default=0, help="aspects: the NPC's skill")
-    p.add_argument("--pool", default=None, help="nemron: dice pool, e.g. d6,d10,d8")
-    p.add_argument("--boon", default=None, help="nemron: lesser/greater boon or penalty")
-    p.add_argument("--dc", type=int, default=None, help="nemron / resolution: the DC")
-    p.add_argument("--dice", default="2d6", help="resolution: 2d6 or d20")
-    p.add_argument("--mod", type=int, default=0, help="resolution: the modifier")
-    p.add_argument("--draw", choices=("single", "three"), default="single", help="shadows")
-    p.add_argument("--bonus", type=int, default=0, help="shadows: skill + attribute")
-    p.add_argument("--difficulty", default="normal", help="shadows: Mundane … Absurd")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _shared_options(p)
     return p
 
 
-def game_odds(args: Any) -> dict[str, Fraction]:
-    """Band → probability of one game's check, from that game's rules."""
-    from rulesets.aspects import rules as aspects
-    from rulesets.nemron import rules as nemron
-    from rulesets.resolution import rules as resolution
-    from rulesets.shadows import rules as shadows
-    from rulesets.somnihil import rules as somnihil
-    from rulesets.tarot import full_deck
+def _shared_options(p: Parser) -> None:
+    """What every form of ``tableside odds`` takes; a game's check declares the rest."""
+    from rulesets import registry
 
-    game = args.game
+    p.add_argument(
+        "--game", choices=registry.ids(), help="odds of that game's check instead of an expression"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _check_parser(game: Game, check: Check) -> Parser:
+    """The options of one game's check, as it declares them."""
+    p = Parser(
+        prog=f"tableside odds --game {game.id}",
+        description=f"Exact odds of {game.name}'s {check.name}.",
+    )
+    for flag in check.flags:
+        name = f"--{flag.name}"
+        if flag.kind == "switch":
+            p.add_argument(name, action="store_true", default=None, help=flag.help)
+        else:
+            p.add_argument(name, type=int if flag.kind == "int" else str, help=flag.help)
+    return p
+
+
+def game_odds(game_id: str, argv: Sequence[str]) -> dict[str, Fraction]:
+    """Band → probability of one game's check, set up from its declared command-line flags."""
+    from rulesets import registry
+    from rulesets.base import RuleError
+    from rulesets.checks import Setup
+
+    game = registry.game(game_id)
+    check = game.checks.main
+    if check is None:
+        raise UsageError(f"tableside odds: {game.name} states no check")
+    known = {f"--{f.name}" for f in check.flags}
+    for word in argv:
+        flag = word.split("=", 1)[0]
+        if flag.startswith("--") and flag not in known and flag != "--help":
+            options = ", ".join(sorted(known)) or "none"
+            raise UsageError(
+                f"tableside odds: {flag} is not an option of {game.name}'s {check.name} "
+                f"(its options: {options})"
+            )
+    args = vars(_check_parser(game, check).parse_args(argv))
+    given = {name: value for name, value in args.items() if value is not None}
+    missing = [f"--{f.name}" for f in check.flags if f.required and f.name not in given]
+    if missing:
+        raise UsageError(f"tableside odds: --game {game.id} needs {' and '.join(missing)}")
     try:
-        if game == "somnihil":
-            return somnihil.odds(somnihil.edge(int(args.adv), int(args.dis)))
-        if game == "aspects":
-            return aspects.odds(args.skill, args.opposing)
-        if game == "nemron":
-            if args.pool is None or args.dc is None:
-                raise UsageError("tableside odds: --game nemron needs --pool and --dc")
-            pool = [d for d in args.pool.split(",") if d.strip()]
-            return nemron.odds(pool, args.dc, args.boon)
-        if game == "resolution":
-            return resolution.odds(8 if args.dc is None else args.dc, args.mod, args.dice)
-        return shadows.draw_odds(full_deck("minor"), args.bonus, args.difficulty, args.draw)
-    except (
-        somnihil.RuleError,
-        aspects.RuleError,
-        nemron.RuleError,
-        resolution.RuleError,
-        shadows.RuleError,
-    ) as exc:
+        values = check.values_from_flags(given)
+        return dict(check.spec(Setup(values)).odds())
+    except (RuleError, ValueError) as exc:
         raise UsageError(f"tableside odds: {exc}") from None
 
 
@@ -89,13 +99,24 @@ def cmd_odds(argv: Sequence[str]) -> int:
     """``tableside odds CHECK | --game ID ...``: bands or a distribution, exact."""
     from rulesets import odds
 
-    args = _odds_parser().parse_args(argv)
+    parser = _odds_parser()
+    # The game's own options are its check's to parse: first only what every form shares.
+    shared = Parser(prog="tableside odds", add_help=False)
+    _shared_options(shared)
+    args, rest = shared.parse_known_args(argv)
     result: dict[str, dict[Any, Fraction]]
     if args.game is not None:
-        if args.check is not None:
+        expression = [w for w in rest if not w.startswith("-")]
+        if expression and not any(w.startswith("--") for w in rest):
             raise UsageError("tableside odds: give a dice expression or --game, not both")
-        result = {"bands": dict(game_odds(args))}
+        result = {"bands": game_odds(args.game, rest)}
     else:
+        flags = [w for w in rest if w.startswith("--") and w not in ("--help",)]
+        if flags:
+            raise UsageError(
+                f"tableside odds: {flags[0]} is an option of a game's check: add --game ID"
+            )
+        args = parser.parse_args(argv)
         if args.check is None:
             raise UsageError("tableside odds: give a dice expression or --game ID")
         try:
@@ -127,10 +148,9 @@ def _draw_parser() -> Parser:
 
 
 def _draw_from_save(path: Path, deck: str, count: int) -> list[dict[str, Any]]:
-    from app.commands.cards import DrawCards
     from app.state import Campaign, CommandError
     from app.store import CampaignStore, StoreError
-    from rulesets.decks import find_deck
+    from rulesets.decks import DrawCards, find_deck
 
     try:
         store = CampaignStore.open(path, create=False)

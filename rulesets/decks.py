@@ -8,6 +8,7 @@ campaign and of undo.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rulesets.table import Tx
@@ -45,3 +46,28 @@ def save_deck(tx: Tx, doc_id: int | None, state: DeckState) -> None:
         tx.insert("decks", doc)
     else:
         tx.put("decks", doc_id, doc)
+
+
+@dataclass(frozen=True)
+class DrawCards:
+    """SOH-01: draw cards face up onto the discards (a reshuffle, if needed, is logged)."""
+
+    deck: DeckKind = "minor"
+    count: int = 1
+
+    @property
+    def label(self) -> str:
+        return f"Draw {self.count} {self.deck}"
+
+    def run(self, tx: Tx) -> list[str]:
+        if not 1 <= self.count <= 78:
+            raise DeckError("draw between 1 and 78 cards")
+        doc_id, state = load_deck(tx, self.deck)
+        result = state.draw(tx.rng, self.count)
+        save_deck(tx, doc_id, state)
+        lines = list(result.events)
+        meanings = [
+            f"{c.label} — {c.meaning()}" if c.deck == "major" else c.label for c in result.cards
+        ]
+        lines.append(f"{state.title} drawn: " + "; ".join(meanings))
+        return lines

@@ -1,14 +1,13 @@
-"""A one-line prompt for the tray (a delirium's name, an aspect, a counter, helpers' skills).
+"""A one-line prompt for the tray: a typed input of the check (helpers' skills, a GM's pool).
 
-The parsers below turn what the GM typed into the numbers a card command needs. They raise
-``ValueError`` with a message meant for the GM, and the prompt runs the same parser as its
-``check`` so bad input is answered inside the prompt (it stays open) instead of after it.
+The prompt runs the input's own parser as its ``check``, so bad input is answered inside the
+prompt (it stays open, the game's message under the field) instead of after it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,11 +15,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
-
-from rulesets.tarot import SUITS
-
-MAX_SKILL = 60
-"""Skills on a Shadows sheet stay far below this; it only catches typos (120 for 12)."""
 
 
 class TrayPrompt(ModalScreen[str | None]):
@@ -84,80 +78,3 @@ class TrayPrompt(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-# --- parsers ---------------------------------------------------------------------------------
-
-
-def _whole(word: str, what: str) -> int:
-    # isascii: str.isdigit also passes "²" and "١", which int() then refuses with its own
-    # message; six digits: no skill, margin or bonus comes near, and int() stays cheap.
-    if not (word.isascii() and word.isdigit()) or len(word) > 6:
-        raise ValueError(f"{what} is a whole number, not {word[:20]!r}")
-    return int(word)
-
-
-def parse_helpers(text: str) -> tuple[int, ...]:
-    """SOH-07: up to two helpers' skills ("12 8"); "0" or nothing clears them."""
-    words = text.replace(",", " ").split()
-    if len(words) > 2:
-        raise ValueError("at most two helpers: the second helper's skill, then the third's")
-    skills = tuple(_whole(w, "a helper's skill") for w in words)
-    if any(s > MAX_SKILL for s in skills):
-        raise ValueError(f"a helper's skill is at most {MAX_SKILL}")
-    if skills and skills[0] == 0:
-        if any(skills[1:]):
-            raise ValueError("a third helper needs a second helper first")
-        return ()
-    return skills[:1] if len(skills) == 2 and skills[1] == 0 else skills
-
-
-def parse_suits(words: list[str]) -> tuple[str, ...]:
-    """Suit names or unambiguous starts (cu, co, s, w); none or "any" means every suit."""
-    if not words or [w.lower() for w in words] == ["any"]:
-        return SUITS
-    suits: list[str] = []
-    for word in words:
-        matches = [s for s in SUITS if s.lower().startswith(word.lower())]
-        if len(matches) != 1:
-            raise ValueError(f"{word!r} is not a suit: write cups, coins, swords or wands")
-        if matches[0] not in suits:
-            suits.append(matches[0])
-    return tuple(suits)
-
-
-def parse_counter(text: str) -> tuple[int, int, tuple[str, ...]]:
-    """SOH-09: "9 31 cups wands" → the target's card value, its total, the allowed suits."""
-    words = text.replace(",", " ").split()
-    if len(words) < 2:
-        raise ValueError("type the target's card value and its total, e.g. 9 31")
-    value = _whole(words[0], "the target's card value")
-    if not 1 <= value <= 14:
-        raise ValueError("the target's card value is 1 (Ace) to 14 (King)")
-    total = _whole(words[1], "the target's total")
-    return value, total, parse_suits(words[2:])
-
-
-def parse_contest(text: str) -> tuple[int, int, Literal["draws", "points"]]:
-    """SOH-08: "3 15 points" → the hidden margin, the opposition's bonus, the scoring."""
-    words = text.replace(",", " ").split()
-    scoring: Literal["draws", "points"] = "draws"
-    if words and words[-1].lower() in ("points", "draws"):
-        scoring = "points" if words.pop().lower() == "points" else "draws"
-    if not 1 <= len(words) <= 2:
-        raise ValueError("type the hidden margin, then the opposition's bonus, e.g. 3 15")
-    margin = _whole(words[0], "the margin")
-    if margin < 1:
-        raise ValueError("the margin is at least 1")
-    bonus = _whole(words[1], "the opposition's bonus") if len(words) == 2 else 0
-    if bonus > MAX_SKILL * 2:
-        raise ValueError(f"the opposition's bonus is at most {MAX_SKILL * 2}")
-    return margin, bonus, scoring
-
-
-def parse_fumble(text: str) -> int:
-    """SOH-06: the weapon's fumble value, a card value 1..14."""
-    value = _whole(text.strip(), "the fumble value")
-    if not 1 <= value <= 14:
-        raise ValueError("the fumble value is a card value from 1 to 14")
-    return value

@@ -32,12 +32,12 @@ from typing import Any
 
 import orjson
 
-from app.commands.cards import DrawCards
 from app.commands.combat import AddParty, Damage, Heal, NewEncounter, NextTurn, StartEncounter
 from app.commands.dice import RollDice
 from app.demo import write_demo
 from app.state import Campaign, Command
 from app.store import CampaignStore
+from rulesets.decks import DrawCards
 
 ENCOUNTER = "Kill loop"
 FIXED_NOW = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)

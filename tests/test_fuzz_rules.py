@@ -16,7 +16,6 @@ import dataclasses
 import io
 import random
 import signal
-import sys
 import time
 import types
 import typing
@@ -30,12 +29,20 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from app import cli
-from app.commands import cards, checks, combat, npcs, party
+from app.commands import combat, npcs, party
 from app.commands.dice import RollDice
 from app.queries import current_encounter
 from app.state import Campaign, CommandError
-from rulesets import dice, registry
+from rulesets import decks, dice, registry
+from rulesets.aspects import checks as aspects_checks
+from rulesets.aspects import fight as aspects_fight
 from rulesets.encounter import MODELS
+from rulesets.nemron import checks as nemron_checks
+from rulesets.nemron import fight as nemron_fight
+from rulesets.resolution import checks as resolution_checks
+from rulesets.shadows import cards
+from rulesets.somnihil import checks as somnihil_checks
+from rulesets.somnihil import fight as somnihil_fight
 from tests.apphelpers import open_demo
 from widgets.literal import literal
 
@@ -379,6 +386,25 @@ def pick(table: str, as_text: bool = False) -> st.SearchStrategy[Pick]:
     return st.integers(0, 4).map(lambda i: Pick(table, i, as_text))
 
 
+ANSWER_KEYS = (
+    "amount", "triumph", "limb", "defence_roll", "pool", "modifier", "firearm", "card", "skill",
+    "type", "cover", "cards", "face", "weapon", "defence", "kind", "quickness", "initiative",
+)  # fmt: skip
+"""What the games' damage, heal and quick-add forms answer (rulesets/<game>/fight.py)."""
+
+
+def combat_answers() -> st.SearchStrategy[dict[str, Any]]:
+    """A damage, heal or quick-add form's answers: known keys with good and nasty values."""
+    value = st.one_of(
+        st.sampled_from(["yes", "no", "", "aoe", "head", "hit", "life", "9 Swords", "5", "D1"]),
+        nasty_int(),
+        nasty_text(),
+        st.booleans(),
+        st.none(),
+    )
+    return st.dictionaries(st.one_of(st.sampled_from(ANSWER_KEYS), nasty_text()), value, max_size=6)
+
+
 def field_strategy(command: type, name: str, kind: Any) -> st.SearchStrategy[Any]:
     """Valid values most of the time (so the fuzzing gets past the id checks), nasty ones too."""
     if name == "encounter_id":
@@ -395,6 +421,8 @@ def field_strategy(command: type, name: str, kind: Any) -> st.SearchStrategy[Any
         return st.one_of(pick("combatant"), nasty_text())
     if name in CHOICES:
         return st.one_of(st.sampled_from(CHOICES[name]), nasty_text())
+    if name == "answers":
+        return combat_answers()
     origin = typing.get_origin(kind)
     args = typing.get_args(kind)
     if kind is bool:
@@ -447,7 +475,7 @@ COMMANDS: list[type] = [
     npcs.AddNpcsToEncounter,
     npcs.RollNpc,
     npcs.RefreshEffort,
-    cards.DrawCards,
+    decks.DrawCards,
     cards.SkillDraw,
     cards.OpposedDraw,
     cards.DealHands,
@@ -459,28 +487,28 @@ COMMANDS: list[type] = [
     cards.CounterAction,
     cards.StartContest,
     cards.ContestDraw,
-    checks.SomnihilCheck,
-    checks.ResolutionCheck,
-    checks.GripCheck,
-    checks.AcceptDelirium,
-    checks.NemronCheck,
-    checks.AspectsCheck,
-    checks.SpendFate,
+    somnihil_checks.SomnihilCheck,
+    resolution_checks.ResolutionCheck,
+    resolution_checks.GripCheck,
+    resolution_checks.AcceptDelirium,
+    nemron_checks.NemronCheck,
+    aspects_checks.AspectsCheck,
+    aspects_checks.SpendFate,
 ]
 COMBAT_COMMANDS: list[type] = [
     cls
-    for cls in vars(combat).values()
+    for module in (combat, somnihil_fight, nemron_fight, aspects_fight)
+    for cls in vars(module).values()
     if isinstance(cls, type)
     and dataclasses.is_dataclass(cls)
-    and cls.__module__ == combat.__name__
+    and cls.__module__ == module.__name__
     and hasattr(cls, "run")
-    and cls is not combat.EncounterCommand
 ]
+"""The tracker's commands and the games' own combat commands (run in every game's campaign)."""
 
 
 def fields_strategy(command: type) -> st.SearchStrategy[dict[str, Any]]:
-    module = sys.modules[command.__module__]
-    hints = typing.get_type_hints(command, vars(module))
+    hints = typing.get_type_hints(command)  # each base class in its own module's names
     fields: dict[str, st.SearchStrategy[Any]] = {}
     for f in dataclasses.fields(command):
         if command is party.ChangePC and f.name == "args":

@@ -12,12 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.commands import cards, checks
 from app.state import Campaign, CommandError
 from app.store import CampaignStore, read_campaign
+from rulesets.aspects import checks as aspects_checks
 from rulesets.aspects import rules as aspects
+from rulesets.decks import DrawCards
+from rulesets.nemron import checks as nemron_checks
 from rulesets.nemron import rules as nemron
+from rulesets.resolution import checks as resolution_checks
+from rulesets.shadows import cards
 from rulesets.shadows import rules as shadows
+from rulesets.somnihil import checks as somnihil_checks
 from rulesets.somnihil import rules as somnihil
 from rulesets.tarot import DeckState, full_deck
 from tests.apphelpers import open_demo
@@ -50,7 +55,7 @@ def decks(campaign: Campaign) -> dict[str, DeckState]:
 
 def test_som01_som06_check_logs_band_and_setbacks(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "somnihil")
-    campaign.apply(checks.SomnihilCheck(1, 0))
+    campaign.apply(somnihil_checks.SomnihilCheck(1, 0))
     entry = rolls(campaign)[-1]
     assert entry["who"] == "Vesna Kade"
     assert entry["band"] == somnihil.band_for(entry["total"])
@@ -60,8 +65,8 @@ def test_som01_som06_check_logs_band_and_setbacks(tmp_path: Path) -> None:
 
 def test_som02_advantage_rolls_two_keeps_highest(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "somnihil")
-    campaign.apply(checks.SomnihilCheck(None, 1))
-    campaign.apply(checks.SomnihilCheck(None, -1))
+    campaign.apply(somnihil_checks.SomnihilCheck(None, 1))
+    campaign.apply(somnihil_checks.SomnihilCheck(None, -1))
     adv, dis = rolls(campaign)[-2:]
     assert adv["expression"] == "2d20kh1" and adv["total"] == max(adv["dice"])
     assert dis["expression"] == "2d20kl1" and dis["total"] == min(dis["dice"])
@@ -76,7 +81,7 @@ def test_som04_natural_one_restores_ap_to_the_rolling_pc_and_undoes(tmp_path: Pa
     pc["resources"]["ap"]["current"] = 4
     campaign.store.db.table("party").update({"resources": pc["resources"]}, doc_ids=[2])
     campaign.rng = random.Random(seed)
-    lines = campaign.apply(checks.SomnihilCheck(2, 0))
+    lines = campaign.apply(somnihil_checks.SomnihilCheck(2, 0))
     assert rolls(campaign)[-1]["band"] == "Catastrophe"
     assert campaign.doc("party", 2)["resources"]["ap"]["current"] == 5  # type: ignore[index]
     assert any("+1 AP" in line for line in lines)
@@ -88,7 +93,7 @@ def test_som04_natural_one_restores_ap_to_the_rolling_pc_and_undoes(tmp_path: Pa
 def test_check_for_another_game_is_refused(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "somnihil")
     with pytest.raises(CommandError, match="resolution"):
-        campaign.apply(checks.ResolutionCheck(None, 8))
+        campaign.apply(resolution_checks.ResolutionCheck(None, 8))
     campaign.store.close()
 
 
@@ -97,14 +102,14 @@ def test_check_for_another_game_is_refused(tmp_path: Path) -> None:
 
 def test_rr01_rr02_check_names_ce_dm_and_5e_dc(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "resolution")
-    campaign.apply(checks.ResolutionCheck(1, 10, 2, "2d6"))
+    campaign.apply(resolution_checks.ResolutionCheck(1, 10, 2, "2d6"))
     entry = rolls(campaign)[-1]
     assert entry["detail"] == "Difficult: CE DM -2, 5e DC 20"
     assert entry["total"] == sum(entry["dice"]) + 2
     assert entry["band"] == ("success" if entry["total"] >= 10 else "failure")
-    campaign.apply(checks.ResolutionCheck(1, 8, 0, "d20"))
+    campaign.apply(resolution_checks.ResolutionCheck(1, 8, 0, "d20"))
     assert len(rolls(campaign)[-1]["dice"]) == 1
-    assert checks.dc_note(9) == "CE DM -1, 5e DC 18"
+    assert resolution_checks.dc_note(9) == "CE DM -1, 5e DC 18"
     campaign.store.close()
 
 
@@ -112,19 +117,19 @@ def test_rr03_failed_grip_check_costs_grip(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "resolution")
     grip = campaign.doc("party", 1)["resources"]["grip"]["current"]  # type: ignore[index]
     campaign.rng = random.Random(seed_where(lambda r: r.randint(1, 20) >= grip))
-    campaign.apply(checks.GripCheck(1))
+    campaign.apply(resolution_checks.GripCheck(1))
     entry = rolls(campaign)[-1]
     assert entry["band"] == "failure" and entry["total"] >= grip
     assert campaign.doc("party", 1)["resources"]["grip"]["current"] == grip - 1  # type: ignore[index]
     with pytest.raises(CommandError, match="character"):
-        campaign.apply(checks.GripCheck(None))
+        campaign.apply(resolution_checks.GripCheck(None))
     campaign.store.close()
 
 
 def test_rr04_delirium_is_kept_and_moves_grip_by_two(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "resolution")
     before = campaign.doc("party", 1)["resources"]["grip"]["current"]  # type: ignore[index]
-    campaign.apply(checks.AcceptDelirium(1, "fear of mirrors"))
+    campaign.apply(resolution_checks.AcceptDelirium(1, "fear of mirrors"))
     pc = campaign.doc("party", 1)
     assert pc is not None
     assert pc["lists"]["deliria"] == ["fear of mirrors"]
@@ -136,7 +141,7 @@ def test_rr04_delirium_is_kept_and_moves_grip_by_two(tmp_path: Path) -> None:
     )
     assert pc["resources"]["grip"]["current"] == expected
     with pytest.raises(CommandError, match="name"):
-        campaign.apply(checks.AcceptDelirium(1, "   "))
+        campaign.apply(resolution_checks.AcceptDelirium(1, "   "))
     campaign.store.close()
 
 
@@ -149,7 +154,7 @@ def test_nem01_pool_from_attribute_and_skill_keeps_highest(tmp_path: Path) -> No
     assert pc is not None
     pc["skills"] = {"swords": 3}
     campaign.store.db.table("party").update({"skills": pc["skills"]}, doc_ids=[1])
-    campaign.apply(checks.NemronCheck(1, "power", ("swords",), 5))
+    campaign.apply(nemron_checks.NemronCheck(1, "power", ("swords",), 5))
     entry = rolls(campaign)[-1]
     assert entry["expression"].startswith("d8 › d10 vs DC 5")  # power rank 2, swords rank 3
     assert entry["total"] == max(entry["dice"])
@@ -159,9 +164,9 @@ def test_nem01_pool_from_attribute_and_skill_keeps_highest(tmp_path: Path) -> No
 
 def test_nem02_boon_and_penalty_cancel(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "nemron")
-    campaign.apply(checks.NemronCheck(1, "power", (), 5, ("lesser",), ("lesser",)))
+    campaign.apply(nemron_checks.NemronCheck(1, "power", (), 5, ("lesser",), ("lesser",)))
     assert len(rolls(campaign)[-1]["dice"]) == 1
-    campaign.apply(checks.NemronCheck(1, "power", (), 5, ("greater",), ("lesser",)))
+    campaign.apply(nemron_checks.NemronCheck(1, "power", (), 5, ("greater",), ("lesser",)))
     assert "greater boon" in rolls(campaign)[-1]["expression"]
     campaign.store.close()
 
@@ -173,7 +178,7 @@ def test_nem03_good_drama_gives_luck(tmp_path: Path) -> None:
         return nemron.drama_of(nemron.check(r, [8], 3)) == nemron.GOOD_DRAMA
 
     campaign.rng = random.Random(seed_where(good))
-    campaign.apply(checks.NemronCheck(1, "power", (), 3))
+    campaign.apply(nemron_checks.NemronCheck(1, "power", (), 3))
     assert "Good Drama" in rolls(campaign)[-1]["detail"]
     assert campaign.doc("party", 1)["resources"]["luck"]["current"] == 1  # type: ignore[index]
     campaign.store.close()
@@ -181,7 +186,7 @@ def test_nem03_good_drama_gives_luck(tmp_path: Path) -> None:
 
 def test_nem04_specialised_minimum_dc(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "nemron")
-    campaign.apply(checks.NemronCheck(1, "power", (), 1, specialised=True))
+    campaign.apply(nemron_checks.NemronCheck(1, "power", (), 1, specialised=True))
     assert "vs DC 3" in rolls(campaign)[-1]["expression"]
     campaign.store.close()
 
@@ -199,7 +204,7 @@ def give_fate(campaign: Campaign, pid: int, amount: int) -> None:
 def test_asp01_bands_and_failure_grade(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "aspects")
     for _ in range(10):
-        campaign.apply(checks.AspectsCheck(1, 1))
+        campaign.apply(aspects_checks.AspectsCheck(1, 1))
         entry = rolls(campaign)[-1]
         assert entry["band"] == aspects.band_for(entry["total"])
         assert (entry["total"] <= 6) == bool(aspects.failure_grade(entry["total"]))
@@ -209,16 +214,16 @@ def test_asp01_bands_and_failure_grade(tmp_path: Path) -> None:
 def test_asp02_asp03_fate_reroll_keeps_better_once_per_roll(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "aspects")
     give_fate(campaign, 1, 2)
-    campaign.apply(checks.AspectsCheck(1, 0))
-    log_id = checks.last_aspects_roll(campaign.rows("log"))
+    campaign.apply(aspects_checks.AspectsCheck(1, 0))
+    log_id = aspects_checks.last_aspects_roll(campaign.rows("log"))
     assert log_id is not None
     first = campaign.doc("log", log_id)["total"]  # type: ignore[index]
-    campaign.apply(checks.SpendFate(log_id, "reroll"))
+    campaign.apply(aspects_checks.SpendFate(log_id, "reroll"))
     entry = campaign.doc("log", log_id)
     assert entry is not None and entry["total"] >= first
     assert campaign.doc("party", 1)["resources"]["fate_points"]["current"] == 1  # type: ignore[index]
     with pytest.raises(CommandError, match="already spent"):
-        campaign.apply(checks.SpendFate(log_id, "invoke", aspect="Brave"))
+        campaign.apply(aspects_checks.SpendFate(log_id, "invoke", aspect="Brave"))
     campaign.store.close()
 
 
@@ -226,19 +231,19 @@ def test_asp03_invoke_plus_two_and_against_minus_two(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "aspects")
     give_fate(campaign, 1, 1)
     give_fate(campaign, 2, 1)
-    campaign.apply(checks.AspectsCheck(1, 0))
-    log_id = checks.last_aspects_roll(campaign.rows("log"))
+    campaign.apply(aspects_checks.AspectsCheck(1, 0))
+    log_id = aspects_checks.last_aspects_roll(campaign.rows("log"))
     assert log_id is not None
     before = campaign.doc("log", log_id)["total"]  # type: ignore[index]
-    campaign.apply(checks.SpendFate(log_id, "invoke", aspect="Quick Hands"))
+    campaign.apply(aspects_checks.SpendFate(log_id, "invoke", aspect="Quick Hands"))
     assert campaign.doc("log", log_id)["total"] == before + 2  # type: ignore[index]
-    campaign.apply(checks.SpendFate(log_id, "invoke", aspect="Cornered", against=True, payer=2))
+    campaign.apply(aspects_checks.SpendFate(log_id, "invoke", aspect="Cornered", against=True, payer=2))
     entry = campaign.doc("log", log_id)
     assert entry is not None and entry["total"] == before
     assert "Cornered" in entry["detail"]
     with pytest.raises(CommandError, match="no Fate Points"):
-        campaign.apply(checks.AspectsCheck(3, 0))
-        campaign.apply(checks.SpendFate(checks.last_aspects_roll(campaign.rows("log")) or 0))
+        campaign.apply(aspects_checks.AspectsCheck(3, 0))
+        campaign.apply(aspects_checks.SpendFate(aspects_checks.last_aspects_roll(campaign.rows("log")) or 0))
     campaign.store.close()
 
 
@@ -248,7 +253,7 @@ def test_asp03_invoke_plus_two_and_against_minus_two(tmp_path: Path) -> None:
 def test_soh01_first_card_command_creates_decks_lazily_and_saves_order(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "somnihil")
     assert campaign.rows("decks") == []
-    campaign.apply(cards.DrawCards("minor", 3))
+    campaign.apply(DrawCards("minor", 3))
     state = decks(campaign)["minor"]
     assert len(state.discard) == 3 and len(state.draw_pile) == 53
     top = state.draw_pile[0]
@@ -261,8 +266,8 @@ def test_soh01_first_card_command_creates_decks_lazily_and_saves_order(tmp_path:
 
 def test_soh01_reshuffle_is_logged_when_the_deck_runs_out(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
-    campaign.apply(cards.DrawCards("minor", 50))
-    lines = campaign.apply(cards.DrawCards("minor", 10))
+    campaign.apply(DrawCards("minor", 50))
+    lines = campaign.apply(DrawCards("minor", 10))
     assert any("reshuffled" in line for line in lines)
     assert "reshuffled" in campaign.log_entries()[-1]["text"]
     campaign.store.close()
@@ -364,7 +369,7 @@ def test_damaged_deck_doc_is_refused_not_crashed(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
     campaign.store.db.table("decks").insert({"kind": "minor", "deck": "minor", "draw_pile": []})
     with pytest.raises(CommandError, match="damaged"):
-        campaign.apply(cards.DrawCards())
+        campaign.apply(DrawCards())
     campaign.store.close()
 
 
@@ -391,9 +396,9 @@ def test_soh01_property_deck_is_always_whole(
         state = decks(campaign).get("minor")
         held = state.hand("1") if state else []
         command: Any = {
-            "draw": cards.DrawCards("minor", 5),
+            "draw": DrawCards("minor", 5),
             "deal": cards.DealHands(),
-            "play": cards.PlayCards("1", (held[0].key,)) if held else cards.DrawCards(),
+            "play": cards.PlayCards("1", (held[0].key,)) if held else DrawCards(),
             "redraw": cards.RedrawCards("1", tuple(c.key for c in held[:3]))
             if held
             else cards.Shuffle(),

@@ -11,6 +11,7 @@ from textual.widgets import Input, OptionList
 
 from app.state import Transaction
 from app.store import read_campaign
+from screens.form import FormScreen
 from screens.tray_prompt import TrayPrompt
 from tests.apphelpers import SIZE, demo_app
 from widgets.odds_chart import OddsChart
@@ -157,13 +158,14 @@ async def test_soh09_counter_by_key_spends_ap_in_running_ap_round(tmp_path: Path
         await pilot.press("2", "p", "c", "e")
         await pilot.pause()
         prompt = app.screen
-        assert isinstance(prompt, TrayPrompt)
+        assert isinstance(prompt, FormScreen)
         drawn = last_roll(saved(app))
-        # the prompt starts from the draw just made: its card value and total
-        assert app.screen.query_one(Input).value == f"{drawn['dice'][0]} {drawn['total']}"
-        await pilot.press("space", *"swords", "enter")
+        # the form starts from the draw just made: its card value and total
+        assert app.screen.query_one("#field-value", Input).value == str(drawn["dice"][0])
+        assert app.screen.query_one("#field-total", Input).value == str(drawn["total"])
+        await pilot.press("tab", "tab", *"swords", "enter")
         await pilot.pause()
-        assert not isinstance(app.screen, TrayPrompt)
+        assert not isinstance(app.screen, FormScreen)
         entry = last_roll(saved(app))
         assert entry["expression"].startswith("counter vs")
         assert entry["who"] == "Agnes Thorne"
@@ -175,16 +177,17 @@ async def test_soh09_counter_by_key_spends_ap_in_running_ap_round(tmp_path: Path
 async def test_soh09_counter_prompt_refuses_bad_input_and_escape_cancels(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "e", *"9 x", "enter")
+        await pilot.press("2", "e", "9", "tab", "x", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, TrayPrompt)
-        assert "total is a whole number" in str(app.screen.query_one("#tray-prompt-error").render())
-        await pilot.press("backspace", *"31 stars", "enter")
+        assert isinstance(app.screen, FormScreen)
+        assert "total: type a whole number" in str(app.screen.query_one("#form-error").render())
+        await pilot.press("backspace", *"31", "tab", *"stars", "enter")
         await pilot.pause()
-        assert "not a suit" in str(app.screen.query_one("#tray-prompt-error").render())
-        await pilot.press("escape")
+        assert not isinstance(app.screen, FormScreen)
+        assert not [e for e in saved(app)["log"].values() if e.get("kind") == "roll"]
+        await pilot.press("e", "escape")
         await pilot.pause()
-        assert not isinstance(app.screen, TrayPrompt)
+        assert not isinstance(app.screen, FormScreen)
         assert not [e for e in saved(app)["log"].values() if e.get("kind") == "roll"]
     app.campaign.store.close()
 
@@ -247,7 +250,7 @@ async def test_soh11_round_focus_chosen_before_dealing(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "f", "f")
         setup = _setup_text(app)
-        assert "Focus: Spiritual (f): Spirit + ½ Emotional" in setup
+        assert "Focus: Spiritual: Spirit + ½ Emotional" in setup
         assert "-3 off focus" in setup
         await pilot.press("h")
         await pilot.pause()
@@ -263,7 +266,8 @@ async def test_soh06_fumble_draw_by_key_with_weapon_value(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "F", "0", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, TrayPrompt)
+        assert isinstance(app.screen, FormScreen)
+        assert "at least 1" in str(app.screen.query_one("#form-error").render())
         await pilot.press("backspace", "3", "enter")
         await pilot.pause()
         entry = last_roll(saved(app))
@@ -279,11 +283,11 @@ async def test_rr04_delirium_prompt_refuses_empty_then_saves_and_escape_cancels(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "l")
         await pilot.pause()
-        assert not isinstance(app.screen, TrayPrompt)  # the GM rolls no delirium
+        assert not isinstance(app.screen, FormScreen)  # the GM rolls no delirium
         await pilot.press("p", "l", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, TrayPrompt)
-        assert "Type something" in str(app.screen.query_one("#tray-prompt-error").render())
+        assert isinstance(app.screen, FormScreen)
+        assert "type something" in str(app.screen.query_one("#form-error").render())
         await pilot.press(*"fear of mirrors", "enter")
         await pilot.pause()
         deliria = saved(app)["party"]["1"]["lists"]["deliria"]
@@ -301,13 +305,13 @@ async def test_asp03_invoke_prompt_needs_a_roll_refuses_empty_then_adds_two(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "p", "v")
         await pilot.pause()
-        assert not isinstance(app.screen, TrayPrompt)  # nothing rolled yet
+        assert not isinstance(app.screen, FormScreen)  # nothing rolled yet
         await pilot.press("c")
         await pilot.pause()
         before = last_roll(saved(app))["total"]
         await pilot.press("v", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, TrayPrompt)
+        assert isinstance(app.screen, FormScreen)
         await pilot.press(*"[red]On fire", "enter")
         await pilot.pause()
         assert last_roll(saved(app))["total"] == before  # refused: Rowan has no fate point

@@ -1,4 +1,4 @@
-"""What the table may see of the cards (SOH-12): deck counts, one hand shown, others counted."""
+"""What the table may see of the cards: deck counts, one hand shown, the others counted."""
 
 from __future__ import annotations
 
@@ -25,7 +25,11 @@ def card_text(card: Card) -> Text:
 
 
 def deck_status(
-    minor: DeckState, major: DeckState, names: Mapping[str, str], shown: str | None
+    minor: DeckState,
+    major: DeckState,
+    names: Mapping[str, str],
+    shown: str | None,
+    empty: str = "No hands dealt",
 ) -> Text:
     """Draw pile and discard counts, then every hand as a count (the shown one marked)."""
     text = Text()
@@ -37,7 +41,7 @@ def deck_status(
         text.append("\n")
     counts = minor.hand_counts()
     if not counts:
-        text.append("No hands dealt (h deals combat hands)", style="dim")
+        text.append(empty, style="dim")
     else:
         text.append("Hands: ", style="bold")
         parts = []

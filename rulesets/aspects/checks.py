@@ -1,9 +1,224 @@
-"""Aspects in the tray: the checks it lets the GM state, and its tray actions."""
+"""Aspects in the tray: 2d6 + skill, and fate points spent on the roll (ASP-01..03)."""
 
 from __future__ import annotations
 
-from rulesets.checks import CheckRules
-from rulesets.table import Action
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-CHECKS = CheckRules()
-ACTIONS: tuple[Action, ...] = ()
+from rulesets.aspects import rules as aspects
+from rulesets.base import RuleError
+from rulesets.checks import (
+    Check,
+    CheckInput,
+    CheckRules,
+    CheckSpec,
+    CliFlag,
+    Setup,
+    require_game,
+    roller,
+)
+from rulesets.table import Action, Command, Context, Doc, Field, Tx
+
+GAME = aspects.RULESET.id
+ROLL_KEY = "aspects_roll"
+"""The live :class:`~rulesets.aspects.AspectsRoll` kept on its log entry while fate is spent."""
+
+
+def _roll_to_dict(roll: aspects.AspectsRoll) -> dict[str, Any]:
+    return {
+        "dice": list(roll.dice),
+        "skill": roll.skill,
+        "opposing": roll.opposing,
+        "modifier": roll.modifier,
+        "fate_spent_by": list(roll.fate_spent_by),
+        "notes": list(roll.notes),
+    }
+
+
+def _roll_from_dict(data: dict[str, Any]) -> aspects.AspectsRoll:
+    return aspects.AspectsRoll(
+        dice=tuple(int(d) for d in data.get("dice", ())),
+        skill=int(data.get("skill", 0)),
+        opposing=int(data.get("opposing", 0)),
+        modifier=int(data.get("modifier", 0)),
+        fate_spent_by=tuple(str(w) for w in data.get("fate_spent_by", ())),
+        notes=tuple(str(n) for n in data.get("notes", ())),
+    )
+
+
+def roll_line(entry: Doc) -> str:
+    """A changed roll's line, as the roll log prints it (``"Rowan: 2d6+1 = 9 — Success"``)."""
+    band = f" — {entry['band']}" if entry.get("band") else ""
+    detail = f" ({entry['detail']})" if entry.get("detail") else ""
+    return f"{entry.get('who') or 'GM'}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
+
+
+@dataclass(frozen=True)
+class AspectsCheck:
+    """ASP-01: 2d6 + skill (− the NPC's skill), five bands and the failure grade."""
+
+    who: int | None = None
+    skill: int = 0
+    opposing: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"Roll 2d6{self.skill:+d}"
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, GAME)
+        name, _ = roller(tx, self.who)
+        roll = aspects.roll_2d6(tx.rng, self.skill, self.opposing)
+        extra = {"who_id": self.who, ROLL_KEY: _roll_to_dict(roll)}
+        return [tx.log_roll(name, roll.result, extra=extra)]
+
+
+def last_aspects_roll(rows: list[tuple[int, Doc]]) -> int | None:
+    """The log doc id of the newest aspects roll fate can still be spent on."""
+    for doc_id, entry in reversed(rows):
+        if entry.get("kind") == "roll" and ROLL_KEY in entry:
+            return doc_id
+    return None
+
+
+@dataclass(frozen=True)
+class SpendFate:
+    """ASP-02/03: the roller spends a fate point on their roll: reroll (keep either) or invoke.
+
+    ``action`` is ``"reroll"`` (``keep`` = ``"better"``, ``"first"`` or ``"second"``) or
+    ``"invoke"`` (+2, or −2 with ``against``; then ``payer`` is who invokes against the roller).
+    One fate point per character per roll.
+    """
+
+    log_id: int
+    action: str = "reroll"
+    keep: str = "better"
+    aspect: str = "an aspect"
+    against: bool = False
+    payer: int | None = None
+
+    @property
+    def label(self) -> str:
+        return "Fate point: reroll" if self.action == "reroll" else f"Invoke {self.aspect}"
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, GAME)
+        entry = tx.get("log", self.log_id)
+        if ROLL_KEY not in entry:
+            raise RuleError("that log line is not an aspects roll")
+        roll = _roll_from_dict(entry[ROLL_KEY])
+        payer_id = self.payer if self.payer is not None else entry.get("who_id")
+        if payer_id is None:
+            raise RuleError("a fate point is spent by a character: the GM has none")
+        payer = tx.get("party", int(payer_id))
+        if self.action == "reroll":
+            first, second = aspects.reroll(payer, roll, tx.rng)
+            roll = _choose(first, second, self.keep)
+            note = f"rolled {sum(first.dice)} then {sum(second.dice)}, kept {sum(roll.dice)}"
+            roll = aspects.AspectsRoll(
+                roll.dice, roll.skill, roll.opposing, roll.modifier, roll.fate_spent_by,
+                (*roll.notes, note),
+            )  # fmt: skip
+        elif self.action == "invoke":
+            roll = aspects.invoke_aspect(payer, roll, self.aspect, against=self.against)
+        else:
+            raise RuleError(f"unknown fate point use {self.action!r}")
+        tx.put("party", int(payer_id), payer)
+        entry.update(roll.result.as_log())
+        entry[ROLL_KEY] = _roll_to_dict(roll)
+        tx.put("log", self.log_id, entry)
+        return [roll_line(entry)]
+
+
+def _choose(
+    first: aspects.AspectsRoll, second: aspects.AspectsRoll, keep: str
+) -> aspects.AspectsRoll:
+    if keep == "first":
+        return first
+    if keep == "second":
+        return second
+    return second if second.total > first.total else first
+
+
+def _spec(setup: Setup) -> CheckSpec:
+    skill, opposing = int(setup.values["skill"]), int(setup.values["opposing"])
+    against = f" − {opposing}" if opposing else ""
+    return CheckSpec(
+        summary=f"2d6{skill:+d}{against}",
+        odds=lambda: aspects.odds(skill, opposing),
+        command=AspectsCheck(setup.who, skill, opposing),
+        odds_title="2d6",
+    )
+
+
+CHECK = Check(
+    id="check",
+    name="2d6 check",
+    inputs=(
+        CheckInput(
+            "skill",
+            "Skill",
+            "number",
+            default=0,
+            steps=("right_square_bracket", "left_square_bracket"),
+            minimum=-30,
+            maximum=30,
+            show=lambda v: f"{int(v):+d}",
+        ),
+        CheckInput("opposing", "NPC's skill", "number", default=0, minimum=0, maximum=30),
+    ),  # fmt: skip
+    spec=_spec,
+    legend="f fate point: reroll, keep the better · v / V invoke an aspect ±2 · "
+    "one fate point per roll",
+    flags=(
+        CliFlag("skill", "skill bonus", "int"),
+        CliFlag("opposing", "the NPC's skill", "int"),
+    ),
+)
+
+
+def _last_roll(ctx: Context) -> int:
+    log_id = last_aspects_roll(ctx.read.rows("log"))
+    if log_id is None:
+        raise RuleError("Roll first (c), then spend the fate point")
+    return log_id
+
+
+def _has_roll(ctx: Context) -> bool:
+    return last_aspects_roll(ctx.read.rows("log")) is not None
+
+
+def _reroll(ctx: Context, values: Mapping[str, Any]) -> Command:
+    return SpendFate(_last_roll(ctx), "reroll")
+
+
+def _invoke(against: bool) -> Any:
+    def make(ctx: Context, values: Mapping[str, Any]) -> Command:
+        payer = ctx.pc_id if against else None
+        return SpendFate(
+            _last_roll(ctx), "invoke", aspect=str(values["aspect"]), against=against, payer=payer
+        )
+
+    return make
+
+
+def _aspect_form(ctx: Context) -> tuple[Field, ...]:
+    return (Field("aspect", "Aspect"),)
+
+
+CHECKS = CheckRules(checks=(CHECK,))
+ACTIONS: tuple[Action, ...] = (
+    Action(
+        "fate_reroll", "tray", "f", "Fate reroll", _reroll, available=_has_roll,
+        description="Spend a fate point: reroll the last roll, keep the better",
+    ),
+    Action(
+        "invoke", "tray", "v", "Invoke +2", _invoke(False), available=_has_roll,
+        form=_aspect_form, title=lambda ctx: "Invoke which aspect (+2)?",
+    ),
+    Action(
+        "invoke_against", "tray", "V", "Invoke −2", _invoke(True), available=_has_roll,
+        show=False, form=_aspect_form, title=lambda ctx: "Invoke which aspect against the roll (−2)?",
+    ),
+)  # fmt: skip

@@ -1,9 +1,91 @@
-"""Somnihil in the tray: the checks it lets the GM state, and its tray actions."""
+"""Somnihil in the tray: the d20 check with an edge (SOM-01/02/04/06)."""
 
 from __future__ import annotations
 
-from rulesets.checks import CheckRules
-from rulesets.table import Action
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-CHECKS = CheckRules()
+from rulesets.checks import (
+    Check,
+    CheckInput,
+    CheckRules,
+    CheckSpec,
+    CliFlag,
+    Setup,
+    require_game,
+    roller,
+)
+from rulesets.somnihil import rules as somnihil
+from rulesets.table import Action, Tx
+
+EDGE_NAMES = {0: "none", 1: "advantage", -1: "disadvantage"}
+DICE = {0: "d20", 1: "2d20 keep highest", -1: "2d20 keep lowest"}
+
+
+@dataclass(frozen=True)
+class SomnihilCheck:
+    """SOM-01/02/04/06: d20 (two with an edge), the band and its setbacks; a natural 1 gives
+    the rolling Cipher 1 AP back."""
+
+    who: int | None = None
+    edge: int = 0
+    """+1 advantage, -1 disadvantage, 0 plain (SOM-02)."""
+
+    @property
+    def label(self) -> str:
+        return {1: "Check with advantage", -1: "Check with disadvantage"}.get(self.edge, "Check")
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, somnihil.RULESET.id)
+        name, doc = roller(tx, self.who)
+        result = somnihil.check(tx.rng, advantage=self.edge)
+        lines = [tx.log_roll(name, result)]
+        if doc is not None and self.who is not None:
+            gained = somnihil.recover_ap_from_roll(doc, result)
+            if gained:
+                tx.put("party", self.who, doc)
+                lines += gained
+        return lines
+
+
+def _spec(setup: Setup) -> CheckSpec:
+    edge = int(setup.values["edge"])
+    return CheckSpec(
+        summary=DICE[edge],
+        odds=lambda: somnihil.odds(edge),
+        command=SomnihilCheck(setup.who, edge),
+        odds_title="d20",
+    )
+
+
+def _from_flags(given: Mapping[str, Any]) -> dict[str, Any]:
+    return {"edge": somnihil.edge(int(bool(given.get("adv"))), int(bool(given.get("dis"))))}
+
+
+CHECK = Check(
+    id="check",
+    name="d20 check",
+    inputs=(
+        CheckInput(
+            "edge",
+            "Edge",
+            "cycle",
+            default=0,
+            press="a",
+            choices=(0, 1, -1),
+            show=lambda v: EDGE_NAMES[int(v)],
+        ),
+    ),  # fmt: skip
+    spec=_spec,
+    legend="20 Triumph · 11-19 Success · 6-10 Tough Choice · 2-5 Failure · 1 Catastrophe "
+    "(a natural 1 restores 1 AP)",
+    flags=(
+        CliFlag("adv", "advantage", "switch"),
+        CliFlag("dis", "disadvantage", "switch"),
+    ),
+    from_flags=_from_flags,
+)
+
+CHECKS = CheckRules(checks=(CHECK,))
 ACTIONS: tuple[Action, ...] = ()

@@ -1,0 +1,535 @@
+"""Shadows' cards on the table: skill draws, hands, counters, contests, damage and criticals.
+
+Each command loads the campaign's deck (:mod:`rulesets.decks`), lets the rules in
+:mod:`rulesets.shadows.rules` act on it and puts it back, so deck order, discards and hands are
+part of the campaign and of undo. Draws happen in ``run`` with ``tx.rng``.
+
+Hands are keyed by party doc id as text (``"2"``); the tray shows only one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rulesets import encounter as er
+from rulesets.base import CheckResult, RuleError
+from rulesets.decks import load_deck, save_deck
+from rulesets.shadows import rules as shadows
+from rulesets.table import Tx
+from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState
+
+
+def _names(cards: tuple[Card, ...] | list[Card]) -> str:
+    return ", ".join(c.label for c in cards)
+
+
+def _holder_name(tx: Tx, holder: str) -> str:
+    if holder.isdigit():
+        doc = tx.find("party", int(holder))
+        if doc is not None:
+            return str(doc.get("name", holder))
+    return holder
+
+
+@dataclass(frozen=True)
+class SkillDraw:
+    """SOH-02..06: a single or middle-of-three draw + skill + attribute against a difficulty.
+
+    A King (or three face cards) adds a card; a Queen grants a Major Arcana to the character,
+    listed on their party sheet; a fumble fails and draws the Major Arcana omen.
+    """
+
+    who: int | None = None
+    mode: Literal["single", "three"] = "single"
+    bonus: int = 0
+    difficulty: str = "Normal"
+    assistance: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.mode.capitalize()} draw vs {self.difficulty}"
+
+    def run(self, tx: Tx) -> list[str]:
+        minor_id, minor = load_deck(tx, "minor")
+        major_id, major = load_deck(tx, "major")
+        doc = tx.get("party", self.who) if self.who is not None else None
+        name = str(doc.get("name", "?")) if doc is not None else "GM"
+        drawn = shadows.skill_draw(
+            tx.rng,
+            minor,
+            skill=self.bonus,
+            level=self.difficulty,
+            mode=self.mode,
+            assistance=self.assistance,
+            major=major,
+            character_id=str(self.who) if self.who is not None else None,
+        )
+        save_deck(tx, minor_id, minor)
+        save_deck(tx, major_id, major)
+        if drawn.granted is not None and doc is not None and self.who is not None:
+            tx.put("party", self.who, shadows.grant_major_arcana(doc, drawn.granted))
+        return [tx.log_roll(name, drawn.as_check())]
+
+
+@dataclass(frozen=True)
+class OpposedDraw:
+    """SOH-08: both sides draw a card + bonus; a tie draws again and adds."""
+
+    bonus_a: int = 0
+    bonus_b: int = 0
+    side_a: str = "A"
+    side_b: str = "B"
+
+    @property
+    def label(self) -> str:
+        return "Opposed draw"
+
+    def run(self, tx: Tx) -> list[str]:
+        if self.bonus_a < 0 or self.bonus_b < 0:
+            raise RuleError("a bonus cannot be negative")
+        doc_id, state = load_deck(tx, "minor")
+        result = shadows.opposed_draw(tx.rng, state, self.bonus_a, self.bonus_b)
+        save_deck(tx, doc_id, state)
+        winner = self.side_a if result.winner == "a" else self.side_b
+        check = CheckResult(
+            expression=f"opposed {self.side_a} +{self.bonus_a} vs {self.side_b} +{self.bonus_b}",
+            total=max(result.total_a, result.total_b),
+            dice=tuple(c.value for c in result.cards_a + result.cards_b),
+            band=f"{winner} wins",
+            detail="; ".join(result.log_lines() + list(result.events)),
+        )
+        return [tx.log_roll("GM", check)]
+
+
+@dataclass(frozen=True)
+class DealHands:
+    """SOH-11: gather and shuffle the Minor Arcana, deal each PC Body + ½ Physical (or by
+    focus) cards."""
+
+    focus: str = "physical"
+    default_size: int = 5
+    """Cards for a sheet without Shadows' attributes (cards are used in every game)."""
+
+    @property
+    def label(self) -> str:
+        return f"Deal combat hands ({self.focus})"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, "minor")
+        sizes = {
+            str(pid): _hand_size(pc, self.focus, self.default_size) for pid, pc in tx.all("party")
+        }
+        deal = shadows.deal_combat_hands(tx.rng, state, sizes)
+        save_deck(tx, doc_id, state)
+        dealt = ", ".join(f"{_holder_name(tx, h)} {n}" for h, n in deal.dealt.items())
+        return [*deal.events, f"Dealt ({self.focus}): {dealt}"]
+
+
+def _hand_size(pc: dict[str, Any], focus: str, default: int) -> int:
+    """SOH-11: Body + ½ Physical (by focus); a sheet of another game gets ``default``."""
+    attributes = pc.get("attributes", {})
+    whole, _ = shadows.FOCUS_ATTRIBUTES.get(focus, ("", ""))
+    if whole and whole not in attributes:
+        return default
+    return shadows.hand_size(attributes, focus)
+
+
+@dataclass(frozen=True)
+class PlayCards:
+    """SOH-12: play cards from a hand onto the discards (an action or a defence)."""
+
+    holder: str
+    cards: tuple[str, ...]
+    """Card keys (``Card.key``) as held."""
+    purpose: str = "action"
+
+    @property
+    def label(self) -> str:
+        return f"Play {len(self.cards)} card(s)"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, "minor")
+        wanted = [_held(state, self.holder, key) for key in self.cards]
+        played = state.play(self.holder, wanted)
+        save_deck(tx, doc_id, state)
+        total = sum(c.value for c in played)
+        who = _holder_name(tx, self.holder)
+        return [f"{who} plays {_names(played)} as {self.purpose} ({total})"]
+
+
+def _held(state: DeckState, holder: str, key: str) -> Card:
+    for card in state.hand(holder):
+        if card.key == key:
+            return card
+    raise DeckError(f"{holder} does not hold {key.split(':', 1)[-1]}")
+
+
+@dataclass(frozen=True)
+class RedrawCards:
+    """SOH-11: forgo the first AP to discard up to three cards and be dealt as many."""
+
+    holder: str
+    cards: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"Redraw {len(self.cards)}"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, "minor")
+        wanted = [_held(state, self.holder, key) for key in self.cards]
+        redraw = shadows.redraw_hand(tx.rng, state, self.holder, wanted)
+        save_deck(tx, doc_id, state)
+        who = _holder_name(tx, self.holder)
+        n = len(redraw.drawn)
+        return [*redraw.events, f"{who} redraws {n} card(s) for the first AP"]
+
+
+@dataclass(frozen=True)
+class DamageModifier:
+    """SOH-15: draw a weapon's damage modifier (D1, D2, L2, H2, L3, H3, M3)."""
+
+    code: str = "D1"
+
+    @property
+    def label(self) -> str:
+        return f"Damage modifier {self.code}"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, "minor")
+        drawn = shadows.draw_damage_modifier(tx.rng, state, self.code)
+        save_deck(tx, doc_id, state)
+        check = CheckResult(
+            expression=f"damage modifier {drawn.code}",
+            total=drawn.value,
+            dice=tuple(c.value for c in drawn.cards),
+            detail="; ".join([_names(drawn.cards), *drawn.events]),
+        )
+        return [tx.log_roll("GM", check)]
+
+
+@dataclass(frozen=True)
+class CriticalChain:
+    """SOH-16: a face attack card beat a non-face defence: draw the critical chain."""
+
+    critical_suit: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "Critical chain"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, "minor")
+        crit = shadows.critical_chain(tx.rng, state, self.critical_suit)
+        save_deck(tx, doc_id, state)
+        majors = f"; Major Critical {_names(crit.major_cards)}" if crit.major_cards else ""
+        check = CheckResult(
+            expression="critical chain",
+            total=crit.bonus,
+            dice=tuple(c.value for c in crit.cards),
+            band=f"{crit.level} critical",
+            detail="; ".join([_names(crit.cards) + majors, *crit.events]),
+        )
+        return [tx.log_roll("GM", check)]
+
+
+@dataclass(frozen=True)
+class CombatFumble:
+    """SOH-06: an Ace played to attack: draw against the weapon's fumble value."""
+
+    fumble_value: int = 1
+    who: str = "GM"
+    """Whose attack it was, for the roll log."""
+
+    @property
+    def label(self) -> str:
+        return "Combat fumble draw"
+
+    def run(self, tx: Tx) -> list[str]:
+        if not 1 <= self.fumble_value <= 14:
+            raise RuleError("a weapon's fumble value is a card value from 1 to 14")
+        doc_id, state = load_deck(tx, "minor")
+        fumble = shadows.combat_fumble(tx.rng, state, self.fumble_value)
+        save_deck(tx, doc_id, state)
+        check = CheckResult(
+            expression=f"fumble draw vs {self.fumble_value}",
+            total=fumble.card.value,
+            dice=(fumble.card.value,),
+            band="Fumble" if fumble.fumbled else "No fumble",
+            detail=fumble.card.label,
+        )
+        return [tx.log_roll(self.who, check)]
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """Gather hands and discards into the deck and shuffle it."""
+
+    deck: DeckKind = "minor"
+
+    @property
+    def label(self) -> str:
+        return f"Shuffle {self.deck}"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, self.deck)
+        line = state.gather_and_shuffle(tx.rng)
+        save_deck(tx, doc_id, state)
+        return [line]
+
+
+@dataclass(frozen=True)
+class ReshuffleDiscards:
+    """Put the discards back into the draw pile and shuffle it."""
+
+    deck: DeckKind = "minor"
+
+    @property
+    def label(self) -> str:
+        return f"Reshuffle {self.deck} discards"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, self.deck)
+        line = state.reshuffle_discards(tx.rng)
+        save_deck(tx, doc_id, state)
+        return [line]
+
+
+@dataclass(frozen=True)
+class RecallHands:
+    """Every hand of the Minor Arcana goes to the discards."""
+
+    deck: DeckKind = "minor"
+
+    @property
+    def label(self) -> str:
+        return "Recall hands"
+
+    def run(self, tx: Tx) -> list[str]:
+        doc_id, state = load_deck(tx, self.deck)
+        line = state.recall_hands()
+        save_deck(tx, doc_id, state)
+        return [line]
+
+
+# --- SOH-09 counter actions ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CounterAction:
+    """SOH-09: the counterer draws (or plays from their hand) one Minor card against the
+    target's card; an appropriate suit and a higher card subtract the difference from the
+    target's total.
+
+    The counter costs 1 AP. When ``encounter_id`` names an AP-rounds encounter that is running
+    and the counterer is in it, that AP is spent there (same undoable step); otherwise the cost
+    is only noted in the log, for the GM to take off by hand.
+
+    Reading: a counter played from a hand uses that card (a combat Active Dodge in the text is a
+    counter, and combat cards come from hands); outside combat the card is drawn from the deck.
+    """
+
+    who: int | None
+    target_value: int
+    target_total: int
+    suits: tuple[str, ...] = SUITS
+    """The suits the GM judges appropriate to counter this action."""
+    played: str | None = None
+    """A card key from ``who``'s hand to play instead of drawing."""
+    encounter_id: int | None = None
+
+    @property
+    def label(self) -> str:
+        return "Counter action"
+
+    def run(self, tx: Tx) -> list[str]:
+        if not 1 <= self.target_value <= 14:
+            raise RuleError("the target's card value is 1 (Ace) to 14 (King)")
+        if self.target_total < 0:
+            raise RuleError("the target's total cannot be negative")
+        unknown = [s for s in self.suits if s not in SUITS]
+        if unknown or not self.suits:
+            raise RuleError(f"name the appropriate suits among {', '.join(SUITS)}")
+        doc = tx.get("party", self.who) if self.who is not None else None
+        name = str(doc.get("name", "?")) if doc is not None else "GM"
+        doc_id, state = load_deck(tx, "minor")
+        if self.played is not None:
+            if self.who is None:
+                raise RuleError("the GM has no hand to play a counter card from")
+            card = state.play(str(self.who), [_held(state, str(self.who), self.played)])[0]
+            how = "plays"
+        else:
+            card = state.draw(tx.rng, 1).cards[0]
+            how = "draws"
+        save_deck(tx, doc_id, state)
+        rank = MINOR_RANKS[self.target_value - 1]
+        target = Card("minor", rank, self.target_value)
+        result = shadows.counter_action(card, target, self.target_total, self.suits)
+        ap_lines = self._spend_ap(tx, name)
+        if result.success:
+            band = f"Countered −{result.reduction}"
+            outcome = (
+                f"{card.name} beats {rank}: {self.target_total} − {result.reduction} = "
+                f"{result.new_target_total}"
+            )
+        else:
+            band = "Counter fails"
+            why = "wrong suit" if not result.suit_appropriate else "not higher"
+            outcome = f"{card.name} vs {rank}: {why}, total stays {self.target_total}"
+        check = CheckResult(
+            expression=f"counter vs {rank} (total {self.target_total})",
+            total=result.new_target_total,
+            dice=(card.value,),
+            band=band,
+            detail="; ".join([f"{how} {outcome}", *ap_lines]),
+            natural=card.value,
+        )
+        return [tx.log_roll(name, check)]
+
+    def _spend_ap(self, tx: Tx, name: str) -> list[str]:
+        """The 1 AP cost: spent in the running AP-rounds encounter, else only noted."""
+        note = [f"1 AP: no AP round running, take it off {name} by hand"]
+        if self.encounter_id is None or self.who is None:
+            return note
+        try:
+            doc = tx.get("encounters", self.encounter_id)
+            enc = er.Encounter.from_dict(doc)
+        except (RuleError, ValueError, KeyError, TypeError):
+            return note
+        if enc.model != "ap_rounds" or not enc.started:
+            return note
+        mine = [c for c in enc.combatants if c.side == "pc" and c.ref == str(self.who)]
+        if not mine:
+            return note
+        lines = er.counter_action(enc, mine[0].id)
+        tx.put("encounters", self.encounter_id, {**doc, **enc.to_dict()})
+        return lines
+
+
+# --- SOH-08 multi-draw contests --------------------------------------------------------------
+
+CONTEST = "contest"
+"""The "kind" of the decks-table doc that holds the running contest (one at a time)."""
+
+
+def find_contest(rows: list[tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any]] | None:
+    """The running (or last decided) contest doc in the "decks" rows, if any."""
+    for doc_id, doc in rows:
+        if doc.get("kind") == CONTEST:
+            return doc_id, doc
+    return None
+
+
+def contest_status(doc: dict[str, Any]) -> str:
+    """What the table may see of a contest: the names, the score and the draws, never the
+    margin (SOH-08: best if neither side knows it)."""
+    contest = shadows.Contest.from_dict(doc)
+    a, b = str(doc.get("side_a", "A")), str(doc.get("side_b", "B"))
+    score = f"{a} {contest.score_a} – {contest.score_b} {b}"
+    draws = len(contest.history)
+    if contest.winner is not None:
+        return f"{score} after {draws} draw(s): {a if contest.winner == 'a' else b} wins"
+    if contest.finished:
+        return f"{score} after {draws} draw(s): level at the end"
+    return f"{score} after {draws} draw(s); scored on {contest.scoring}"
+
+
+@dataclass(frozen=True)
+class StartContest:
+    """SOH-08: start a multi-draw contest to a margin only the GM knows.
+
+    Saved as a doc of kind ``"contest"`` in the decks table (so it survives restarts and undo);
+    starting another replaces it. The margin never goes into the log.
+    """
+
+    margin: int
+    side_a: str = "A"
+    side_b: str = "B"
+    bonus_a: int = 0
+    bonus_b: int = 0
+    scoring: Literal["draws", "points"] = "draws"
+
+    @property
+    def label(self) -> str:
+        return "Start contest"
+
+    def run(self, tx: Tx) -> list[str]:
+        if self.margin < 1:
+            raise RuleError("the winning margin is a whole number of at least 1")
+        if self.bonus_a < 0 or self.bonus_b < 0:
+            raise RuleError("a bonus cannot be negative")
+        if not self.side_a.strip() or not self.side_b.strip():
+            raise RuleError("each side of a contest needs a name")
+        contest = shadows.Contest(margin=self.margin, scoring=self.scoring)
+        doc = {
+            "kind": CONTEST,
+            **contest.to_dict(),
+            "side_a": self.side_a,
+            "side_b": self.side_b,
+            "bonus_a": self.bonus_a,
+            "bonus_b": self.bonus_b,
+        }
+        found = find_contest(tx.all("decks"))
+        if found is None:
+            tx.insert("decks", doc)
+        else:
+            tx.put("decks", found[0], doc)
+        return [
+            f"Contest: {self.side_a} +{self.bonus_a} vs {self.side_b} +{self.bonus_b}, "
+            f"scored on {self.scoring}, to a margin the GM keeps hidden"
+        ]
+
+
+@dataclass(frozen=True)
+class ContestDraw:
+    """SOH-08: one more opposed draw of the running contest, scored; the winner is declared
+    when the hidden margin is reached."""
+
+    @property
+    def label(self) -> str:
+        return "Contest draw"
+
+    def run(self, tx: Tx) -> list[str]:
+        found = find_contest(tx.all("decks"))
+        if found is None:
+            raise RuleError("no contest is running: start one first")
+        contest_id, doc = found
+        try:
+            contest = shadows.Contest.from_dict(doc)
+        except (shadows.RuleError, ValueError, TypeError) as exc:
+            raise RuleError(f"the saved contest is damaged: {exc}") from None
+        if contest.finished:
+            raise RuleError("the contest is already decided: start a new one")
+        deck_id, state = load_deck(tx, "minor")
+        bonus_a, bonus_b = int(doc.get("bonus_a", 0)), int(doc.get("bonus_b", 0))
+        contest, drawn = contest.draw(tx.rng, state, bonus_a, bonus_b)
+        save_deck(tx, deck_id, state)
+        new_doc = {**doc, **contest.to_dict()}
+        tx.put("decks", contest_id, new_doc)
+        a, b = str(doc.get("side_a", "A")), str(doc.get("side_b", "B"))
+        winner = a if drawn.winner == "a" else b
+        check = CheckResult(
+            expression=f"contest draw {len(contest.history)}: {a} +{bonus_a} vs {b} +{bonus_b}",
+            total=max(drawn.total_a, drawn.total_b),
+            dice=tuple(c.value for c in drawn.cards_a + drawn.cards_b),
+            band=f"{winner} takes the draw",
+            detail="; ".join([*drawn.log_lines(), *drawn.events, contest_status(new_doc)]),
+        )
+        return [tx.log_roll("GM", check)]
+
+
+@dataclass(frozen=True)
+class EndContest:
+    """Put the contest away (decided or abandoned)."""
+
+    @property
+    def label(self) -> str:
+        return "End contest"
+
+    def run(self, tx: Tx) -> list[str]:
+        found = find_contest(tx.all("decks"))
+        if found is None:
+            raise RuleError("no contest to end")
+        tx.remove("decks", found[0])
+        return [f"Contest ended: {contest_status(found[1])}"]
