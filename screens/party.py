@@ -4,7 +4,9 @@ Left, one row per PC (name, health line, status). Right, the selected PC's sheet
 :mod:`widgets.party_fields`); the highlighted sheet row is what ``+``/``-``, ``e``, ``n`` and
 ``delete`` act on, whichever table has focus, so a GM can walk down the party pressing ``-`` on
 the same resource. Every change is one command from :mod:`app.commands.party` (one undo step);
-the rules live in ``rulesets/``, this screen only chooses which command a key means.
+what a key means in the open game (its forms, its extra rows, its rests) is the game's
+:class:`rulesets.sheet.SheetRules`, and the game's own sheet keys (a Grip check, rank up) are its
+declared actions, bound by :class:`screens.panel.PanelScreen`. This screen names no game.
 """
 
 from __future__ import annotations
@@ -166,6 +168,10 @@ class PartyScreen(PanelScreen):
     def _game_row(self, pc: Character, key: str) -> SheetRow | None:
         return next((r for r in self.game.sheet.extra_rows(pc) if r.key == key), None)
 
+    def _adds_here(self, pc: Character) -> bool:
+        row = self._game_row(pc, self.selected_field)
+        return row is not None and bool(row.adds)
+
     def action_step(self, delta: int) -> None:
         """+/-: a resource, an attribute or a row the game added (a limb) by one."""
         kind, key, _ = self._field_parts()
@@ -207,7 +213,7 @@ class PartyScreen(PanelScreen):
         elif kind == "status":
             options = self.game.sheet.status_choices(pc, self.campaign.ruleset.sheet.statuses)
             self.app.push_screen(PartyChoice("Status", options), self._text_op("status"))
-        elif kind in ("list", "item") or self._game_row(pc, self.selected_field) is not None:
+        elif kind in ("list", "item") or self._adds_here(pc):
             self.action_add_item()
         else:
             self.notify("Nothing to edit on this row", severity="warning")

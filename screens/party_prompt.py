@@ -57,7 +57,7 @@ class PartyPrompt(ModalScreen[str | None]):
 
 
 class PartyChoice(ModalScreen[str | None]):
-    """Pick one of a few options (a status, a Protocol, the arcana to carry over)."""
+    """Pick one of a few options (a status)."""
 
     DEFAULT_CSS = _CSS.format(name="PartyChoice")
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.party import OPS, AddPC, ChangePC, PartyAction, RemovePC
+from app.commands.party import OPS, AddPC, ChangePC, PartyAction, RemovePC, supported
 from app.state import Campaign, CommandError
 from rulesets.table import Context
 from tests.apphelpers import open_demo
@@ -231,3 +231,80 @@ def test_add_and_remove_pc_and_bad_input(camp: Campaign) -> None:
 def test_party_action_without_a_rule_is_refused(camp: Campaign) -> None:
     with pytest.raises(CommandError, match="no rest rule"):
         camp.apply(PartyAction("rest"))
+
+
+@pytest.mark.parametrize("camp", ["nemron"], indirect=True)
+def test_nem08_minus_on_a_limb_row_is_the_games_limb_rule(camp: Campaign) -> None:
+    camp.apply(ChangePC(1, "step", ("limb", "torso", -2)))
+    assert pc(camp)["tracks"]["limbs"]["torso"]["hp"] == 8
+    camp.apply(ChangePC(1, "limb", ("torso", 1)))  # the tracker's shorthand for the same row
+    assert pc(camp)["tracks"]["limbs"]["torso"]["hp"] == 9
+
+
+@pytest.mark.parametrize("camp", ["somnihil"], indirect=True)
+def test_a_row_kind_the_game_lacks_is_refused_by_name(camp: Campaign) -> None:
+    with pytest.raises(CommandError, match="Somnihil has no limbs"):
+        camp.apply(ChangePC(1, "step", ("limb", "torso", -2)))
+
+
+@pytest.mark.parametrize("camp", ["nemron"], indirect=True)
+def test_nem10_regroup_for_the_hours_asked(camp: Campaign) -> None:
+    camp.apply(ChangePC(1, "adjust", ("energy", -3)))
+    top = pc(camp)["resources"]["energy"]["max"]
+    camp.apply(PartyAction("regroup", hours=2))
+    assert pc(camp)["resources"]["energy"]["current"] == top - 1
+
+
+@pytest.mark.parametrize("camp", ["somnihil"], indirect=True)
+def test_som09_a_perished_cipher_gets_the_fate_rule(camp: Campaign) -> None:
+    doc = pc(camp)
+    camp.store.db.table("party").update({**doc, "status": "perished"}, doc_ids=[1])
+    lines = camp.apply(ChangePC(1, "status", ("spirit",)))
+    assert pc(camp)["status"] == "spirit"
+    assert pc(camp)["resources"]["ap"]["max"] == 15  # SOM-09: a spirit's AP max
+    assert lines and "spirit" in " ".join(lines).lower()
+    camp.apply(ChangePC(2, "status", ("passed",)))  # not perished: a plain status
+    assert pc(camp, 2)["status"] == "passed"
+
+
+@pytest.mark.parametrize("camp", ["resolution"], indirect=True)
+def test_rr03_a_failed_major_grip_check_costs_two(camp: Campaign) -> None:
+    for seed in range(200):
+        camp.rng.seed(seed)
+        before = pc(camp)["resources"]["grip"]["current"]
+        act(camp, "grip_check", event="major")
+        after = pc(camp)["resources"]["grip"]["current"]
+        if after != before:
+            assert before - after == 2
+            return
+        camp.undo()
+    pytest.fail("no failed major Grip check in 200 seeds")
+
+
+@pytest.mark.parametrize("camp", ["nemron"], indirect=True)
+def test_nem13_rank_up_needs_an_attribute_or_skill_and_xp_a_positive_award(camp: Campaign) -> None:
+    from rulesets.base import RuleError
+
+    with pytest.raises(RuleError, match="Highlight an attribute or a skill"):
+        act(camp, "rank_up", row="res:xp")
+    with pytest.raises(RuleError, match="at least 1 XP"):
+        act(camp, "award_xp", xp=0)
+    act(camp, "rank_up", row="attr:agility")
+    assert pc(camp)["attributes"]["agility"] == 2
+
+
+@pytest.mark.parametrize("camp", ["resolution", "shadows"], indirect=True)
+def test_a_rest_the_game_lacks_is_refused_and_a_session_always_works(camp: Campaign) -> None:
+    rests = {"resolution": {"session"}, "shadows": {"session", "scene"}}[camp.ruleset.id]
+    offered = {r for r in ("session", "scene", "regroup", "rest") if supported(camp.game.sheet, r)}
+    assert offered == rests
+    with pytest.raises(CommandError, match="no regroup / short rest rule"):
+        camp.apply(PartyAction("regroup"))
+    assert camp.apply(PartyAction("session"))[0] == "Session 1 begins"
+
+
+def test_every_sheet_op_is_generic() -> None:
+    assert set(OPS) == {
+        "adjust", "set_resource", "step", "limb", "set_attribute", "step_attribute",
+        "rename", "status", "notes", "add_item", "remove_item",
+    }

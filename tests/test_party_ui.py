@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-import re
-
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, OptionList
 
 from app.store import read_campaign
 from app.tui import TablesideApp
 from rulesets import registry
 from screens.form import FormScreen
 from screens.help import HelpScreen
+from screens.party import PartyScreen
 from tests.apphelpers import SIZE, demo_app
 
 GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
@@ -281,6 +281,7 @@ async def test_asp07_asp08_heal_consequence_and_level_up_by_keys(tmp_path: Path)
         assert doc is not None
         doc["lists"]["consequences"].append({"name": "Broken arm", "received": "2024-03-01"})
         app.campaign.store.db.table("party").update(doc, doc_ids=[1])
+        assert isinstance(app.screen, PartyScreen)
         app.screen.refresh_data()
         await goto_field(pilot, app, "item:consequences:0")
         await pilot.press("h", *"Tender arm", "enter")
@@ -326,11 +327,12 @@ async def test_som09_perished_cipher_is_given_a_fate_by_keys(tmp_path: Path) -> 
         doc = app.campaign.doc("party", 1)
         assert doc is not None
         app.campaign.store.db.table("party").update({**doc, "status": "perished"}, doc_ids=[1])
+        assert isinstance(app.screen, PartyScreen)
         app.screen.refresh_data()
         await goto_field(pilot, app, "status")
         await pilot.press("e")
         await pilot.pause()
-        options = app.screen.query_one("#party-choice-list")
+        options = app.screen.query_one("#party-choice-list", OptionList)
         texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         spirit = texts.index("spirit")
         await pilot.press(*["down"] * spirit, "enter")
