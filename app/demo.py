@@ -73,12 +73,16 @@ def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any
         )
     goblin = npcs[0]
     hp = int(goblin["statblock"]["hp"])
+    as_foe = game.fight.foe.from_library  # the game's own foe sheet (a stress track), if any
     enc_rules.add_group(
         fight,
         "Goblin",
         3,
         lambda name: enc_rules.Combatant(
-            name=name, side="npc", ref="1", stats={"hp": hp, "hp_max": hp}
+            name=name,
+            side="npc",
+            ref="1",
+            stats=as_foe(name, hp, goblin) if as_foe else {"hp": hp, "hp_max": hp},
         ),
     )
     return {"party": party, "npcs": npcs, "encounters": [fight.to_dict()], "log": [], "decks": []}

@@ -516,9 +516,11 @@ class CombatScreen(PanelScreen):
             self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v.get("hp") or "rolled"))
 
         # A game whose library NPCs join with its own foe sheet has no HP to roll.
-        hp = [] if self.rules.foe.from_library else [
-            Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))
-        ]
+        hp = (
+            []
+            if self.rules.foe.from_library
+            else [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
+        )
 
         self._ask(
             "Add NPCs from the library",

@@ -13,7 +13,7 @@ from app.queries import current_encounter
 from app.state import Campaign, CommandError
 from rulesets import encounter as er
 from rulesets.aspects import fight as aspects_fight
-from rulesets.fight import has_effect
+from rulesets.fight import foe_health, has_effect, health_kind, hp_line, is_out
 from rulesets.nemron import fight as nemron_fight
 from rulesets.somnihil import fight as somnihil_fight
 from tests.apphelpers import open_demo
@@ -448,3 +448,107 @@ def test_SOH_10_joiners_mid_ap_round_act_in_it(opened: Any) -> None:
     assert all(c.ap == c.ap_max > 0 for c in joined), [(c.name, c.ap, c.ap_max) for c in joined]
     agnes = next(c for c in joined if c.name == "Agnes Thorne")
     assert agnes.ap_max == 7  # 5 + ceil(Quickness 4 / 2)
+
+
+# --------------------------------------------------------------------------- foe sheets (issue 11)
+
+
+def row_health(campaign: Campaign, name: str) -> str:
+    """The tracker row's health text, as the panel builds it from the game's hooks."""
+    c = by_name(campaign, name)
+    rules = campaign.game.fight
+    kind = health_kind(c)
+    if kind == "foe":
+        return foe_health(rules, c.stats["sheet"])
+    assert kind == "hp", kind
+    return hp_line(c.stats)
+
+
+def test_somnihil_foe_at_zero_vitality_does_not_cheat_death(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Stiff", 1, 3))
+    stiff = by_name(campaign, "Stiff")
+    assert stiff.stats["sheet"]["resources"] == {"vitality": {"current": 3, "max": 3}}
+    assert row_health(campaign, "Stiff") == "3/3 vit"
+    rolls = len([e for e in campaign.log_entries() if e.get("kind") == "roll"])
+    campaign.apply(cmd.Damage(eid, stiff.id, "3"))
+    campaign.apply(cmd.Damage(eid, stiff.id, "19"))  # a Cipher would roll Cheat Death here
+    assert len([e for e in campaign.log_entries() if e.get("kind") == "roll"]) == rolls
+    assert row_health(campaign, "Stiff") == "0/3 vit (out)"
+    assert is_out(
+        campaign.game.fight, by_name(campaign, "Stiff"), by_name(campaign, "Stiff").stats["sheet"]
+    )
+
+
+def test_resolution_foe_shows_hp_not_grip_and_checks_morale(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Wolf", 1, 10))
+    wolf = by_name(campaign, "Wolf")
+    assert wolf.stats == {"hp": 10, "hp_max": 10}
+    assert row_health(campaign, "Wolf") == "10/10 HP"
+    campaign.apply(cmd.Damage(eid, wolf.id, "6"))
+    due = current_encounter(campaign)[1]["morale_due"]  # type: ignore[index]
+    assert [d["id"] for d in due] == [wolf.id]
+
+
+def test_aspects_foe_has_a_stress_track_and_is_taken_out_over_it(opened: Any) -> None:
+    campaign = opened("aspects")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Thug", 1, 2))
+    thug = by_name(campaign, "Thug")
+    sheet = thug.stats["sheet"]
+    assert sheet["attributes"]["physical_stress_cap"] == 2 and "hp" not in thug.stats
+    assert row_health(campaign, "Thug") == "stress cap 2 · 0 inj"
+    campaign.apply(cmd.Damage(eid, thug.id, "9", {"defence": 7}))  # overlap 2: a minor injury
+    assert row_health(campaign, "Thug") == "stress cap 2 · 1 inj"
+    campaign.apply(cmd.Damage(eid, thug.id, "12", {"defence": 7}))  # 5 > 2, no consequences
+    assert by_name(campaign, "Thug").stats["sheet"]["status"] == "taken out"
+    assert not current_encounter(campaign)[1].get("pending")  # type: ignore[index]
+
+
+def test_aspects_library_npcs_and_demo_goblins_get_the_stress_track(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("aspects")
+    eid, _ = enc(campaign)
+    assert health_kind(by_name(campaign, "Goblin 1")) == "foe"
+    rolls = len([e for e in campaign.log_entries() if e.get("kind") == "roll"])
+    campaign.apply(AddNpcsToEncounter(campaign.rows("npcs")[0][0], 2, "rolled"))
+    added = by_name(campaign, "Goblin 5")
+    assert added.stats["sheet"]["lists"] == {"injuries": [], "consequences": []}
+    assert len([e for e in campaign.log_entries() if e.get("kind") == "roll"]) == rolls
+
+
+def test_shadows_foe_tracks_health_and_life_with_ap_from_quickness(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Hound", 1, 12, quickness=8))
+    hound = by_name(campaign, "Hound")
+    assert set(hound.stats["sheet"]["resources"]) == {"health", "life"}
+    campaign.apply(cmd.StartEncounter(eid))
+    assert by_name(campaign, "Hound").ap_max == 9  # 5 + ceil(8 / 2)
+    campaign.apply(cmd.Damage(eid, hound.id, "5", {"pool": "hit"}))
+    assert row_health(campaign, "Hound") == "H 7/12 · L 7/12"
+
+
+def test_nemron_foe_is_limbs_only_and_heals_its_most_hurt_limb(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Raider", 1, 4))
+    raider = by_name(campaign, "Raider")
+    assert set(raider.stats["sheet"]) == {"name", "attributes", "tracks", "status"}
+    campaign.apply(cmd.Damage(eid, raider.id, "3", {"limb": "head"}))
+    campaign.apply(cmd.Heal(eid, raider.id, "2"))
+    assert by_name(campaign, "Raider").stats["sheet"]["tracks"]["limbs"]["head"]["hp"] == 3
+
+
+def test_a_games_combat_command_in_another_game_is_refused_cleanly(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    gob = by_name(campaign, "Goblin 1")
+    with pytest.raises(CommandError, match="no Darkest Self choice waiting"):
+        campaign.apply(aspects_fight.ChooseDarkestSelf(eid, gob.id, "Taken Out"))
+    with pytest.raises(CommandError, match="no fate to choose"):
+        campaign.apply(somnihil_fight.ChooseFate(eid, gob.id, "Seditious Spirit"))

@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
+from app.commands import combat as cmd
 from app.queries import current_encounter
 from app.state import Campaign
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
+from screens.help import HelpScreen
 from tests.apphelpers import SIZE, demo_app, open_demo
 
 
@@ -192,4 +195,118 @@ async def test_event_line_says_what_a_key_did_and_clears_on_undo(tmp_path: Path)
         await pilot.press("u")
         await pilot.pause()
         assert str(last.render()) == ""
+    app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- issue 11
+
+
+COMBAT_ACTIONS = {
+    "somnihil": {"Anomaly by AP cost", "Distance band farther"},
+    "nemron": {"Action used", "Reaction used", "Movement used"},
+    "resolution": set(),
+    "shadows": set(),
+    "aspects": set(),
+}
+"""Each game's combat actions that work in its demo fight (a fate waits for a perished Cipher,
+Darkest Self for a character at the consequence limit)."""
+EVERY_GAME_ACTION = {
+    "Anomaly by AP cost",
+    "Distance band farther",
+    "Fate of a perished Cipher",
+    "Action used",
+    "Reaction used",
+    "Movement used",
+    "Darkest Self or Taken Out",
+}
+
+
+async def help_texts(app: TablesideApp, pilot: Any) -> set[str]:
+    await pilot.press("question_mark")
+    await pilot.pause()
+    assert isinstance(app.screen, HelpScreen)
+    texts = {d for _, d in app.screen.help_rows}
+    await pilot.press("escape")
+    await pilot.pause()
+    return texts
+
+
+@pytest.mark.parametrize("game", sorted(COMBAT_ACTIONS))
+async def test_each_games_combat_actions_appear_in_help_only_in_their_game(
+    tmp_path: Path, game: str
+) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        texts = await help_texts(app, pilot)
+        assert texts & EVERY_GAME_ACTION == COMBAT_ACTIONS[game]
+        # the turn model's own shell keys, only in a fight of that model
+        model = app.campaign.game.turn_model
+        assert ("Spend AP" in texts) == (model == "ap_rounds")
+        assert ("Choose the selected to act next" in texts) == (model == "chosen_next")
+        assert ("Initiative" in texts) == (model == "initiative")
+        assert ("Delay (move down the order)" in texts) == (model == "initiative")
+        assert "Damage" in texts and "Next turn" in texts
+    app.campaign.store.close()
+
+
+async def test_switching_the_turn_model_offers_its_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+m")  # initiative -> AP rounds
+        await pilot.pause()
+        texts = await help_texts(app, pilot)
+        assert "Spend AP" in texts and "Initiative" not in texts
+        await pilot.press("i")  # not this model's key: nothing rolled
+        await pilot.pause()
+        assert not [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+    app.campaign.store.close()
+
+
+async def test_somnihil_anomaly_and_distance_by_keys(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+a", "3", "enter", "z", "z")
+        await pilot.pause()
+        row = app.screen.table.get_row_at(0)  # type: ignore[attr-defined]
+        assert str(row[5]) == "[Nearby], Anomaly 6 (disadv.)"
+    app.campaign.store.close()
+
+
+async def test_somnihil_fate_is_offered_once_a_cipher_perishes(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        eid, vesna = current_encounter(app.campaign)[0], "c1"  # type: ignore[index]
+        assert "Fate of a perished Cipher" not in await help_texts(app, pilot)
+        app.campaign.apply(cmd.Damage(eid, vesna, "10"))
+        while app.campaign.doc("party", 1)["status"] == "alive":  # type: ignore[index]
+            app.campaign.apply(cmd.Damage(eid, vesna, "19"))
+        await pilot.pause()
+        assert "Fate of a perished Cipher" in await help_texts(app, pilot)
+        await pilot.press("j", "j", "f")  # a goblin selected: the perished Cipher is meant
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.campaign.doc("party", 1)["status"] == "spirit"  # type: ignore[index]
+    app.campaign.store.close()
+
+
+async def test_aspects_darkest_self_choice_by_key_and_foe_quick_add(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        eid = current_encounter(app.campaign)[0]  # type: ignore[index]
+        for _ in range(3):
+            app.campaign.apply(cmd.Damage(eid, "c1", "12", {"defence": 7}))
+        assert "Darkest Self or Taken Out" in await help_texts(app, pilot)
+        assert "Darkest Self or Taken Out (f): Rowan Pike" in str(
+            app.screen.query_one("#combat-status", Static).render()
+        )
+        await pilot.press("f", "enter")
+        await pilot.pause()
+        assert app.campaign.doc("party", 1)["status"] == "darkest self"  # type: ignore[index]
+        assert "Darkest Self or Taken Out" not in await help_texts(app, pilot)
+        await pilot.press("q", *"Thug", "tab", "1", "tab", "4", "enter")
+        await pilot.pause()
+        rows = [app.screen.table.get_row_at(r) for r in range(app.screen.table.row_count)]  # type: ignore[attr-defined]
+        assert [str(r[4]) for r in rows if str(r[3]) == "Thug"] == ["stress cap 4 · 0 inj"]
     app.campaign.store.close()

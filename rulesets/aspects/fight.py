@@ -18,7 +18,6 @@ from typing import Any
 
 from rulesets.aspects import rules as aspects
 from rulesets.fight import (
-    Answers,
     CombatantCommand,
     Fight,
     FightRules,
@@ -115,7 +114,9 @@ def heal(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     injuries = sheet.setdefault("lists", {}).setdefault("injuries", [])
     gone = [injuries.pop() for _ in range(min(amount, len(injuries)))]
     name = sheet.get("name", "?")
-    return sheet, [f"{name} recovers from {len(gone)} minor injur{'y' if len(gone) == 1 else 'ies'}"]
+    return sheet, [
+        f"{name} recovers from {len(gone)} minor injur{'y' if len(gone) == 1 else 'ies'}"
+    ]
 
 
 def notes(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
@@ -197,7 +198,7 @@ ACTIONS: tuple[Action, ...] = (
         id="darkest_self",
         panel="combat",
         key="f",
-        label="Darkest Self",
+        label="Darkest Self or Taken Out",
         description="Darkest Self or Taken Out, for the character at the consequence limit",
         make=_make,
         needs="encounter",
@@ -206,6 +207,3 @@ ACTIONS: tuple[Action, ...] = (
         available=lambda ctx: waiting_choice(ctx) is not None,
     ),
 )
-
-
-__all__ = ["ACTIONS", "FIGHT", "FOE", "Answers", "ChooseDarkestSelf"]

@@ -64,7 +64,9 @@ def hurt_foe(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     before = int(vit["current"])
     vit["current"] = max(0, before - amount)
     name = sheet.get("name", hit.combatant.name)
-    lines = [f"{name} takes {before - vit['current']} damage ({vit['current']}/{vit['max']} vitality)"]
+    lines = [
+        f"{name} takes {before - vit['current']} damage ({vit['current']}/{vit['max']} vitality)"
+    ]
     if vit["current"] == 0 and before > 0:
         lines.append(f"{name} is out of the fight")
     return sheet, lines
@@ -75,7 +77,9 @@ def heal_vitality(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     before = int(vit["current"])
     vit["current"] = min(int(vit["max"]), before + amount)
     name = sheet.get("name", "?")
-    return sheet, [f"{name} heals {vit['current'] - before} vitality: {vit['current']}/{vit['max']}"]
+    return sheet, [
+        f"{name} heals {vit['current'] - before} vitality: {vit['current']}/{vit['max']}"
+    ]
 
 
 FOE = FoeSheet(
@@ -181,9 +185,7 @@ class SetDistance(CombatantCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if self.band not in somnihil.DISTANCE_BANDS:
-            raise somnihil.RuleError(
-                f"Distance is one of {', '.join(somnihil.DISTANCE_BANDS)}"
-            )
+            raise somnihil.RuleError(f"Distance is one of {', '.join(somnihil.DISTANCE_BANDS)}")
         c = fight.combatant(self.combatant_id)
         c.stats["distance"] = self.band
         return [f"{c.name} is {self.band}"]
@@ -260,7 +262,7 @@ ACTIONS: tuple[Action, ...] = (
         id="anomaly",
         panel="combat",
         key="alt+a",
-        label="Anomaly",
+        label="Anomaly by AP cost",
         description="Anomaly on the selected, lasting by the spell's AP cost",
         make=_anomaly,
         needs="combatant",
@@ -274,7 +276,7 @@ ACTIONS: tuple[Action, ...] = (
         id="distance",
         panel="combat",
         key="z",
-        label="Distance",
+        label="Distance band farther",
         description="Distance band of the selected, one farther",
         make=_distance,
         needs="combatant",
@@ -284,7 +286,7 @@ ACTIONS: tuple[Action, ...] = (
         id="fate",
         panel="combat",
         key="f",
-        label="Fate",
+        label="Fate of a perished Cipher",
         description="Choose the fate of a perished Cipher",
         make=_fate,
         needs="encounter",
