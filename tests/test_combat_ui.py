@@ -310,3 +310,12 @@ async def test_aspects_darkest_self_choice_by_key_and_foe_quick_add(tmp_path: Pa
         rows = [app.screen.table.get_row_at(r) for r in range(app.screen.table.row_count)]  # type: ignore[attr-defined]
         assert [str(r[4]) for r in rows if str(r[3]) == "Thug"] == ["stress cap 4 · 0 inj"]
     app.campaign.store.close()
+
+
+def test_no_games_combat_action_takes_a_key_of_the_panel() -> None:
+    from rulesets import registry
+
+    shell = {key for b in CombatScreen.BINDINGS for key in b.key.split(",")}  # type: ignore[union-attr]
+    for game in registry.ids():
+        keys = {a.key for a in registry.game(game).actions_for("combat")}
+        assert not keys & shell, (game, keys & shell)
