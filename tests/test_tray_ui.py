@@ -357,3 +357,118 @@ async def test_footer_keeps_the_common_card_keys_and_help_lists_the_rest(tmp_pat
         described = {d for _, d in app.screen.help_rows}  # type: ignore[attr-defined]
         assert {"Recall hands", "Assistance", "New contest", "Fumble draw"} <= described
     app.campaign.store.close()
+
+
+# --- issue 11: each game's tray teaches its own keys, once each ---------------------------------
+
+
+def _foreign_tray_labels(game_id: str) -> set[str]:
+    """What other games' trays offer that this game's does not (actions, inputs, cards)."""
+    from rulesets import registry
+
+    def labels(gid: str) -> set[str]:
+        game = registry.game(gid)
+        found = {a.label for a in game.actions_for("tray")}
+        check = game.checks.main
+        for spec in check.inputs if check is not None else ():
+            found |= {spec.label, f"{spec.label} +", f"{spec.label} −"}
+        if game.checks.cards is not None:
+            found.add("Show hand")
+        return found
+
+    own = labels(game_id)
+    return {label for other in registry.ids() if other != game_id for label in labels(other)} - own
+
+
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "nemron", "aspects", "shadows"])
+async def test_help_and_palette_list_only_this_games_tray_keys_once_each(
+    tmp_path: Path, game: str
+) -> None:
+    from screens.help import HelpScreen
+
+    app = demo_app(tmp_path, game)
+    foreign = _foreign_tray_labels(game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p")
+        await pilot.pause()
+        palette = [c.title for c in app.get_system_commands(app.screen)]
+        assert len(palette) == len(set(palette)), sorted(p for p in palette if palette.count(p) > 1)
+        assert not foreign & set(palette)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        rows = [(k, d) for k, d in app.screen.help_rows if k and d]
+        keys = [key for k, _ in rows for key in k.split(", ")]
+        assert sorted({k for k in keys if keys.count(k) > 1}) == []
+        described = {d for _, d in rows}
+        assert not foreign & described, foreign & described
+        assert "Roll check" in described
+        assert ("Show hand" in described) == (game == "shadows")
+    app.campaign.store.close()
+
+
+async def test_somnihil_has_no_cards_mode(tmp_path: Path) -> None:
+    from screens.help import HelpScreen
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "m", "s", "n", "h")
+        await pilot.pause()
+        assert not app.screen.query("#cards-area")
+        assert "d20 check" in str(app.screen.query_one("#tray-mode").render())
+        assert not [d for d in saved(app).get("decks", {}).values()]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        described = {d for _, d in app.screen.help_rows}
+        assert not described & {"Dice/cards", "Draw card", "Deal hands", "Show hand", "Counter"}
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "answers", "expression"),
+    [
+        # DC 11 lies between the stepped DCs: typed, not only stepped
+        ("resolution", {"dc": "11", "mod": "-2"}, "vs DC 11"),
+        ("nemron", {"pool": "d10,d8", "dc": "9"}, "d10"),
+        ("aspects", {"skill": "3", "opposing": "2"}, "2d6+3-2"),
+        ("somnihil", {"edge": "dis"}, "2d20kl1"),
+        ("shadows", {"bonus": "17", "difficulty": "hard"}, "single draw +17 vs Hard"),
+    ],
+)
+async def test_every_input_can_be_typed_with_equals_then_rolled(
+    tmp_path: Path, game: str, answers: dict[str, str], expression: str
+) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "equals_sign")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        for key, value in answers.items():
+            form.query_one(f"#field-{key}", Input).value = value
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        chart = app.screen.query_one(OddsChart)
+        assert chart.bands and sum(chart.bands.values()) == 1
+        await pilot.press("c")
+        await pilot.pause()
+        assert expression in last_roll(saved(app))["expression"]
+    app.campaign.store.close()
+
+
+async def test_a_typed_value_out_of_bounds_is_refused_in_the_form(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "equals_sign")
+        await pilot.pause()
+        app.screen.query_one("#field-dc", Input).value = "99"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert "at most 30" in str(app.screen.query_one("#form-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "2d6+0 vs DC 8" in _setup_text(app)
+    app.campaign.store.close()
