@@ -96,8 +96,20 @@ ADDING = {
 }
 
 
+MAX_REST_HOURS = 24 * 365
+"""A year: longer is a typing slip (and NEM-10 heals per period, so it would be slow)."""
+
+
 def _hours_form(read: Reader) -> tuple[Field, ...]:
-    return (Field("hours", "Rest how many hours? (1 Energy per hour)", "1", kind="int"),)
+    return (
+        Field(
+            "hours",
+            "Rest how many hours? (1 Energy per hour)",
+            "1",
+            kind="int",
+            maximum=MAX_REST_HOURS,
+        ),
+    )
 
 
 def _short_rest(tx: Tx, pc: Character, call: RestCall) -> list[str]:
