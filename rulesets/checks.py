@@ -232,6 +232,8 @@ class CheckRules:
 
     checks: tuple[Check, ...] = ()
     cards: CardTable | None = None
+    spends_once: frozenset[str] = frozenset()
+    """Tray actions that, like the check, use up the inputs set for one roll (``once``)."""
 
     def __post_init__(self) -> None:
         for check in self.checks:

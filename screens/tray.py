@@ -13,6 +13,7 @@ the campaign; the decks and the log are. Every result lands in the roll log.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -29,7 +30,7 @@ from rulesets import dice
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Setup
 from rulesets.decks import find_deck
-from rulesets.table import Context
+from rulesets.table import Action, Context
 from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
@@ -283,6 +284,12 @@ class TrayScreen(PanelScreen):
         finally:
             self._taking = False
 
+    def _take(self, action: Action, ctx: Context, values: Mapping[str, Any]) -> None:
+        before = self.campaign.version
+        super()._take(action, ctx, values)
+        if action.id in self.game.checks.spends_once and self.campaign.version != before:
+            self._spend_once()
+
     def show_result(self, lines: list[str]) -> None:
         self.notify(clean(lines[-1], 200), markup=False)
 
@@ -372,11 +379,16 @@ class TrayScreen(PanelScreen):
         except (RuleError, ValueError) as exc:
             self.notify(str(exc), title="Not rolled", severity="warning", markup=False)
             return
-        if self.send(command) and self.check is not None:
-            reset = {i.key: i.default for i in self.check.inputs if i.once}
-            if any(self.values.get(k) != v for k, v in reset.items()):
-                self.values.update(reset)  # help for one roll only (a Shadows assistance)
-                self._show()
+        if self.send(command):
+            self._spend_once()
+
+    def _spend_once(self) -> None:
+        """Inputs set for one roll only (a helper's assistance) go back to their defaults."""
+        check = self.check
+        reset = {i.key: i.default for i in check.inputs if i.once} if check is not None else {}
+        if any(self.values.get(k) != v for k, v in reset.items()):
+            self.values.update(reset)
+            self._show()
 
     # --- cards -----------------------------------------------------------------------------------
     def action_show_hand(self) -> None:

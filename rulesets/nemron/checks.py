@@ -109,12 +109,9 @@ def _spec(setup: Setup) -> CheckSpec:
 
 
 def _from_flags(given: Mapping[str, Any]) -> dict[str, Any]:
-    values: dict[str, Any] = {"pool": _parse_pool(str(given.get("pool") or ""))}
-    if given.get("dc") is not None:
-        values["dc"] = int(given["dc"])
-    if given.get("boon") is not None:
-        values["boon"] = str(given["boon"])
-    return values
+    # --boon is handed to the rules as typed ("lesser", "greater penalty"): they read it.
+    kept = {k: given[k] for k in ("dc", "boon") if k in given}
+    return {"pool": _parse_pool(str(given.get("pool") or "")), **kept}
 
 
 CHECK = Check(

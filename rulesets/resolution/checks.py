@@ -124,17 +124,6 @@ def _spec(setup: Setup) -> CheckSpec:
     )
 
 
-def _from_flags(given: Mapping[str, Any]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    if given.get("dc") is not None:
-        values["dc"] = int(given["dc"])
-    if given.get("mod") is not None:
-        values["mod"] = int(given["mod"])
-    if given.get("dice") is not None:
-        values["dice"] = str(given["dice"])
-    return values
-
-
 CHECK = Check(
     id="check",
     name="check vs DC",
@@ -156,8 +145,8 @@ CHECK = Check(
             "number",
             default=0,
             steps=("right_square_bracket", "left_square_bracket"),
-            minimum=-10,
-            maximum=10,
+            minimum=-20,
+            maximum=20,
             show=lambda v: f"{int(v):+d}",
         ),
     ),  # fmt: skip
@@ -168,7 +157,6 @@ CHECK = Check(
         CliFlag("dice", "2d6 or d20"),
         CliFlag("mod", "the modifier", "int"),
     ),
-    from_flags=_from_flags,
 )
 
 

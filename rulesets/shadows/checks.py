@@ -350,6 +350,7 @@ CHECKS = CheckRules(
         status=_contest_lines,
         empty="No hands dealt (h deals combat hands)",
     ),
+    spends_once=frozenset({"opposed"}),  # SOH-07: the help was for this draw
 )
 ACTIONS: tuple[Action, ...] = (
     _tray("draw_card", "n", "Draw card", _fixed(DrawCards("minor", 1))),
