@@ -334,7 +334,7 @@ async def test_som09_perished_cipher_is_given_a_fate_by_keys(tmp_path: Path) -> 
         await pilot.pause()
         options = app.screen.query_one("#party-choice-list", OptionList)
         texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        spirit = texts.index("spirit")
+        spirit = texts.index("spirit: Seditious Spirit")  # a fate, spelt out
         await pilot.press(*["down"] * spirit, "enter")
         await pilot.pause()
         assert saved_party(app)[0]["status"] == "spirit"

@@ -42,10 +42,12 @@ def _spells_header(pc: Character) -> str:
 
 
 def _statuses(pc: Character) -> list[tuple[str, str]]:
-    """The plain statuses, then SOM-09's fates spelt out (they apply to a perished Cipher)."""
-    options = [(s, s) for s in rules.STATUSES]
-    options += [(k, f"{k}: {v}") for k, v in rules.FATES.items() if (k, k) not in options]
-    return options
+    """Every status; for a perished Cipher, SOM-09's fates spelt out (the player's choice)."""
+    perished = pc.get("status") == rules.PERISHED
+    return [
+        (s, f"{s}: {rules.FATES[s]}" if perished and s in rules.FATES else s)
+        for s in rules.STATUSES
+    ]
 
 
 def _set_status(tx: Tx, pc: Character, status: str) -> list[str] | None:

@@ -87,9 +87,14 @@ def test_soh04_a_held_major_arcana_reads_with_its_meaning() -> None:
     assert parts[0] == ("The Star", "bold") and parts[2][0] == card.meaning()
 
 
-def test_som09_statuses_offered_include_every_fate() -> None:
-    offered = dict(registry.game("somnihil").sheet.status_choices(fresh("somnihil"), ()))
-    assert {"alive", "perished", "spirit", "shill", "passed"} <= set(offered)
+def test_som09_statuses_offered_spell_out_the_fates_of_a_perished_cipher() -> None:
+    sheet = registry.game("somnihil").sheet
+    pc = fresh("somnihil")
+    assert dict(sheet.status_choices(pc, ()))["spirit"] == "spirit"
+    pc["status"] = "perished"
+    offered = dict(sheet.status_choices(pc, ()))
+    assert set(offered) == {"alive", "perished", "spirit", "shill", "passed"}
+    assert offered["shill"] == "shill: Hollowed into a Shill"
 
 
 def test_asp08_advancements_row_and_consequence_header() -> None:
