@@ -415,9 +415,6 @@ class FoeSheet:
     """One short line of a foe sheet's health for the tracker's row."""
     hurt: SheetChange = _cannot
     heal: SheetChange = _cannot
-    damage_form: Callable[[], tuple[Field, ...]] | None = None
-    """Damage questions for a foe when they differ from a PC's."""
-    heal_form: Callable[[], tuple[Field, ...]] | None = None
     out: Callable[[Doc], bool] = lambda sheet: False
     """True when the foe is out of the fight (0 vitality, taken out, downed …)."""
 
@@ -527,6 +524,14 @@ def combatants(ctx: Context) -> list[Mapping[str, Any]]:
         return []
     found = ctx.encounter.get("combatants", [])
     return found if isinstance(found, list) else []
+
+
+def combatant_name(ctx: Context, cid: str | None) -> str:
+    """A combatant's name in the running encounter (``"?"`` when gone)."""
+    for c in combatants(ctx):
+        if str(c.get("id")) == cid:
+            return str(c.get("name", "?"))
+    return "?"
 
 
 def waiting_choice(ctx: Context) -> str | None:

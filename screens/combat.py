@@ -609,31 +609,25 @@ class CombatScreen(PanelScreen):
 
     # --- actions: health ------------------------------------------------------------------------
     def action_damage(self) -> None:
-        eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
-            return
-        kind = fr.health_kind(c)
-        rules = self.rules
-        form = rules.foe.damage_form if kind == "foe" and rules.foe.damage_form else None
-        fields = list(form() if form is not None else rules.damage_form(kind))
-        self._ask(
-            f"Damage {c.name}",
-            fields,
-            lambda v: self._apply(cmd.Damage(eid, c.id, str(v.get("amount") or ""), v)),
-        )
+        self._health_change("Damage", self.rules.damage_form, cmd.Damage)
 
     def action_heal(self) -> None:
+        self._health_change("Heal", self.rules.heal_form, cmd.Heal)
+
+    def _health_change(
+        self,
+        verb: str,
+        form: Callable[[fr.HealthKind], tuple[Field, ...]],
+        command: Callable[[int, str, str, dict[str, Any]], Any],
+    ) -> None:
+        """Ask the game's form for where the selected's health lives, then apply."""
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
             return
-        kind = fr.health_kind(c)
-        rules = self.rules
-        form = rules.foe.heal_form if kind == "foe" and rules.foe.heal_form else None
-        fields = list(form() if form is not None else rules.heal_form(kind))
         self._ask(
-            f"Heal {c.name}",
-            fields,
-            lambda v: self._apply(cmd.Heal(eid, c.id, str(v.get("amount") or ""), v)),
+            f"{verb} {c.name}",
+            list(form(fr.health_kind(c))),
+            lambda v: self._apply(command(eid, c.id, str(v.get("amount") or ""), v)),
         )
 
     def action_temp_hp(self) -> None:

@@ -283,7 +283,7 @@ async def test_somnihil_fate_is_offered_once_a_cipher_perishes(tmp_path: Path) -
             app.campaign.apply(cmd.Damage(eid, vesna, "19"))
         await pilot.pause()
         assert "Fate of a perished Cipher" in await help_texts(app, pilot)
-        await pilot.press("j", "j", "f")  # a goblin selected: the perished Cipher is meant
+        await pilot.press("j", "j", "f")  # another PC selected: the perished Cipher is meant
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()

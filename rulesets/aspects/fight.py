@@ -25,7 +25,7 @@ from rulesets.fight import (
     HealthKind,
     Hit,
     amount_form,
-    combatants,
+    combatant_name,
     heal_amount_form,
     waiting_choice,
 )
@@ -188,9 +188,7 @@ def _make(ctx: Context, values: Mapping[str, Any]) -> ChooseDarkestSelf:
 
 
 def _title(ctx: Context) -> str:
-    target = waiting_choice(ctx)
-    names = {str(c.get("id")): str(c.get("name", "?")) for c in combatants(ctx)}
-    return f"{names.get(target or '', '?')}: Darkest Self or Taken Out"
+    return f"{combatant_name(ctx, waiting_choice(ctx))}: Darkest Self or Taken Out"
 
 
 ACTIONS: tuple[Action, ...] = (

@@ -24,6 +24,7 @@ from rulesets.fight import (
     HealthKind,
     Hit,
     amount_form,
+    combatant_name,
     combatants,
     has_effect,
     parse_amount,
@@ -252,9 +253,7 @@ def _distance(ctx: Context, values: Mapping[str, Any]) -> SetDistance:
 
 
 def _fate_title(ctx: Context) -> str:
-    target = _fate_target(ctx)
-    names = {str(c.get("id")): str(c.get("name", "?")) for c in combatants(ctx)}
-    return f"Fate of {names.get(target, '?')}"
+    return f"Fate of {combatant_name(ctx, _fate_target(ctx))}"
 
 
 ACTIONS: tuple[Action, ...] = (
