@@ -552,3 +552,20 @@ def test_a_games_combat_command_in_another_game_is_refused_cleanly(opened: Any) 
         campaign.apply(aspects_fight.ChooseDarkestSelf(eid, gob.id, "Taken Out"))
     with pytest.raises(CommandError, match="no fate to choose"):
         campaign.apply(somnihil_fight.ChooseFate(eid, gob.id, "Seditious Spirit"))
+
+
+def test_a_resolution_foe_from_an_older_save_shows_and_takes_hp_only(opened: Any) -> None:
+    from rulesets.resolution import rules as resolution
+
+    campaign = opened("resolution")
+    eid, fight = enc(campaign)
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None
+    old = er.Combatant(
+        name="Wolf", side="npc", stats={"sheet": resolution.new_character("Wolf", hp=10)}
+    )
+    er.add_combatant(fight, old)
+    campaign.store.db.table("encounters").update({**doc, **fight.to_dict()}, doc_ids=[eid])
+    assert row_health(campaign, "Wolf") == "10/10 HP"
+    campaign.apply(cmd.Damage(eid, by_name(campaign, "Wolf").id, "4"))
+    assert row_health(campaign, "Wolf") == "6/10 HP"

@@ -50,7 +50,7 @@ def foe(game: str, health: int = 4, **answers: object) -> er.Combatant:
 def test_each_games_foe_sheet_is_a_foe_not_a_player_character(game: str, shown: str) -> None:
     c = foe(game)
     fight = rules(game)
-    if fight.foe is HD_FOES:
+    if fight.foe.make is HD_FOES.make:
         assert health_kind(c) == "hp" and c.stats == {"hp": 4, "hp_max": 4}
         assert f"{c.stats['hp']}/{c.stats['hp_max']} HP" == shown
         return
