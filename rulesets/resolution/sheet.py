@@ -77,7 +77,7 @@ ACTIONS: tuple[Action, ...] = (
         form=lambda ctx: (
             Field(
                 "event",
-                "Event (ordinary: fail -1 Grip; major: fail -2 Grip)",
+                "Event (a failure costs 1 Grip, 2 if major)",
                 ORDINARY,
                 kind="choice",
                 choices=(ORDINARY, MAJOR),
