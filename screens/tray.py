@@ -271,8 +271,8 @@ class TrayScreen(PanelScreen):
 
     # --- bindings --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "show_hand":
-            return self.has_cards
+        if action == "show_hand":  # a hand is a character's: offered once one is chosen
+            return self.has_cards and self.who_index > 0
         if action in ("check", "type_setup"):
             return self.check is not None
         return super().check_action(action, parameters)

@@ -477,3 +477,28 @@ async def test_a_typed_value_out_of_bounds_is_refused_in_the_form(tmp_path: Path
         await pilot.pause()
         assert "2d6+0 vs DC 8" in _setup_text(app)
     app.campaign.store.close()
+
+
+async def test_actions_that_would_be_refused_are_not_offered(tmp_path: Path) -> None:
+    """A Grip check is a character's; fate is spent on a character's roll: offered only then."""
+    from textual.widgets._footer import FooterKey
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        shown = {k.description for k in app.screen.query(FooterKey)}
+        assert "Grip check" not in shown and "Roll check" in shown
+        await pilot.press("p")
+        await pilot.pause()
+        assert "Grip check" in {k.description for k in app.screen.query(FooterKey)}
+    app.campaign.store.close()
+    other = demo_app(tmp_path, "aspects")
+    async with other.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "c")  # the GM's roll: no fate point to spend on it
+        await pilot.pause()
+        assert "Fate reroll" not in {k.description for k in other.screen.query(FooterKey)}
+        await pilot.press("p", "c")
+        await pilot.pause()
+        assert "Fate reroll" in {k.description for k in other.screen.query(FooterKey)}
+    other.campaign.store.close()

@@ -185,8 +185,15 @@ def _last_roll(ctx: Context) -> int:
     return log_id
 
 
-def _has_roll(ctx: Context) -> bool:
-    return last_aspects_roll(ctx.read.rows("log")) is not None
+def _roller_can_pay(ctx: Context) -> bool:
+    """A roll to spend on, made by a character (the GM has no fate points)."""
+    log_id = last_aspects_roll(ctx.read.rows("log"))
+    entry = ctx.read.doc("log", log_id) if log_id is not None else None
+    return entry is not None and entry.get("who_id") is not None
+
+
+def _can_invoke_against(ctx: Context) -> bool:
+    return ctx.pc_id is not None and last_aspects_roll(ctx.read.rows("log")) is not None
 
 
 def _reroll(ctx: Context, values: Mapping[str, Any]) -> Command:
@@ -210,15 +217,16 @@ def _aspect_form(ctx: Context) -> tuple[Field, ...]:
 CHECKS = CheckRules(checks=(CHECK,))
 ACTIONS: tuple[Action, ...] = (
     Action(
-        "fate_reroll", "tray", "f", "Fate reroll", _reroll, available=_has_roll,
+        "fate_reroll", "tray", "f", "Fate reroll", _reroll, available=_roller_can_pay,
         description="Spend a fate point: reroll the last roll, keep the better",
     ),
     Action(
-        "invoke", "tray", "v", "Invoke +2", _invoke(False), available=_has_roll,
+        "invoke", "tray", "v", "Invoke +2", _invoke(False), available=_roller_can_pay,
         form=_aspect_form, title=lambda ctx: "Invoke which aspect (+2)?",
     ),
     Action(
-        "invoke_against", "tray", "V", "Invoke −2", _invoke(True), available=_has_roll,
+        "invoke_against", "tray", "V", "Invoke −2", _invoke(True),
+        available=_can_invoke_against,
         show=False, form=_aspect_form, title=lambda ctx: "Invoke which aspect against the roll (−2)?",
     ),
 )  # fmt: skip

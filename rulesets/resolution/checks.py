@@ -160,6 +160,11 @@ CHECK = Check(
 )
 
 
+def _can_check_grip(ctx: Context) -> bool:
+    pc = ctx.pc
+    return pc is not None and not resolution.is_lost(pc)
+
+
 def _grip(ctx: Context, values: Mapping[str, Any]) -> Command:
     return GripCheck(need_pc(ctx, "A Grip check"))
 
@@ -171,11 +176,12 @@ def _delirium(ctx: Context, values: Mapping[str, Any]) -> Command:
 CHECKS = CheckRules(checks=(CHECK,))
 ACTIONS: tuple[Action, ...] = (
     Action(
-        "grip_check", "tray", "g", "Grip check", _grip, needs="pc",
+        "grip_check", "tray", "g", "Grip check", _grip, needs="pc", available=_can_check_grip,
         description="Grip check: d20 roll-under the character's Grip",
     ),
     Action(
         "delirium", "tray", "l", "Delirium", _delirium, needs="pc",
+        available=lambda ctx: ctx.pc_id is not None,
         description="Accept a delirium: the character rolls against deliria held",
         form=lambda ctx: (Field("delirium", "Which delirium is accepted?", suggestions=()),),
         title=lambda ctx: f"{ctx.pc_name} accepts a delirium",
