@@ -88,7 +88,9 @@ def _boon(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _spec(setup: Setup) -> CheckSpec:
     attribute = str(setup.values["attribute"])
     skill = str(setup.values["skill"])
-    skills = (skill,) if skill and setup.pc is not None else ()
+    # A skill picked for one character is not carried to the next one's sheet.
+    known = setup.pc.get("skills", {}) if setup.pc is not None else {}
+    skills = (skill,) if skill and skill in known else ()
     dc = int(setup.values["dc"])
     boon_text = str(setup.values["boon"])
     boons, penalties = _boon(boon_text) if boon_text in BOONS else ((), ())

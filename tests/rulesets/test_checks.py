@@ -101,3 +101,13 @@ def test_flags_set_the_inputs_and_a_bad_value_is_refused() -> None:
 def test_only_shadows_puts_cards_on_the_table() -> None:
     with_cards = [g for g in GAMES if registry.game(g).checks.cards is not None]
     assert with_cards == ["shadows"]
+
+
+def test_a_skill_picked_for_one_character_is_not_carried_to_another() -> None:
+    nemron = main_check("nemron")
+    values = {**nemron.defaults(), "skill": "swords"}
+    with_it = {"name": "A", "attributes": {"power": 2}, "skills": {"swords": 3}}
+    without = {"name": "B", "attributes": {"power": 2}, "skills": {}}
+    assert "swords" in nemron.spec(Setup(values, 1, with_it)).summary
+    spec = nemron.spec(Setup(values, 2, without))
+    assert "no skill" in spec.summary and sum(spec.odds().values()) == 1
