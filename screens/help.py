@@ -33,6 +33,7 @@ def key_rows(screen: Screen[object]) -> list[KeyRow]:
     """The keys that work now on ``screen``: its own and the app's, one row per action."""
     app: App[object] = screen.app
     grouped: dict[tuple[bool, str], list[Binding]] = {}
+    panel_keys: set[str] = set()
     for node, bindings in screen._binding_chain:
         if node is not screen and node is not app:
             continue  # a focused table's cursor keys are the widget's, not the panel's
@@ -40,6 +41,10 @@ def key_rows(screen: Screen[object]) -> list[KeyRow]:
             for binding in found:
                 if not binding.description or not _enabled(node, binding.action):
                     continue
+                if node is app and key in panel_keys and not binding.priority:
+                    continue  # the panel's own binding of this key wins
+                if node is screen:
+                    panel_keys.add(key)
                 grouped.setdefault((node is app, binding.action), []).append(
                     Binding(key, binding.action, binding.description, key_display=binding.key_display)
                 )
