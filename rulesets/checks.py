@@ -59,6 +59,8 @@ class CheckInput:
     """A typed input: the GM's text to a value; ValueError with the message to show."""
     unparse: Callable[[Any], str] = _shown
     once: bool = False
+    hint: str = ""
+    """What to type, for a typed input's prompt (``"the second helper's skill, then …"``)."""
 
     def shown(self, value: Any) -> str:
         if self.kind == "pick" and not value:

@@ -336,7 +336,7 @@ class TrayScreen(PanelScreen):
 
         self.app.push_screen(
             TrayPrompt(
-                f"{spec.label} ({clean(self.who_name, 30)})",
+                f"{spec.hint or spec.label} ({clean(self.who_name, 30)})",
                 value=spec.as_text(self.values.get(key, spec.default)),
                 check=check,
             ),

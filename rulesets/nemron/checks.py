@@ -69,7 +69,9 @@ class NemronCheck:
 
 
 def _parse_pool(text: str) -> tuple[int, ...]:
-    """``"d6,d10,d8"`` (or ``"6 10 8"``) to die sides; blank for the sheet's own pool."""
+    """``"d6,d10,d8"`` (or ``"6 10 8"``) to die sides; blank, 0 or none: the default (a d6)."""
+    if text.strip().casefold() in ("0", "none"):
+        return ()
     parts = [p for p in text.replace(",", " ").split() if p]
     return tuple(nemron.normalise_pool(parts)) if parts else ()
 
@@ -146,6 +148,7 @@ CHECK = Check(
             "typed",
             default=(),
             parse=_parse_pool,
+            hint="The GM's dice pool, e.g. d6,d10,d8 (0 or blank: a d6)",
             show=lambda v: nemron.pool_text(v) if v else "d6",
             unparse=lambda v: ",".join(f"d{s}" for s in v),
         ),

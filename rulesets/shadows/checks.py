@@ -184,6 +184,8 @@ CHECK = Check(
             show=lambda v: " + ".join(str(s) for s in v) if v else "none",
             unparse=lambda v: " ".join(str(s) for s in v),
             once=True,
+            hint="Helpers' skills for the next draw: the second helper's, then the third's "
+            "(0 clears), e.g. 12 8",
         ),
         CheckInput(
             "focus",
