@@ -107,6 +107,9 @@ class Rest:
     before: Callable[[Tx, RestCall], Lines] | None = None
 
 
+MAX_REST_HOURS = 24 * 365
+"""A rest of more than a year is a typing slip (and a rest heals per period: it would hang)."""
+
 REST_IDS = ("session", "scene", "regroup", "rest")
 """The party-wide rests the panel offers (S, C, g, R); a game says which it has."""
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from app.state import CommandError
 from rulesets.base import Character, RuleError, Ruleset, rederive
-from rulesets.sheet import REST_IDS, RestCall, SheetRules
+from rulesets.sheet import MAX_REST_HOURS, REST_IDS, RestCall, SheetRules
 from rulesets.table import Tx
 
 Arg = str | int
@@ -291,7 +291,6 @@ class RemovePC:
         return [f"{pc.get('name', '?')} leaves the party"]
 
 
-MAX_REST_HOURS = 24 * 365
 ACTIONS: dict[str, str] = dict(
     zip(REST_IDS, ("New session", "New scene", "Regroup / short rest", "Rest"), strict=True)
 )

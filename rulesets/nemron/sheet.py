@@ -8,7 +8,7 @@ from typing import Any
 
 from rulesets.base import Character, RuleError
 from rulesets.nemron import rules
-from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRow, SheetRules
+from rulesets.sheet import MAX_REST_HOURS, Adding, Parts, Rest, RestCall, SheetRow, SheetRules
 from rulesets.table import Action, Command, Context, Field, PcChange, Reader, Tx, need_pc
 
 
@@ -94,10 +94,6 @@ ADDING = {
         ],
     ),
 }
-
-
-MAX_REST_HOURS = 24 * 365
-"""A year: longer is a typing slip (and NEM-10 heals per period, so it would be slow)."""
 
 
 def _hours_form(read: Reader) -> tuple[Field, ...]:
