@@ -502,3 +502,22 @@ async def test_actions_that_would_be_refused_are_not_offered(tmp_path: Path) -> 
         await pilot.pause()
         assert "Fate reroll" in {k.description for k in other.screen.query(FooterKey)}
     other.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "nemron", "aspects", "shadows"])
+def test_no_two_tray_keys_collide_even_those_not_offered_now(game: str) -> None:
+    """Inputs, the game's tray actions, the tray's and the app's keys: each key once."""
+    from textual.binding import Binding
+
+    from app.tui import TablesideApp
+    from rulesets import registry
+    from screens.tray import TrayScreen
+
+    found = registry.game(game)
+    check = found.checks.main
+    assert check is not None
+    keys = [*check.keys(), *(a.key for a in found.actions_for("tray"))]
+    for binding in [*TrayScreen.BINDINGS, *TablesideApp.BINDINGS]:
+        assert isinstance(binding, Binding)
+        keys += binding.key.split(",")
+    assert sorted({k for k in keys if keys.count(k) > 1}) == []
