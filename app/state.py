@@ -24,6 +24,7 @@ from app.store import CampaignStore
 from rulesets import registry
 from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
+from rulesets.table import roll_line
 
 Doc = dict[str, Any]
 UNDO_LIMIT = 500
@@ -168,14 +169,6 @@ class Transaction:
 
     def meta(self) -> Doc:
         return self.get("meta", 1)
-
-
-def roll_line(entry: dict[str, Any]) -> str:
-    """A roll log entry as one line: ``"Vesna: 1d20 = 14 — Success (natural 14)"``."""
-    who = entry.get("who") or "GM"
-    band = f" — {entry['band']}" if entry.get("band") else ""
-    detail = f" ({entry['detail']})" if entry.get("detail") else ""
-    return f"{who}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
 
 
 def _drop_keys(keys: list[str]) -> Callable[[MutableMapping[Any, Any]], None]:

@@ -200,6 +200,14 @@ class PcChange:
         return lines
 
 
+def roll_line(entry: Doc) -> str:
+    """A roll log entry as one line: ``"Vesna: 1d20 = 14 — Success (natural 14)"``."""
+    who = entry.get("who") or "GM"
+    band = f" — {entry['band']}" if entry.get("band") else ""
+    detail = f" ({entry['detail']})" if entry.get("detail") else ""
+    return f"{who}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
+
+
 def need_pc(ctx: Context, what: str) -> int:
     """The selected character's id, or a refusal naming what needs one."""
     if ctx.pc_id is None:

@@ -133,10 +133,9 @@ class RollThenHurt:
         return "Roll and hurt"
 
     def run(self, tx: Transaction) -> list[str]:
-        from app.commands.dice import log_roll
         from rulesets.base import CheckResult
 
-        line = log_roll(tx, "GM", CheckResult(expression="1d6", total=4, dice=(4,)))
+        line = tx.log_roll("GM", CheckResult(expression="1d6", total=4, dice=(4,)))
         return [line, "Ada takes 4"]
 
 

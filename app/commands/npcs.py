@@ -3,7 +3,7 @@
 An NPC document keeps its inputs (name, concepts, Brawl/Wit/Will or a quick-build HD) and a
 copy of the derived statblock; :func:`npc_block` rebuilds the statblock from the inputs with
 ``rulesets.npc`` so the rules are never recomputed here, and a document edited by hand can
-never disagree with its rolls. Rolls go in the roll log through :func:`log_roll`.
+never disagree with its rolls. Rolls go in the roll log through ``tx.log_roll``.
 
 Document layout (``npcs`` table)::
 
@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.commands.dice import log_roll
 from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
@@ -305,7 +304,7 @@ class AddNpcsToEncounter:
         # "X joins the encounter" lines are said once by the summary; keep any turn lines.
         turn_lines = [line for line in added if not line.endswith("joins the encounter")]
         lines = [
-            log_roll(tx, combatant.name, rolled)
+            tx.log_roll(combatant.name, rolled)
             for combatant, rolled in zip(new, rolls, strict=False)
             if rolled is not None
         ]
@@ -383,7 +382,7 @@ class RollNpc:
             return self._effort(tx, doc, block, who)
         else:
             raise CommandError(f"Unknown roll {self.kind!r}")
-        return [log_roll(tx, who, result)]
+        return [tx.log_roll(who, result)]
 
     def _effort(
         self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str
@@ -405,7 +404,7 @@ class RollNpc:
             band="spent" if use.exhausted else "kept",
             detail=verdict,
         )
-        return [log_roll(tx, who, check)]
+        return [tx.log_roll(who, check)]
 
 
 @dataclass(frozen=True)

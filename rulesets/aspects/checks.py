@@ -18,7 +18,7 @@ from rulesets.checks import (
     require_game,
     roller,
 )
-from rulesets.table import Action, Command, Context, Doc, Field, Tx
+from rulesets.table import Action, Command, Context, Doc, Field, Tx, roll_line
 
 GAME = aspects.RULESET.id
 ROLL_KEY = "aspects_roll"
@@ -45,13 +45,6 @@ def _roll_from_dict(data: dict[str, Any]) -> aspects.AspectsRoll:
         fate_spent_by=tuple(str(w) for w in data.get("fate_spent_by", ())),
         notes=tuple(str(n) for n in data.get("notes", ())),
     )
-
-
-def roll_line(entry: Doc) -> str:
-    """A changed roll's line, as the roll log prints it (``"Rowan: 2d6+1 = 9 — Success"``)."""
-    band = f" — {entry['band']}" if entry.get("band") else ""
-    detail = f" ({entry['detail']})" if entry.get("detail") else ""
-    return f"{entry.get('who') or 'GM'}: {entry.get('expression', '')} = {entry.get('total', '')}{band}{detail}"
 
 
 @dataclass(frozen=True)
