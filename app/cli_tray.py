@@ -7,9 +7,10 @@ exit 2). ``draw --save`` goes through the same command path as the TUI (open the
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,42 @@ def _odds_parser() -> _Parser:
     p.add_argument("--difficulty", default="normal", help="shadows: Mundane … Absurd")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
+
+
+ALWAYS_USED = frozenset({"check", "game", "json"})
+
+
+class _ReadOptions:
+    """The parsed options, remembering which ones the check read: a flag given on the command
+    line that the chosen check never reads is refused instead of silently ignored, without
+    a table of which game uses which flag (each game's odds already say it by what they read)."""
+
+    def __init__(self, namespace: argparse.Namespace) -> None:
+        self._namespace = namespace
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        self.read.add(name)
+        return getattr(self._namespace, name)
+
+
+def given_options(
+    make_parser: Callable[[], argparse.ArgumentParser], argv: Sequence[str]
+) -> set[str]:
+    """The destinations of the options typed on the command line (defaults left out)."""
+    probe = make_parser()
+    for action in probe._actions:
+        action.default = argparse.SUPPRESS
+    return set(vars(probe.parse_known_args(argv)[0]))
+
+
+def refuse_unused(
+    parser: argparse.ArgumentParser, given: set[str], read: set[str], what: str
+) -> None:
+    """UsageError naming the first option typed but not used by ``what``."""
+    for action in parser._actions:
+        if action.dest in given and action.dest not in read | ALWAYS_USED:
+            raise UsageError(f"tableside odds: {action.option_strings[0]} is not used by {what}")
 
 
 def game_odds(args: Any) -> dict[str, Fraction]:
@@ -85,15 +122,21 @@ def cmd_odds(argv: Sequence[str]) -> int:
     """``tableside odds CHECK | --game ID ...``: bands or a distribution, exact."""
     from rulesets import odds
 
-    args = _odds_parser().parse_args(argv)
+    parser = _odds_parser()
+    args = parser.parse_args(argv)
+    given = given_options(_odds_parser, argv)
     result: dict[str, dict[Any, Fraction]]
     if args.game is not None:
         if args.check is not None:
             raise UsageError("tableside odds: give a dice expression or --game, not both")
-        result = {"bands": dict(game_odds(args))}
+        options = _ReadOptions(args)
+        bands = game_odds(options)
+        refuse_unused(parser, given, options.read, f"--game {args.game}")
+        result = {"bands": dict(bands)}
     else:
         if args.check is None:
             raise UsageError("tableside odds: give a dice expression or --game ID")
+        refuse_unused(parser, given, set(), "a dice expression")
         try:
             result = odds.odds(args.check)
         except odds.OddsError as exc:

@@ -11,7 +11,7 @@ from app.cli import main
 from app.demo import write_demo
 from app.store import CampaignStore, read_campaign
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "srd5e-monsters-sample.json"
+SAMPLE = Path(__file__).parent / "fixtures" / "srd5e-monsters-sample.json"
 
 
 def _json(capsys: pytest.CaptureFixture[str]) -> object:

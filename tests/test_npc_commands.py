@@ -26,7 +26,7 @@ from app.store import CampaignStore
 from rulesets import npc as npc_rules
 from tests.apphelpers import open_demo
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "srd5e-monsters-sample.json"
+SAMPLE = Path(__file__).parent / "fixtures" / "srd5e-monsters-sample.json"
 
 
 @pytest.fixture

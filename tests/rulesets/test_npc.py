@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rulesets import npc
 
-SAMPLE = Path(__file__).parents[2].parent / "shared" / "data" / "srd5e-monsters-sample.json"
+SAMPLE = Path(__file__).parents[1] / "fixtures" / "srd5e-monsters-sample.json"
 
 STATBLOCK_KEYS = {
     "hd", "ac", "hit_die", "hp", "hp_roll", "move", "effort", "save", "shock", "attacks",
