@@ -4,12 +4,13 @@ Forms::
 
     tableside [SAVE] [--ruleset ID]           open a campaign in the TUI
     tableside --demo [ID]                     open a fresh demo campaign for a game
-    tableside export SAVE                     the whole campaign as one JSON document
+    tableside export SAVE [--format json|ii|markdown] [--session N]
     tableside roll EXPR [--times N] [--seed S] [--json]
     tableside odds CHECK [--game ID ...] [--json]
     tableside draw [--deck minor|major] [--count N] [--save SAVE] [--json]
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
+    tableside import FILE [--save SAVE] [--json]
 
 Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
 """
@@ -78,19 +79,40 @@ def cmd_roll(argv: Sequence[str]) -> int:
 
 
 # --- tableside export --------------------------------------------------------------------------
+EXPORT_FORMATS = ("json", "ii", "markdown")
+
+
 def cmd_export(argv: Sequence[str]) -> int:
-    from app.store import StoreError, export_campaign
+    from app.store import StoreError, read_campaign
 
     p = _Parser(
         prog="tableside export",
-        description="Print the whole campaign as one JSON document (see README, 'Export schema').",
+        description="Print the campaign: the whole of it as one JSON document (see README, "
+        "'Export schema'), its NPC library and current encounter as Improved Initiative JSON "
+        "(--format ii), or its session log as Markdown (--format markdown).",
     )
     p.add_argument("save", metavar="SAVE", type=Path)
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="json", help="default: json")
+    p.add_argument(
+        "--session", type=int, metavar="N", default=None, help="markdown: only session N"
+    )
     args = p.parse_args(argv)
+    if args.session is not None and args.format != "markdown":
+        raise UsageError("tableside export: --session is only used by --format markdown")
     try:
-        doc = export_campaign(args.save.expanduser().absolute())
+        data = read_campaign(args.save.expanduser().absolute())
     except StoreError as exc:
         raise UsageError(f"tableside export: {exc}") from None
+    from app import export
+    from app.store import export_document
+
+    if args.format == "markdown":
+        try:
+            sys.stdout.write(export.markdown_log(data, args.session))
+        except export.ExportError as exc:
+            raise UsageError(f"tableside export: {exc}") from None
+        return EXIT_OK
+    doc = export.improved_initiative(data) if args.format == "ii" else export_document(data)
     sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
     return EXIT_OK
 
@@ -201,5 +223,6 @@ def _register() -> None:
             "draw": cli_rules.cmd_draw,
             "npc": cli_rules.cmd_npc,
             "import-5e": cli_rules.cmd_import_5e,
+            "import": cli_rules.cmd_import,
         }
     )

@@ -27,3 +27,9 @@ def cmd_import_5e(argv: Sequence[str]) -> int:
     from app.cli_npc import cmd_import_5e as run
 
     return run(argv)
+
+
+def cmd_import(argv: Sequence[str]) -> int:
+    from app.cli_npc import cmd_import as run
+
+    return run(argv)

@@ -211,14 +211,18 @@ async def test_npc10_without_number_form_fills_builder_then_save(tmp_path: Path)
 async def test_npc09_import_dialog_previews_and_imports_the_sample(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(REPO)  # ../shared/data/... is suggested relative to the cwd
+    # The dialog suggests the shared sample relative to the cwd; the suite reads its own copy.
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(
+        "screens.npc_import.SAMPLE", Path("tests/fixtures/srd5e-monsters-sample.json")
+    )
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "i")
         dialog = app.screen
         assert isinstance(dialog, NpcImportScreen)
         path = dialog.query_one("#npc-import-path", Input)
-        assert path.value == "../shared/data/srd5e-monsters-sample.json"
+        assert path.value == "tests/fixtures/srd5e-monsters-sample.json"
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
