@@ -4,6 +4,7 @@ Forms::
 
     tableside [SAVE] [--ruleset ID]           open a campaign in the TUI
     tableside --demo [ID]                     open a fresh demo campaign for a game
+    tableside --where                         the campaign folder in use, and why
     tableside export SAVE [--format json|ii|markdown] [--session N]
     tableside roll EXPR [--times N] [--seed S] [--json]
     tableside odds CHECK [--game ID ...] [--json]
@@ -153,6 +154,9 @@ def _open_parser() -> _Parser:
         action="store_true",
         help="SAVE is damaged: open a copy of its newest good backup",
     )
+    p.add_argument(
+        "--where", action="store_true", help="print the campaign folder in use and why, then exit"
+    )
     p.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"tableside {__version__}")
     return p
@@ -164,6 +168,9 @@ def cmd_open(argv: Sequence[str]) -> int:
     from rulesets.registry import GAMES
 
     args = _open_parser().parse_args(argv)
+    if args.where:
+        print(paths.where_text())
+        return EXIT_OK
     for option, value in (("--ruleset", args.ruleset), ("--demo", args.demo)):
         if value is not None and value not in GAMES:
             raise UsageError(
