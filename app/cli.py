@@ -12,6 +12,7 @@ Forms::
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
     tableside import FILE [--save SAVE] [--json]
+    tableside keys                            the keymap file and every binding id's key
 
 Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
 """
@@ -115,6 +116,21 @@ def cmd_export(argv: Sequence[str]) -> int:
         return EXIT_OK
     doc = export.improved_initiative(data) if args.format == "ii" else export_document(data)
     sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return EXIT_OK
+
+
+# --- tableside keys ----------------------------------------------------------------------------
+def cmd_keys(argv: Sequence[str]) -> int:
+    p = _Parser(
+        prog="tableside keys",
+        description="Print the keymap file's path and every binding id with its key. The file "
+        '(TOML) maps ids to keys, e.g. "combat.next_turn" = "space".',
+    )
+    p.parse_args(argv)
+    from app.keymap import keys_listing
+    from app.tui import TablesideApp
+
+    print(keys_listing(TablesideApp))
     return EXIT_OK
 
 
@@ -226,6 +242,7 @@ def _register() -> None:
         {
             "roll": cmd_roll,
             "export": cmd_export,
+            "keys": cmd_keys,
             "odds": cli_rules.cmd_odds,
             "draw": cli_rules.cmd_draw,
             "npc": cli_rules.cmd_npc,

@@ -80,6 +80,8 @@ class TablesideApp(App[None]):
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
         self._store_failed = False
+        self.keymap: dict[str, str] = {}
+        """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
 
     def on_ready(self) -> None:
         # Load the dice parser in the background once the first frame is on screen, so the first
@@ -94,6 +96,17 @@ class TablesideApp(App[None]):
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
         self.call_after_refresh(gc.freeze)
+        self._load_keymap()
+
+    def _load_keymap(self) -> None:
+        from app.keymap import load_keymap
+
+        keymap, problem = load_keymap(type(self))
+        if keymap:
+            self.keymap = keymap
+            self.set_keymap(keymap)
+        if problem:
+            self.notify(problem, title="Keymap", severity="warning", timeout=20, markup=False)
 
     # --- the one way to change anything ----------------------------------------------------------
     def apply(self, command: Command) -> list[str] | None:

@@ -13,11 +13,13 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 
-def _rows(bindings: list[BindingType]) -> list[tuple[str, str]]:
+def _rows(bindings: list[BindingType], keymap: dict[str, str]) -> list[tuple[str, str]]:
     rows = []
     for b in bindings:
         if isinstance(b, Binding) and b.description:
-            keys = ", ".join(k.strip() for k in b.key.split(","))
+            # The key in effect: the GM's keymap replaces the default of that binding id.
+            chosen = keymap.get(b.id or "") or b.key
+            keys = ", ".join(k.strip() for k in chosen.split(","))
             rows.append((keys, b.description))
     return rows
 
@@ -42,9 +44,10 @@ class HelpScreen(ModalScreen[None]):
         table = Table(box=None, show_header=False, padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
-        panel_rows = _rows(list(getattr(self.panel, "BINDINGS", [])))
+        keymap: dict[str, str] = getattr(self.app, "keymap", {})
+        panel_rows = _rows(list(getattr(self.panel, "BINDINGS", [])), keymap)
         global_rows = [
-            *_rows(list(self.app.BINDINGS)),
+            *_rows(list(self.app.BINDINGS), keymap),
             ("escape", "leave a text field (then a digit switches panel)"),
             ("ctrl+p", "command palette: every action by name"),
         ]
