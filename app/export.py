@@ -154,7 +154,9 @@ def improved_initiative(data: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- Markdown session log ---------------------------------------------------------------------
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<|~])")
+"""What Markdown reads as formatting inside a line; every line here starts with "- " or a
+heading's "#", so line-start marks (#, >, +) need no escape and the raw file stays readable."""
 
 
 def md(text: object) -> str:
@@ -205,11 +207,16 @@ def _line(entry: dict[str, Any]) -> str | None:
     when = _clock(entry.get("at"))
     prefix = f"{when} · " if when else ""
     if kind == "roll":
-        band = f" ({md(entry['band'])})" if entry.get("band") else ""
-        detail = f": {md(entry['detail'])}" if entry.get("detail") else ""
+        expression = str(entry.get("expression", ""))
+        dice = entry.get("dice")
+        shown = f" (dice {', '.join(map(str, dice))})" if isinstance(dice, list) and dice else ""
+        band = f" — {md(entry['band'])}" if entry.get("band") else ""
+        detail = str(entry.get("detail", ""))
+        # A plain roll's detail repeats the expression and dice; a check's says more (the DC).
+        more = f"; {md(detail)}" if detail and not detail.startswith(expression) else ""
         return (
-            f"- {prefix}**{md(entry.get('who', ''))}** rolls `{entry.get('expression', '')}` "
-            f"→ **{entry.get('total', '')}**{band}{detail}"
+            f"- {prefix}**{md(entry.get('who', ''))}** rolls {md(expression)} → "
+            f"**{entry.get('total', '')}**{shown}{band}{more}"
         )
     if kind in ("event", None) and entry.get("text"):
         return f"- {prefix}{md(entry['text'])}"
@@ -226,7 +233,8 @@ def _session_markdown(session: _Session) -> list[str]:
     title = "Before the first session" if session.number == 0 else f"Session {session.number}"
     out = [f"## {title}", ""]
     if first:
-        out += [f"*{_day(first)}, {_clock(first)}–{_clock(last)}*", ""]
+        span = _clock(first) if _clock(first) == _clock(last) else f"{_clock(first)}–{_clock(last)}"
+        out += [f"*{_day(first)}, {span}*", ""]
     fight: _Fight | None = None
     body: list[str] = []
     for entry in session.entries:
@@ -234,7 +242,7 @@ def _session_markdown(session: _Session) -> list[str]:
         if label == FIGHT_START and fight is None:
             name = str(entry.get("text", "")).split(";")[0].removesuffix(" begins").strip()
             fight = _Fight(name or "Fight")
-            body += ["", f"### Fight: {md(fight.name)}", ""]
+            body += [*([""] if body and body[-1] else []), f"### Fight: {md(fight.name)}", ""]
         line = _line(entry)
         if line is not None:
             body.append(line)

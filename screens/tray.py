@@ -121,6 +121,7 @@ class TrayScreen(PanelScreen):
         Binding("F", "fumble", "Fumble draw", id="tray.cards.fumble", show=False),
         Binding("x", "shuffle", "Shuffle", id="tray.cards.shuffle", show=False),
         Binding("z", "recall", "Recall hands", id="tray.cards.recall", show=False),
+        Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
     ]
     WHEN: ClassVar[dict[str, Predicate]] = {
         "edge": _game("somnihil"),
@@ -419,6 +420,17 @@ class TrayScreen(PanelScreen):
         if lines:
             self.notify(clean(lines[-1], 200), markup=False)
         return lines
+
+    def action_session_log(self) -> None:
+        """This session's events and rolls as Markdown, in a file beside the save."""
+        from app.export import write_session_log
+
+        try:
+            path = write_session_log(self.campaign.store.data, self.campaign.store.path)
+        except OSError as exc:
+            self.notify(f"Session log not written: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Session log written to {path}", markup=False)
 
     def action_toggle_mode(self) -> None:
         self.mode = "cards" if self.mode == "dice" else "dice"

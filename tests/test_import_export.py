@@ -223,7 +223,7 @@ def test_markdown_log_of_a_short_fight_reads_as_a_session_report(
     assert lines[0] == "# Demo campaign: session log"
     assert "## Session 1" in lines and "### Fight: Ambush at the Mill" in lines
     fight_at = lines.index("### Fight: Ambush at the Mill")
-    roll = next(i for i, line in enumerate(lines) if "rolls `1d6`" in line)
+    roll = next(i for i, line in enumerate(lines) if "rolls 1d6 → " in line)
     assert roll > fight_at and "**Vesna Kade**" in lines[roll]
     assert any(line.endswith("Ambush at the Mill ends after 1 round") for line in lines)
 
@@ -231,7 +231,7 @@ def test_markdown_log_of_a_short_fight_reads_as_a_session_report(
 def test_markdown_shows_typed_names_literally() -> None:
     from app.export import md
 
-    assert md("*Bob* [the] #1") == r"\*Bob\* \[the\] \#1"
+    assert md("*Bob* [the] <b> #1") == r"\*Bob\* \[the\] \<b> #1"
 
 
 # --- files that must be refused, not read forever ---------------------------------------------
@@ -281,3 +281,19 @@ def test_a_file_too_large_is_refused_unread(
     big.write_text(json.dumps([{"name": "x" * 2000}]))
     with pytest.raises(importing.ImportFileError, match="too large for a statblock file"):
         importing.read_json(big)
+
+
+async def test_a_key_in_the_tray_writes_the_session_log_beside_the_save(tmp_path: Path) -> None:
+    from tests.apphelpers import SIZE, demo_app
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r", "n", "2", "L")
+        await pilot.pause()
+        save = app.campaign.store.path
+        written = save.with_name(f"{save.stem}-session-1.md")
+        text = written.read_text(encoding="utf-8")
+        assert text.startswith("# Demo campaign: session log")
+        assert "### Fight: Ambush at the Mill" in text
+        assert any(str(written) in str(n.message) for n in app._notifications)
+    app.campaign.store.close()
