@@ -40,7 +40,9 @@ def read_json(path: Path) -> Any:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise ImportFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    except ValueError:  # a NUL in the path
+        raise ImportFileError(f"cannot read {path!r}: not a file name") from None
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise ImportFileError(f"{path}: is a folder, not a file")
@@ -51,10 +53,16 @@ def read_json(path: Path) -> Any:
                 f"{path}: is {info.st_size // (1024 * 1024)} MB, too large for a statblock "
                 f"file (at most {MAX_IMPORT_BYTES // (1024 * 1024)} MB)"
             )
-        try:
-            raw = handle.read(MAX_IMPORT_BYTES + 1)
-        except OSError as exc:
-            raise ImportFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_IMPORT_BYTES and (chunk := os.read(fd, 1024 * 1024)):
+            chunks.append(chunk)
+            size += len(chunk)
+        raw = b"".join(chunks)
+    except OSError as exc:
+        raise ImportFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(raw) > MAX_IMPORT_BYTES:  # it grew while we read it
         raise ImportFileError(f"{path}: too large for a statblock file")
     try:

@@ -297,3 +297,12 @@ async def test_a_key_in_the_tray_writes_the_session_log_beside_the_save(tmp_path
         assert "### Fight: Ambush at the Mill" in text
         assert any(str(written) in str(n.message) for n in app._notifications)
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("command", ["import-5e", "import"])
+def test_a_folder_or_a_nul_in_the_path_is_one_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for path in (str(tmp_path), "bad\x00name.json"):
+        code, out, err = run(capsys, command, path)
+        assert code == 2 and out == "" and err.count("\n") == 1
