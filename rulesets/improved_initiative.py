@@ -16,7 +16,8 @@ Reading: an action is an attack when its text says "Attack: +N to hit" (Improved
 Initiative has no attack bonus field), because that is how 5e prints one.
 Reading: a statblock whose Source is "Tableside" was written by :func:`statblock`: its
 "Concept" traits are the NPC's concepts and every other trait is one of its powers (the GM chose
-them; the one-per-CR rule is for monsters from elsewhere), so export and import round-trip.
+them; the one-per-CR rule is for monsters from elsewhere), and a Description starting "Quick
+build HD n" is that quick build (NPC-03), so export and import round-trip.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ ABILITIES: dict[str, str] = {
 }
 _ATTACK = re.compile(r"Attack:\s*([+-]\s*\d+)\s*to hit", re.IGNORECASE)
 _HIT_DICE = re.compile(r"(\d+\s*d\s*\d+)")
+_QUICK_BUILD = re.compile(r"^Quick build HD (\d+)\b")
 
 
 def is_statblock(value: object) -> bool:
@@ -160,8 +162,11 @@ def convert(block: object) -> npc_rules.Conversion:
         str(t.get("Content", "")).strip() for t in traits if t["Name"] == CONCEPT_TRAIT
     )
     powers = tuple(t["Name"] for t in traits if t["Name"] != CONCEPT_TRAIT)
+    quick = _QUICK_BUILD.match(str(block.get("Description", "")))
+    quick_hd = int(quick.group(1)) if quick else None
     return replace(
         conversion,
+        quick_hd=quick_hd if quick_hd is not None and quick_hd <= npc_rules.MAX_QUICK_HD else None,
         concepts=tuple(c for c in concepts if c),
         powers=powers,
         power_slots=max(conversion.power_slots, len(powers)),
@@ -232,6 +237,8 @@ def statblock(
         f"HD {block.hd}, hit die d{block.hit_die}, Save {block.save}+, Effort {block.effort}, "
         f"Shock {block.shock}, Move {block.move} ft"
     )
+    if isinstance(block, npc_rules.QuickBuild):
+        details = f"Quick build HD {block.hd}: {details}"
     return {
         "Id": key,
         "Name": name,

@@ -138,9 +138,14 @@ def test_import_tells_formats_apart_and_refuses_neither(
 def test_export_ii_then_import_into_a_new_campaign_loses_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    from app.commands.npcs import SaveNpc, npc_document
+
     source = write_demo("resolution", tmp_path / "a.json", seed=1)
     assert main(["import-5e", str(SAMPLE), "--save", str(source)]) == 0
     capsys.readouterr()
+    campaign = Campaign(CampaignStore.open(source))
+    campaign.apply(SaveNpc(npc_document("Thug", ["brutal"], quick_hd=4, powers=["Shove"])))
+    campaign.store.close()
     code, out, _ = run(capsys, "export", str(source), "--format", "ii")
     assert code == 0
     exported = tmp_path / "library.json"
@@ -166,10 +171,12 @@ def test_export_ii_then_import_into_a_new_campaign_loses_nothing(
             doc["concepts"],
         )
 
-    before = sorted(kept(n) for n in npcs(source) if "quick_hd" not in n)
+    before = sorted(kept(n) for n in npcs(source))
     after = sorted(kept(n) for n in npcs(target))
-    assert len(before) == len(npcs(source)) == len(after)
+    assert len(before) == len(after) > 25
     assert after == before
+    thug = next(n for n in npcs(target) if n["name"] == "Thug")
+    assert thug["quick_hd"] == 4  # a quick build comes back as one (its HP is the table's)
 
 
 def test_export_ii_encounter_carries_hp_order_and_round(

@@ -212,6 +212,7 @@ def conversion_document(conversion: npc_rules.Conversion) -> dict[str, Any]:
         block.brawl,
         block.wit,
         block.will,
+        quick_hd=conversion.quick_hd,
         powers=conversion.powers,
         notes="; ".join([conversion.report(), *conversion.notes]),
         source={
