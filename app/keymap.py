@@ -18,7 +18,6 @@ names a panel or a game.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,6 +147,8 @@ def parse_keymap(text: str, path: Path, groups: list[Group]) -> dict[str, str]:
         KeymapError: not TOML, a value that is not keys, an unknown id, or a key taken twice
             in one panel (the App's keys count in every panel).
     """
+    import tomllib  # only when a keymap file exists: most start-ups never parse TOML
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -200,7 +200,7 @@ class TablesideApp(App[None]):
             if binding.action in seen:
                 continue
             seen.add(binding.action)
-            key = binding.key_display or binding.key
+            key = self.keymap.get(binding.id or "") or binding.key_display or binding.key
             yield SystemCommand(
                 binding.description,
                 f"{binding.tooltip or binding.description} ({key})",
