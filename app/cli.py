@@ -4,12 +4,15 @@ Forms::
 
     tableside [SAVE] [--ruleset ID]           open a campaign in the TUI
     tableside --demo [ID]                     open a fresh demo campaign for a game
-    tableside export SAVE                     the whole campaign as one JSON document
+    tableside --where                         the campaign folder in use, and why
+    tableside export SAVE [--format json|ii|markdown] [--session N]
     tableside roll EXPR [--times N] [--seed S] [--json]
     tableside odds CHECK [--game ID ...] [--json]
     tableside draw [--deck minor|major] [--count N] [--save SAVE] [--json]
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
+    tableside import FILE [--save SAVE] [--json]
+    tableside keys                            the keymap file and every binding id's key
 
 Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
 """
@@ -61,20 +64,63 @@ def cmd_roll(argv: Sequence[str]) -> int:
 
 
 # --- tableside export --------------------------------------------------------------------------
+EXPORT_FORMATS = ("json", "ii", "markdown")
+
+
 def cmd_export(argv: Sequence[str]) -> int:
-    from app.store import StoreError, export_campaign
+    from app.store import StoreError, read_campaign
 
     p = Parser(
         prog="tableside export",
-        description="Print the whole campaign as one JSON document (see README, 'Export schema').",
+        description="Print the campaign: the whole of it as one JSON document (see README, "
+        "'Export schema'), its NPC library and current encounter as Improved Initiative JSON "
+        "(--format ii), or its session log as Markdown (--format markdown).",
     )
     p.add_argument("save", metavar="SAVE", type=Path)
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="json", help="default: json")
+    p.add_argument(
+        "--session", type=int, metavar="N", default=None, help="markdown: only session N"
+    )
     args = p.parse_args(argv)
+    if args.session is not None and args.format != "markdown":
+        raise UsageError("tableside export: --session is only used by --format markdown")
     try:
-        doc = export_campaign(args.save.expanduser().absolute())
+        data = read_campaign(args.save.expanduser().absolute())
     except StoreError as exc:
         raise UsageError(f"tableside export: {exc}") from None
+    from app import export
+    from app.store import export_document
+
+    if args.format == "markdown":
+        try:
+            sys.stdout.write(export.markdown_log(data, args.session))
+        except export.ExportError as exc:
+            raise UsageError(f"tableside export: {exc}") from None
+        return EXIT_OK
+    doc = export.improved_initiative(data) if args.format == "ii" else export_document(data)
     sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return EXIT_OK
+
+
+# --- tableside keys ----------------------------------------------------------------------------
+def cmd_keys(argv: Sequence[str]) -> int:
+    p = Parser(
+        prog="tableside keys",
+        description="Print the keymap file's path and every binding id with its key. The file "
+        '(TOML) maps ids to keys, e.g. "combat.next_turn" = "space".',
+    )
+    p.parse_args(argv)
+    from app.keymap import keys_listing, register_bindings
+    from app.tui import TablesideApp
+    from rulesets import registry
+    from screens.panel import PANELS, action_bindings
+
+    # Every installed game's actions: which of them a campaign offers depends on its game.
+    for game_id in registry.ids():
+        for _key, panel, _title in PANELS:
+            register_bindings(panel, action_bindings(registry.game(game_id), panel))  # type: ignore[arg-type]
+
+    print(keys_listing(TablesideApp))
     return EXIT_OK
 
 
@@ -86,6 +132,8 @@ SUBCOMMANDS: dict[str, str] = {
     "draw": "app.cli_tray:cmd_draw",
     "npc": "app.cli_npc:cmd_npc",
     "import-5e": "app.cli_npc:cmd_import_5e",
+    "import": "app.cli_npc:cmd_import",
+    "keys": "app.cli:cmd_keys",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,
 so opening the TUI pays for none of them."""
@@ -129,6 +177,9 @@ def _open_parser() -> Parser:
         action="store_true",
         help="SAVE is damaged: open a copy of its newest good backup",
     )
+    p.add_argument(
+        "--where", action="store_true", help="print the campaign folder in use and why, then exit"
+    )
     p.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"tableside {__version__}")
     return p
@@ -140,6 +191,9 @@ def cmd_open(argv: Sequence[str]) -> int:
     from rulesets import registry
 
     args = _open_parser().parse_args(argv)
+    if args.where:
+        print(paths.where_text())
+        return EXIT_OK
     for option, value in (("--ruleset", args.ruleset), ("--demo", args.demo)):
         if value is not None and not registry.is_known(value):
             listing = "; ".join(f"{gid} ({name})" for gid, name in registry.names().items())

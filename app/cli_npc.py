@@ -1,4 +1,4 @@
-"""``tableside npc`` and ``tableside import-5e`` (NPC-01..NPC-03, NPC-09): a contract.
+"""``tableside npc``, ``import`` and ``import-5e`` (NPC-01..NPC-03, NPC-09): a contract.
 
 Attributes accepted by ``npc``: -3..+8 (the range of the text's first table, which is the
 range the rules are checked against); HD for a quick build: 0..20 (the second table).
@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from app import importing
 from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json
-from app.commands.npcs import ATTRIBUTE_RANGE
+from app.commands.npcs import ATTRIBUTE_RANGE, import_summary
 from rulesets import npc as npc_rules
 
 LOW, HIGH = ATTRIBUTE_RANGE.start, ATTRIBUTE_RANGE.stop - 1
@@ -84,18 +83,6 @@ def cmd_npc(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def read_5e_file(path: Path) -> Any:
-    """The JSON of a 5e monster file; UsageError (one line) when unreadable or not JSON."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"tableside import-5e: {path}: {exc.strerror or exc}") from None
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise UsageError(f"tableside import-5e: {path} is not JSON ({exc})") from None
-
-
 def conversion_json(conversion: npc_rules.Conversion) -> dict[str, Any]:
     """One monster of ``import-5e --json``: name, CR, attributes, then the statblock keys."""
     block = conversion.statblock
@@ -114,37 +101,82 @@ def conversion_json(conversion: npc_rules.Conversion) -> dict[str, Any]:
     }
 
 
-def cmd_import_5e(argv: Sequence[str]) -> int:
-    p = Parser(
-        prog="tableside import-5e",
-        description="Convert every monster of a 5e SRD JSON file into an NPC statblock.",
-    )
+def _import_parser(prog: str, what: str) -> Parser:
+    p = Parser(prog=prog, description=what)
     p.add_argument("file", metavar="FILE", type=Path)
     p.add_argument("--save", metavar="SAVE", type=Path, help="add them to that campaign's library")
-    p.add_argument("--json", action="store_true", help="a JSON list of the converted NPCs")
-    args = p.parse_args(argv)
-    data = read_5e_file(args.file.expanduser())
+    p.add_argument("--json", action="store_true", help="the converted NPCs as JSON")
+    return p
+
+
+def _convert(prog: str, path: Path, *, only_5e: bool) -> importing.Converted:
     try:
-        conversions, errors = npc_rules.import_5e_file(data)
-    except npc_rules.ConversionError as exc:
-        raise UsageError(f"tableside import-5e: {exc}") from None
-    for index, name, reason in errors:
-        sys.stderr.write(f"tableside import-5e: skipped #{index} {name or '(no name)'}: {reason}\n")
-    if args.save is not None and conversions:
-        _save(args.save, conversions)
+        converted = importing.convert_file(path.expanduser(), only_5e=only_5e)
+    except importing.ImportFileError as exc:
+        raise UsageError(f"{prog}: {exc}") from None
+    for index, name, reason in converted.skipped:
+        sys.stderr.write(f"{prog}: skipped #{index} {name or '(no name)'}: {reason}\n")
+    return converted
+
+
+def _print_conversions(conversions: Sequence[npc_rules.Conversion]) -> None:
+    for c in conversions:
+        b = c.statblock
+        print(
+            f"{c.source_name} (CR {c.cr_text}): Brawl {b.brawl:+d} Wit {b.wit:+d} "
+            f"Will {b.will:+d}; HD {b.hd} AC {b.ac} HP {b.hp_text()}; {c.report()}"
+        )
+
+
+def cmd_import_5e(argv: Sequence[str]) -> int:
+    prog = "tableside import-5e"
+    args = _import_parser(
+        prog, "Convert every monster of a 5e SRD JSON file into an NPC statblock."
+    ).parse_args(argv)
+    converted = _convert(prog, args.file, only_5e=True)
+    conversions = list(converted.conversions)
+    outcome = _save(prog, args.save, converted) if args.save is not None and conversions else None
     if args.json:
         print_json([conversion_json(c) for c in conversions])
+        if outcome is not None:
+            sys.stderr.write(f"{prog}: {import_summary(**outcome)}\n")
     else:
-        for c in conversions:
-            b = c.statblock
-            print(
-                f"{c.source_name} (CR {c.cr_text}): Brawl {b.brawl:+d} Wit {b.wit:+d} "
-                f"Will {b.will:+d}; HD {b.hd} AC {b.ac} HP {b.hp_text()}; {c.report()}"
-            )
-    return EXIT_BAD_INPUT if errors else EXIT_OK
+        _print_conversions(conversions)
+        if outcome is not None:
+            print(import_summary(**outcome))
+    return EXIT_BAD_INPUT if converted.skipped else EXIT_OK
 
 
-def _save(path: Path, conversions: list[npc_rules.Conversion]) -> None:
+def cmd_import(argv: Sequence[str]) -> int:
+    """``tableside import FILE [--save SAVE] [--json]``: Improved Initiative or 5e SRD JSON."""
+    prog = "tableside import"
+    args = _import_parser(
+        prog,
+        "Convert the statblocks of an Improved Initiative library or encounter, or of a 5e SRD "
+        "monster file (told apart by content), into NPC statblocks.",
+    ).parse_args(argv)
+    converted = _convert(prog, args.file, only_5e=False)
+    conversions = list(converted.conversions)
+    outcome = _save(prog, args.save, converted) if args.save is not None and conversions else None
+    if args.json:
+        print_json(
+            {
+                "format": converted.kind,
+                **(outcome or {}),
+                "skipped": len(converted.skipped),
+                "npcs": [conversion_json(c) for c in conversions],
+            }
+        )
+    else:
+        print(f"{converted.kind}: {len(conversions)} statblock(s)")
+        _print_conversions(conversions)
+        if outcome is not None:
+            print(import_summary(**outcome))
+    return EXIT_BAD_INPUT if converted.skipped else EXIT_OK
+
+
+def _save(prog: str, path: Path, converted: importing.Converted) -> dict[str, int]:
+    """Apply one ImportNpcs to the campaign; how many were added, updated and left alone."""
     from app.commands.npcs import ImportNpcs
     from app.state import Campaign, CommandError
     from app.store import CampaignStore, StoreError
@@ -152,13 +184,15 @@ def _save(path: Path, conversions: list[npc_rules.Conversion]) -> None:
     try:
         store = CampaignStore.open(path.expanduser().absolute(), create=False)
     except StoreError as exc:
-        raise UsageError(f"tableside import-5e: {exc}") from None
+        raise UsageError(f"{prog}: {exc}") from None
+    command = ImportNpcs(converted.conversions, converted.kind)
     try:
-        Campaign(store).apply(ImportNpcs(tuple(conversions)))
+        Campaign(store).apply(command)
     except CommandError as exc:
-        raise UsageError(f"tableside import-5e: {exc}") from None
+        raise UsageError(f"{prog}: {exc}") from None
     finally:
         try:
             store.close()
         except StoreError as exc:
-            raise UsageError(f"tableside import-5e: {exc}") from None
+            raise UsageError(f"{prog}: {exc}") from None
+    return dict(command.outcome)

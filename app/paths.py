@@ -10,10 +10,36 @@ from pathlib import Path
 LAST_FILE = ".last-campaign"
 
 
-def saves_dir() -> Path:
-    """``$TABLESIDE_SAVES`` if set, else ``saves/`` under the current directory."""
+APP_NAME = "tableside"
+
+
+def saves_home() -> tuple[Path, str]:
+    """The campaign folder and why it is the one: ``$TABLESIDE_SAVES`` if set; else ``saves/``
+    in the current folder if it exists (a GM who keeps campaigns beside their notes); else the
+    user data folder, so starting Tableside from two folders still finds one set of campaigns."""
     env = os.environ.get("TABLESIDE_SAVES")
-    return Path(env).expanduser() if env else Path.cwd() / "saves"
+    if env:
+        return Path(env).expanduser(), "$TABLESIDE_SAVES is set"
+    here = Path.cwd() / "saves"
+    if here.is_dir():
+        return here, "./saves exists in the current folder"
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False), "the user data folder (the default)"
+
+
+def saves_dir() -> Path:
+    """The campaign folder (see :func:`saves_home`)."""
+    return saves_home()[0]
+
+
+def where_text() -> str:
+    """``tableside --where``: the folder on the first line, the reason and the order on the next."""
+    folder, why = saves_home()
+    return (
+        f"{folder}\n{why}; the order is $TABLESIDE_SAVES, then ./saves if it exists, "
+        "then the user data folder"
+    )
 
 
 def remember_last(path: Path) -> None:

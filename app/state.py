@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -137,6 +137,32 @@ class Transaction:
         doc_id = self.table(table).insert(fresh)
         self._record(table, doc_id, None).after = fresh
         return doc_id
+
+    def insert_many(self, table: str, docs: list[Doc]) -> list[int]:
+        """Insert every document in one TinyDB call: TinyDB rebuilds the whole table on each
+        insert, so 8,000 single inserts cost 8,000 table copies (quadratic)."""
+        fresh = [_clone(doc) for doc in docs]
+        doc_ids = self.table(table).insert_multiple(fresh)
+        for doc_id, doc in zip(doc_ids, fresh, strict=True):
+            self._record(table, doc_id, None).after = doc
+        return doc_ids
+
+    def put_many(self, table: str, docs: dict[int, Doc]) -> None:
+        """Replace existing documents in two TinyDB calls (see :meth:`insert_many`)."""
+        if not docs:
+            return
+        tbl = self.table(table)
+        stored = self.campaign.store.data.get(table, {})
+        for doc_id in docs:
+            if str(doc_id) not in stored:
+                raise CommandError(f"nothing with id {doc_id} in {table}")
+            self._record(table, doc_id, dict(stored[str(doc_id)]))
+        fresh = {doc_id: _clone(doc) for doc_id, doc in docs.items()}
+        tbl.remove(doc_ids=list(fresh))
+        tbl.insert_multiple([Document(doc, doc_id=doc_id) for doc_id, doc in fresh.items()])
+        for doc_id, doc in fresh.items():
+            self.changes[(table, doc_id)].after = doc
+        self.campaign._keep_id_order([table])
 
     def put(self, table: str, doc_id: int, doc: Doc, *, handed_over: bool = False) -> None:
         """Replace the whole document (insert it under that id if absent).
@@ -295,9 +321,12 @@ class Campaign:
                 if tbl.contains(doc_id=change.doc_id):
                     tbl.remove(doc_ids=[change.doc_id])
                 tbl.insert(Document(image, doc_id=change.doc_id))
+        self._keep_id_order(touched)
+
+    def _keep_id_order(self, tables: Iterable[str]) -> None:
         # A restored document must come back in its old place, not at the end: ids grow with
         # insertion, so id order is the order the GM created things in.
-        for table in touched:
+        for table in tables:
             docs = self.store.data.get(table)
             if docs and any(int(a) > int(b) for a, b in zip(docs, list(docs)[1:], strict=False)):
                 self.store.data[table] = dict(sorted(docs.items(), key=lambda kv: int(kv[0])))

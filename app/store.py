@@ -301,6 +301,10 @@ class CampaignStore:
             path = follow_link(path)
         if path.is_dir():
             raise CorruptSave(path, "is a folder, not a save file")
+        if not create and not path.exists():
+            # Checked before locking: a lock file (and its folder) made for a save that is not
+            # there would be left behind beside nothing.
+            raise StoreError(path, "no such file")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -320,6 +324,9 @@ class CampaignStore:
                 store.commit()
                 store.flush()
             else:
+                # Removed between the check above and the lock: the lock file is ours to remove.
+                with contextlib.suppress(OSError):
+                    lock_path(path).unlink()
                 raise StoreError(path, "no such file")
         except BaseException:
             _release(lock, path)

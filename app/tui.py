@@ -86,6 +86,8 @@ class TablesideApp(App[None]):
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
         self._store_failed = False
+        self.keymap: dict[str, str] = {}
+        """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
 
     def on_ready(self) -> None:
         # Load the dice parser in the background once the first frame is on screen, so the first
@@ -100,6 +102,21 @@ class TablesideApp(App[None]):
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
         self.call_after_refresh(gc.freeze)
+        self._load_keymap()
+
+    def _load_keymap(self) -> None:
+        from app.keymap import load_keymap, register_bindings
+        from screens.panel import action_bindings
+
+        # The open game's actions are rebindable by their ids like the panels' own keys.
+        for _key, panel, _title in PANELS:
+            register_bindings(panel, action_bindings(self.campaign.game, panel))  # type: ignore[arg-type]
+        keymap, problem = load_keymap(type(self))
+        if keymap:
+            self.keymap = keymap
+            self.set_keymap(keymap)
+        if problem:
+            self.notify(problem, title="Keymap", severity="warning", timeout=20, markup=False)
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as a GM types it: ``]``, ``?``, ``alt+n``, ``ctrl+z`` (Textual writes ``^z``)."""

@@ -692,6 +692,11 @@ class Conversion:
     source_hp: int | None = None
     source_hit_dice: str | None = None
     notes: tuple[str, ...] = ()
+    source_system: str = "5e"
+    """The format it came from: "5e" (the SRD JSON) or "Improved Initiative"."""
+    concepts: tuple[str, ...] = ()
+    quick_hd: int | None = None
+    """A quick build (NPC-03) coming back from an export of one: the library keeps it as such."""
 
     @property
     def cr_text(self) -> str:

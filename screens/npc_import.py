@@ -1,4 +1,4 @@
-"""Modal: import a 5e monster file into the NPC library (NPC-09), after a preview.
+"""Modal: import an Improved Initiative or 5e monster file into the NPC library (NPC-09).
 
 A full SRD file is a few megabytes and hundreds of monsters, so reading and converting it runs
 in a thread worker; the preview lists every conversion (HD against 2 x CR, how far off, and
@@ -9,11 +9,9 @@ applies one :class:`app.commands.npcs.ImportNpcs`, so a single undo takes the im
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-import orjson
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,43 +20,18 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
+from app.importing import Converted, convert_file
 from rulesets import npc as npc_rules
 from widgets.literal import clean, literal
 
-SAMPLE = Path("../shared/data/srd5e-monsters-sample.json")
-"""The shared sample, suggested when it exists relative to the working directory."""
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What a monster file converts to: the conversions and the skipped (index, name, reason)."""
-
-    path: Path
-    conversions: tuple[npc_rules.Conversion, ...]
-    skipped: tuple[tuple[int, str, str], ...]
+Preview = Converted
+"""What a file converts to: its format, the conversions and the skipped (index, name, reason)."""
 
 
 def read_monster_file(path: Path) -> Preview:
-    """NPC-09: read and convert a 5e-database JSON list (blocking: call it from a worker).
-
-    Raises:
-        ValueError: the file cannot be read, is not JSON, or is not a list (one line).
-    """
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"Cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise ValueError(f"{path.name} is not JSON ({exc})") from None
-    conversions, errors = npc_rules.import_5e_file(data)  # ConversionError is a ValueError
-    return Preview(path, tuple(conversions), tuple(errors))
-
-
-def default_path() -> str:
-    """The shared sample's path when it is there, else nothing."""
-    return str(SAMPLE) if SAMPLE.is_file() else ""
+    """NPC-09: read and convert an Improved Initiative or 5e SRD file (blocking: call it from a
+    worker). Raises ImportFileError (a ValueError, one line) when it cannot be imported."""
+    return convert_file(path)
 
 
 def _off(conversion: npc_rules.Conversion) -> str:
@@ -66,8 +39,8 @@ def _off(conversion: npc_rules.Conversion) -> str:
     return "0" if off == 0 else f"{'+' if off > 0 else '-'}{abs(off)}"
 
 
-class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
-    """Dismisses with the conversions to import, or None (escape)."""
+class NpcImportScreen(ModalScreen[Converted | None]):
+    """Dismisses with the file's conversions to import, or None (escape)."""
 
     DEFAULT_CSS = """
     NpcImportScreen { align: center middle; }
@@ -86,13 +59,15 @@ class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
 
     def __init__(self, path: str | None = None) -> None:
         super().__init__()
-        self.start_path = default_path() if path is None else path
+        self.start_path = "" if path is None else path
         self.preview: Preview | None = None
         """The last file read and converted; what enter imports."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("Import 5e monsters (5e-database JSON)", style="bold"))
+            yield Static(
+                Text("Import statblocks (Improved Initiative or 5e SRD JSON)", style="bold")
+            )
             yield Label("File (enter reads it, then enter imports all; escape cancels)")
             yield Input(self.start_path, placeholder="path to a .json file", id="npc-import-path")
             yield Static("", id="npc-import-status")
@@ -123,7 +98,7 @@ class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
     @on(Input.Submitted, "#npc-import-path")
     def _read_typed(self) -> None:
         if not self.query_one("#npc-import-path", Input).value.strip():
-            self._status(Text("Type the path of a 5e monster file", style="bold red"))
+            self._status(Text("Type the path of a statblock file", style="bold red"))
             return
         path = self._typed_path()
         self.preview = None
@@ -138,7 +113,8 @@ class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
         try:
             preview = read_monster_file(path)
         except ValueError as exc:
-            self.app.call_from_thread(self._failed, path, str(exc))
+            reason = str(exc)
+            self.app.call_from_thread(self._failed, path, reason[:1].upper() + reason[1:])
             return
         self.app.call_from_thread(self._show, preview)
 
@@ -171,8 +147,9 @@ class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
         self.query_one("#npc-import-skipped", Static).update(skipped)
         count = len(preview.conversions)
         off = sum(1 for c in preview.conversions if not c.acceptable)
-        status = f"{count} converted ({off} off target), {len(preview.skipped)} skipped: " + (
-            "enter imports all" if count else "nothing to import"
+        status = (
+            f"{preview.kind}: {count} converted ({off} off target), {len(preview.skipped)} skipped: "
+            + ("enter imports all" if count else "nothing to import")
         )
         self._status(Text(status, style="bold"))
         if count:
@@ -186,7 +163,7 @@ class NpcImportScreen(ModalScreen[tuple[npc_rules.Conversion, ...] | None]):
         if self.preview is None or not self.preview.conversions:
             self._status(Text("Read a file with monsters first (enter on the path)", "bold red"))
             return
-        self.dismiss(self.preview.conversions)
+        self.dismiss(self.preview)
 
     def action_path(self) -> None:
         self.query_one("#npc-import-path", Input).focus()

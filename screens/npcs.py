@@ -29,6 +29,7 @@ from app.commands.npcs import (
     npc_block,
     npc_document,
 )
+from app.importing import Converted
 from app.queries import current_encounter
 from app.state import CommandError
 from rulesets import npc as npc_rules
@@ -79,7 +80,7 @@ class NpcScreen(PanelScreen):
         Binding("r", "roll", "Roll", id="npcs.roll"),
         Binding("h", "quick", "Quick build HD", id="npcs.quick"),
         Binding("w", "convert", "From Without Number", id="npcs.convert"),
-        Binding("i", "import", "Import 5e", id="npcs.import"),
+        Binding("i", "import", "Import", id="npcs.import"),
         Binding("b", "attributes", "Brawl/Wit/Will", show=False, id="npcs.attributes"),
         Binding("escape", "leave", "Back to library", show=False, id="npcs.leave"),
     ]
@@ -439,13 +440,13 @@ class NpcScreen(PanelScreen):
         self.app.push_screen(WithoutNumberForm(name), converted)
 
     def action_import(self) -> None:
-        """NPC-09: preview a 5e monster file, then import it all as one undoable command."""
+        """NPC-09: preview a statblock file, then import it all as one undoable command."""
 
-        def chosen(conversions: tuple[npc_rules.Conversion, ...] | None) -> None:
-            if not conversions:
+        def chosen(converted: Converted | None) -> None:
+            if not converted or not converted.conversions:
                 return
             before = {doc_id for doc_id, _ in self.campaign.rows("npcs")}
-            lines = self.tableside.apply(ImportNpcs(conversions))
+            lines = self.tableside.apply(ImportNpcs(converted.conversions, converted.kind))
             if lines is None:
                 return
             self.notify(f"{lines[0]} (u undoes)", markup=False)

@@ -38,6 +38,21 @@ PANELS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def action_bindings(game: Game, panel: Panel) -> list[Binding]:
+    """A game's actions for a panel as bindings: ``game('<id>')``, binding id ``<panel>.<id>``."""
+    return [
+        Binding(
+            action.key,
+            f"game('{action.id}')",
+            action.label,
+            show=action.show,
+            id=action.binding_id,
+            tooltip=action.text,
+        )
+        for action in game.actions_for(panel)
+    ]
+
+
 class PanelScreen(Screen[None]):
     """A panel: subclasses compose their body and implement :meth:`refresh_data`.
 
@@ -67,16 +82,8 @@ class PanelScreen(Screen[None]):
 
     # --- the game's actions ----------------------------------------------------------------
     def _bind_game_actions(self) -> None:
-        for action in self.game.actions_for(self.PANEL_ID):
-            binding = Binding(
-                action.key,
-                f"game('{action.id}')",
-                action.label,
-                show=action.show,
-                id=action.binding_id,
-                tooltip=action.text,
-            )
-            self._bindings.key_to_bindings.setdefault(action.key, []).append(binding)
+        for binding in action_bindings(self.game, self.PANEL_ID):
+            self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
 
     def game_context(self) -> Context:
         """What the GM has selected in this panel; panels add their selection."""

@@ -56,6 +56,7 @@ class TrayScreen(PanelScreen):
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
         Binding("s", "show_hand", "Show hand", id="tray.show_hand"),
+        Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
     ]
 
     def __init__(self) -> None:
@@ -292,6 +293,17 @@ class TrayScreen(PanelScreen):
 
     def show_result(self, lines: list[str]) -> None:
         self.notify(clean(lines[-1], 200), markup=False)
+
+    def action_session_log(self) -> None:
+        """This session's events and rolls as Markdown, in a file beside the save."""
+        from app.export import write_session_log
+
+        try:
+            path = write_session_log(self.campaign.store.data, self.campaign.store.path)
+        except OSError as exc:
+            self.notify(f"Session log not written: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Session log written to {path}", markup=False)
 
     def action_next_who(self) -> None:
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)

@@ -19,6 +19,8 @@ FIXED_NOW = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)
 def _isolated_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "saves"
     monkeypatch.setenv("TABLESIDE_SAVES", str(folder))
+    # Nor the GM's own keymap (user config folder): every test starts with the default keys.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     return folder
 
 

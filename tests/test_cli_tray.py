@@ -134,3 +134,35 @@ def test_draw_from_locked_or_corrupt_save_is_exit_2(
     assert code == 2 and err.count("\n") == 1
     code, _, err = run(capsys, "draw", "--count", "0")
     assert code == 2
+
+
+def test_draw_from_a_save_that_does_not_exist_leaves_nothing_behind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nonexistent.json"
+    code, _, err = run(capsys, "draw", "--save", str(missing))
+    assert code == 2 and err.count("\n") == 1 and "no such file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    code, _, _ = run(capsys, "draw", "--save", str(tmp_path / "no-folder" / "c.json"))
+    assert code == 2 and not (tmp_path / "no-folder").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["--game", "somnihil", "--skill", "3"], "--skill"),
+        (["--game", "aspects", "--adv"], "--adv"),
+        (["--game", "nemron", "--pool", "d6,d8", "--dc", "7", "--mod", "1"], "--mod"),
+        (["--game", "resolution", "--bonus", "2"], "--bonus"),
+        (["--game", "shadows", "--dc", "9"], "--dc"),
+        (["2d6", "--skill", "3"], "--skill"),
+    ],
+)
+def test_a_flag_the_check_does_not_use_is_an_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], flag: str
+) -> None:
+    code, out, err = run(capsys, "odds", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"tableside odds: {flag} is not an option of") or err.startswith(
+        f"tableside odds: {flag} is an option of a game's check"
+    )

@@ -318,3 +318,29 @@ async def test_npc09_editing_an_import_beyond_the_table_keeps_brawl_10(tmp_path:
 def test_npc_builder_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     keys = ["3", "n", *"Ogre", "tab", *"brute", "tab", "plus", "plus", "plus", "tab", "plus"]
     assert snap_compare(demo_app(tmp_path, "resolution"), press=keys, terminal_size=SIZE)
+
+
+async def test_the_npc_panel_imports_an_improved_initiative_library_and_updates_on_reimport(
+    tmp_path: Path,
+) -> None:
+    library = Path(__file__).parent / "fixtures" / "improved-initiative-library.json"
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        for expected in ("3 added, 0 updated, 0 left alone", "0 added, 0 updated, 3 left alone"):
+            await pilot.press("3", "i")
+            dialog = app.screen
+            assert isinstance(dialog, NpcImportScreen)
+            dialog.query_one("#npc-import-path", Input).value = str(library)
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "Improved Initiative: 3 converted" in _static(app, "#npc-import-status")
+            told = len(app._notifications)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, NpcScreen)
+            said = [str(n.message) for n in list(app._notifications)[told:]]
+            assert any(expected in message for message in said), said
+        names = [d["name"] for _, d in app.campaign.rows("npcs")]
+        assert names.count("Bandit Captain") == 1 and len(names) == 4 + 3
+    app.campaign.store.close()

@@ -165,3 +165,43 @@ def test_any_rules_refusal_becomes_a_command_error_and_changes_nothing(campaign_
     with pytest.raises(CommandError, match="two Protocols"):
         c.apply(BreakARule())
     assert c.rows("party") == [] and c.undo_stack == []
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """Adds and replaces many documents the batch way (an import)."""
+
+    add: tuple[str, ...]
+    rename: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return "Bulk"
+
+    def run(self, tx: Transaction) -> list[str]:
+        tx.insert_many("party", [{"name": n, "resources": {}} for n in self.add])
+        tx.put_many("party", {i: {"name": n, "resources": {}} for i, n in self.rename})
+        return ["bulk"]
+
+
+def test_batch_insert_and_replace_undo_and_redo_in_place(campaign_factory, tmp_path) -> None:
+    campaign = campaign_factory()
+    campaign.apply(Bulk(("A", "B", "C")))
+    campaign.apply(Bulk(("D",), ((1, "A2"), (3, "C2"))))
+    names = [d["name"] for _, d in campaign.rows("party")]
+    assert names == ["A2", "B", "C2", "D"]
+    campaign.undo()
+    assert [d["name"] for _, d in campaign.rows("party")] == ["A", "B", "C"]
+    campaign.redo()
+    assert [(i, d["name"]) for i, d in campaign.rows("party")] == [
+        (1, "A2"),
+        (2, "B"),
+        (3, "C2"),
+        (4, "D"),
+    ]
+    campaign.store.flush()
+    saved = read_campaign(campaign.store.path)["party"]
+    assert [d["name"] for d in saved.values()] == names
+    with pytest.raises(CommandError, match="nothing with id 9 in party"):
+        campaign.apply(Bulk((), ((9, "X"),)))
+    assert [d["name"] for _, d in campaign.rows("party")] == names

@@ -17,7 +17,7 @@ A quick build (NPC-03) stores ``quick_hd`` and its E (stats) value as each attri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.state import CommandError, Transaction
@@ -203,18 +203,19 @@ class DeleteNpc:
 
 
 def conversion_document(conversion: npc_rules.Conversion) -> dict[str, Any]:
-    """NPC-09: the library document of a converted 5e monster (source name and CR kept)."""
+    """NPC-09: the library document of a converted monster (source, name and CR kept)."""
     block = conversion.statblock
     doc = npc_document(
         conversion.source_name,
-        (),
+        conversion.concepts,
         block.brawl,
         block.wit,
         block.will,
+        quick_hd=conversion.quick_hd,
         powers=conversion.powers,
         notes="; ".join([conversion.report(), *conversion.notes]),
         source={
-            "system": "5e",
+            "system": conversion.source_system,
             "name": conversion.source_name,
             "cr": conversion.cr_text,
             "hd_target": str(conversion.hd_target),
@@ -229,24 +230,78 @@ def conversion_document(conversion: npc_rules.Conversion) -> dict[str, Any]:
     return doc
 
 
+def import_key(doc: dict[str, Any]) -> tuple[str, str] | None:
+    """What makes two imported NPCs the same monster: the name and the format it came from
+    (a GM's own NPC, with no source, is never overwritten by an import)."""
+    source = doc.get("source")
+    if not isinstance(source, dict) or not source.get("system"):
+        return None
+    return str(doc.get("name", "")).strip().casefold(), str(source["system"])
+
+
+KEPT_ON_UPDATE = ("effort_left",)
+"""What the table did to a library NPC that a fresh import must not undo."""
+
+
 @dataclass(frozen=True)
 class ImportNpcs:
-    """NPC-09: add converted monsters to the library in one undoable step."""
+    """NPC-09: add converted monsters to the library in one undoable step.
+
+    A monster already in the library under the same name from the same format is updated,
+    not added again; one that would not change is left alone. All inserts and all updates
+    are one batch each (one TinyDB call), so 8,000 monsters do not cost 8,000 table copies.
+    """
 
     conversions: tuple[npc_rules.Conversion, ...]
+    kind: str = "5e"
+    outcome: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    """Filled by :meth:`run`: how many were added, updated and left alone (for the CLI)."""
 
     @property
     def label(self) -> str:
-        return f"Import {len(self.conversions)} NPC(s) from 5e"
+        return f"Import {len(self.conversions)} NPC(s) from {self.kind}"
 
     def run(self, tx: Transaction) -> list[str]:
         if not self.conversions:
             raise CommandError("Nothing to import")
+        existing: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
+        for doc_id, doc in tx.campaign.rows("npcs"):
+            key = import_key(doc)
+            if key is not None:
+                existing.setdefault(key, (doc_id, doc))
+        added: dict[tuple[str, str], dict[str, Any]] = {}
+        updated: dict[int, dict[str, Any]] = {}
+        unchanged = 0
         for conversion in self.conversions:
-            tx.insert("npcs", conversion_document(conversion))
+            doc = conversion_document(conversion)
+            key = import_key(doc)
+            assert key is not None
+            if key not in existing:
+                added[key] = doc  # a name twice in one file: the later one wins
+                continue
+            doc_id, before = existing[key]
+            for kept in KEPT_ON_UPDATE:
+                if kept in before:
+                    doc[kept] = before[kept]
+            if before.get("statblock", {}).get("effort") != doc["statblock"].get("effort"):
+                doc.pop("effort_left", None)
+            if doc == before:
+                unchanged += 1
+            else:
+                updated[doc_id] = doc
+        tx.insert_many("npcs", list(added.values()))
+        tx.put_many("npcs", updated)
+        self.outcome.update(added=len(added), updated=len(updated), unchanged=unchanged)
         names = ", ".join(c.source_name for c in self.conversions[:5])
         more = f" and {len(self.conversions) - 5} more" if len(self.conversions) > 5 else ""
-        return [f"Imported {len(self.conversions)} NPC(s) from 5e: {names}{more}"]
+        return [
+            f"Imported {len(self.conversions)} NPC(s) from {self.kind}: {names}{more} "
+            f"({import_summary(len(added), len(updated), unchanged)})"
+        ]
+
+
+def import_summary(added: int, updated: int, unchanged: int) -> str:
+    return f"{added} added, {updated} updated, {unchanged} left alone"
 
 
 @dataclass(frozen=True)

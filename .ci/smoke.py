@@ -1,0 +1,42 @@
+"""Run by .ci/run with the interpreter of a fresh venv the wheel was installed into, from a
+folder outside the checkout: every game's demo opens headless and every panel and the help
+screen draw. Proves the installed package alone is enough (no module read from the checkout)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+async def open_every_demo(folder: Path) -> None:
+    import app
+    from app.demo import write_demo
+    from app.launch import open_campaign
+    from app.tui import TablesideApp
+    from rulesets.registry import GAMES
+
+    checkout = Path(os.environ["TABLESIDE_CHECKOUT"]).resolve()
+    if Path(app.__file__).resolve().is_relative_to(checkout):
+        sys.exit(f"smoke: app was imported from the checkout ({app.__file__}), not the wheel")
+    for game in GAMES:
+        path = write_demo(game, folder / f"demo-{game}.json", seed=1)
+        campaign = open_campaign(path, ruleset=game, seed=1)
+        try:
+            tui = TablesideApp(campaign)
+            async with tui.run_test(headless=True, size=(120, 36)) as pilot:
+                for key in ("1", "2", "3", "4", "question_mark", "escape"):
+                    await pilot.press(key)
+                    await pilot.pause()
+                screen = type(tui.screen).__name__
+        finally:
+            campaign.store.close()
+        print(f"smoke: demo {game} opened from {Path(app.__file__).parent}; last panel {screen}")
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as saves:
+        os.environ["TABLESIDE_SAVES"] = saves
+        asyncio.run(open_every_demo(Path(saves)))

@@ -1,0 +1,277 @@
+"""Improved Initiative statblocks in and out (NPC-09 applied to another tool's format).
+
+Improved Initiative (improvedinitiative.app) keeps 5e statblocks as JSON objects::
+
+    {"Id", "Name", "Source", "Type", "HP": {"Value", "Notes"}, "AC": {"Value", "Notes"},
+     "InitiativeModifier", "Speed": [..], "Abilities": {"Str", "Dex", "Con", "Int", "Wis", "Cha"},
+     "Challenge": "1/4", "Traits"/"Actions"/"Reactions"/"LegendaryActions": [{"Name", "Content"}],
+     "Description", "Player", ...}
+
+Its statblock library export holds them as a list, or keyed ``"ImprovedInitiative.Creatures.<id>"``
+in an account export; an encounter is ``{"Combatants": [{"StatBlock", "CurrentHP", ...}],
+"RoundCounter", "ActiveCombatantId"}``. Reading converts each statblock with the same rule as a
+5e SRD monster (:func:`rulesets.npc.from_5e`), so the HD-derived conversion is one rule.
+
+Reading: an action is an attack when its text says "Attack: +N to hit" (Improved
+Initiative has no attack bonus field), because that is how 5e prints one.
+Reading: a statblock whose Source is "Tableside" was written by :func:`statblock`: its
+"Concept" traits are the NPC's concepts and every other trait is one of its powers (the GM chose
+them; the one-per-CR rule is for monsters from elsewhere), and a Description starting "Quick
+build HD n" is that quick build (NPC-03), so export and import round-trip.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from rulesets import npc as npc_rules
+
+SYSTEM = "Improved Initiative"
+TABLESIDE_SOURCE = "Tableside"
+CONCEPT_TRAIT = "Concept"
+LIBRARY_PREFIX = "ImprovedInitiative.Creatures."
+ENCOUNTER_PREFIX = "ImprovedInitiative.SavedEncounters."
+ABILITIES: dict[str, str] = {
+    "Str": "strength",
+    "Dex": "dexterity",
+    "Con": "constitution",
+    "Int": "intelligence",
+    "Wis": "wisdom",
+    "Cha": "charisma",
+}
+_ATTACK = re.compile(r"Attack:\s*([+-]\s*\d+)\s*to hit", re.IGNORECASE)
+_HIT_DICE = re.compile(r"(\d+\s*d\s*\d+)")
+_QUICK_BUILD = re.compile(r"^Quick build HD (\d+)\b")
+
+
+def is_statblock(value: object) -> bool:
+    """An Improved Initiative statblock: a "Name" and its "Abilities" or "HP"."""
+    return (
+        isinstance(value, Mapping) and "Name" in value and ("Abilities" in value or "HP" in value)
+    )
+
+
+def statblocks_in(data: object) -> list[Any] | None:
+    """Every statblock of a library export, an account export or an encounter; None when the
+    data is not Improved Initiative's (so a caller can try another format)."""
+    if is_statblock(data):
+        return [data]
+    if isinstance(data, list):
+        return list(data) if any(is_statblock(item) for item in data) else None
+    if not isinstance(data, Mapping):
+        return None
+    if isinstance(data.get("Combatants"), list):
+        found: list[Any] = []
+        seen: set[str] = set()
+        for combatant in data["Combatants"]:
+            block = combatant.get("StatBlock") if isinstance(combatant, Mapping) else None
+            if not isinstance(block, Mapping) or not is_statblock(block):
+                continue
+            if not block.get("Player") and block["Name"] not in seen:
+                seen.add(block["Name"])
+                found.append(block)
+        return found
+    keyed = [v for k, v in data.items() if str(k).startswith(LIBRARY_PREFIX)]
+    if keyed:
+        return keyed
+    values = list(data.values())
+    return values if values and all(is_statblock(v) for v in values) else None
+
+
+def _value(entry: object) -> object:
+    return entry.get("Value") if isinstance(entry, Mapping) else entry
+
+
+def _notes(entry: object) -> str:
+    notes = entry.get("Notes") if isinstance(entry, Mapping) else None
+    return notes.strip() if isinstance(notes, str) else ""
+
+
+def _entries(raw: object) -> list[Mapping[str, Any]]:
+    items = raw if isinstance(raw, list) else []
+    return [e for e in items if isinstance(e, Mapping) and isinstance(e.get("Name"), str)]
+
+
+def _action(entry: Mapping[str, Any]) -> dict[str, Any]:
+    converted: dict[str, Any] = {"name": entry["Name"], "desc": str(entry.get("Content", ""))}
+    found = _ATTACK.search(converted["desc"])
+    if found:
+        converted["attack_bonus"] = int(found.group(1).replace(" ", ""))
+    return converted
+
+
+def as_5e(block: Mapping[str, Any]) -> dict[str, Any]:
+    """The statblock in the 5e SRD shape :func:`rulesets.npc.from_5e` reads.
+
+    Raises:
+        ConversionError: a missing Name, ability score or Challenge (named as Improved
+            Initiative names them).
+    """
+    abilities = block.get("Abilities")
+    missing = [] if isinstance(block.get("Name"), str) and block["Name"].strip() else ["Name"]
+    if not isinstance(abilities, Mapping):
+        missing.append("Abilities")
+        abilities = {}
+    else:
+        missing += [f"Abilities.{k}" for k in ABILITIES if abilities.get(k) in (None, "")]
+    if block.get("Challenge") in (None, ""):
+        missing.append("Challenge")
+    if missing:
+        raise npc_rules.ConversionError(
+            f"missing field{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
+        )
+    hp, ac = block.get("HP"), block.get("AC")
+    hit_dice = _HIT_DICE.search(_notes(hp))
+    return {
+        "name": block["Name"],
+        **{long: abilities[short] for short, long in ABILITIES.items()},
+        "challenge_rating": block["Challenge"],
+        "armor_class": [{"type": _notes(ac), "value": _value(ac)}]
+        if isinstance(_value(ac), int)
+        else _value(ac),
+        "hit_points": _value(hp),
+        "hit_dice": hit_dice.group(1).replace(" ", "") if hit_dice else None,
+        "special_abilities": [_action(e) for e in _entries(block.get("Traits"))],
+        "actions": [_action(e) for e in _entries(block.get("Actions"))],
+        "reactions": [_action(e) for e in _entries(block.get("Reactions"))],
+        "legendary_actions": [_action(e) for e in _entries(block.get("LegendaryActions"))],
+    }
+
+
+def convert(block: object) -> npc_rules.Conversion:
+    """NPC-09 for one Improved Initiative statblock.
+
+    Raises:
+        ConversionError: not a statblock, or a missing or malformed field.
+    """
+    if not isinstance(block, Mapping):
+        raise npc_rules.ConversionError(
+            f"a statblock must be a JSON object, not {type(block).__name__}"
+        )
+    conversion = npc_rules.from_5e(as_5e(block))
+    conversion = replace(conversion, source_system=SYSTEM)
+    if block.get("Source") != TABLESIDE_SOURCE:
+        return conversion
+    traits = _entries(block.get("Traits"))
+    concepts = tuple(
+        str(t.get("Content", "")).strip() for t in traits if t["Name"] == CONCEPT_TRAIT
+    )
+    powers = tuple(t["Name"] for t in traits if t["Name"] != CONCEPT_TRAIT)
+    quick = _QUICK_BUILD.match(str(block.get("Description", "")))
+    quick_hd = int(quick.group(1)) if quick else None
+    return replace(
+        conversion,
+        quick_hd=quick_hd if quick_hd is not None and quick_hd <= npc_rules.MAX_QUICK_HD else None,
+        concepts=tuple(c for c in concepts if c),
+        powers=powers,
+        power_slots=max(conversion.power_slots, len(powers)),
+        notes=tuple(n for n in conversion.notes if "power slot" not in n),
+    )
+
+
+def convert_all(
+    blocks: Sequence[Any],
+) -> tuple[list[npc_rules.Conversion], list[tuple[int, str, str]]]:
+    """Every statblock converted; errors are (index, name or "", reason), as for 5e files."""
+    conversions: list[npc_rules.Conversion] = []
+    errors: list[tuple[int, str, str]] = []
+    for index, block in enumerate(blocks):
+        try:
+            conversions.append(convert(block))
+        except (npc_rules.ConversionError, npc_rules.NPCError) as exc:
+            name = block.get("Name") if isinstance(block, Mapping) else None
+            errors.append((index, name if isinstance(name, str) else "", str(exc)))
+    return conversions, errors
+
+
+# --- writing ----------------------------------------------------------------------------------
+def ability_score(attribute: int) -> int:
+    """A 5e score whose modifier is ``attribute`` (within 1..30), so reading it back through the
+    conversion gives the same Brawl, Wit or Will."""
+    return 10 + 2 * attribute if attribute >= 0 else 11 + 2 * attribute
+
+
+def challenge(hd: int) -> str:
+    """HD ~ 2 x CR (NPC-09) read backwards: the Challenge of an NPC made here."""
+    return str(Fraction(hd, 2))
+
+
+def _attack_text(block: npc_rules.NPC, attribute: str) -> str:
+    if isinstance(block, npc_rules.QuickBuild):
+        return f"Attack: {block.atk_mod:+d} to hit. Hit: {block.atk_dmg} damage."
+    damage = block.atk_dmg.get(attribute, "weapon")
+    return f"Attack: {block.atk_mod[attribute]:+d} to hit. Hit: {damage} damage."
+
+
+def statblock(
+    *,
+    key: str,
+    name: str,
+    brawl: int,
+    wit: int,
+    will: int,
+    block: npc_rules.NPC,
+    concepts: Iterable[str] = (),
+    powers: Iterable[str] = (),
+    cr: str | None = None,
+    description: str = "",
+) -> dict[str, Any]:
+    """An NPC as an Improved Initiative statblock: the HD-derived numbers in HP, AC and
+    Actions, concepts and powers in Traits, Brawl/Wit/Will as the ability scores they convert
+    back from (Brawl in Str and Con, Wit in Dex and Int, Will in Wis and Cha)."""
+    scores = {"brawl": ability_score(brawl), "wit": ability_score(wit), "will": ability_score(will)}
+    attacks = [
+        {"Name": f"{label} attack", "Content": _attack_text(block, attribute)}
+        for attribute, label in (("brawl", "Brawl"), ("wit", "Wit"), ("will", "Will"))
+    ]
+    if block.attacks > 1:
+        attacks.insert(
+            0, {"Name": "Multiattack", "Content": f"The NPC makes {block.attacks} attacks."}
+        )
+    details = (
+        f"HD {block.hd}, hit die d{block.hit_die}, Save {block.save}+, Effort {block.effort}, "
+        f"Shock {block.shock}, Move {block.move} ft"
+    )
+    if isinstance(block, npc_rules.QuickBuild):
+        details = f"Quick build HD {block.hd}: {details}"
+    return {
+        "Id": key,
+        "Name": name,
+        "Path": "",
+        "Source": TABLESIDE_SOURCE,
+        "Type": "",
+        "HP": {"Value": block.hp, "Notes": f"({block.hp_roll})"},
+        "AC": {"Value": block.ac, "Notes": ""},
+        "InitiativeModifier": math.floor((ability_score(wit) - 10) / 2),
+        "Speed": [f"{block.move} ft."],
+        "Abilities": {
+            "Str": scores["brawl"],
+            "Dex": scores["wit"],
+            "Con": scores["brawl"],
+            "Int": scores["wit"],
+            "Wis": scores["will"],
+            "Cha": scores["will"],
+        },
+        "DamageVulnerabilities": [],
+        "DamageResistances": [],
+        "DamageImmunities": [],
+        "ConditionImmunities": [],
+        "Saves": [],
+        "Skills": [],
+        "Senses": [],
+        "Languages": [],
+        "Challenge": cr or challenge(block.hd),
+        "Traits": [{"Name": CONCEPT_TRAIT, "Content": c} for c in concepts]
+        + [{"Name": p, "Content": "Power"} for p in powers],
+        "Actions": attacks,
+        "Reactions": [],
+        "LegendaryActions": [],
+        "Description": "\n".join(x for x in (details, description) if x),
+        "Player": "",
+        "ImageURL": "",
+    }
