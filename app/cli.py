@@ -10,6 +10,7 @@ Forms::
     tableside draw [--deck minor|major] [--count N] [--save SAVE] [--json]
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
+    tableside serve [SAVE] [--host H] [--port P]
 
 Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
 """
@@ -86,6 +87,7 @@ SUBCOMMANDS: dict[str, str] = {
     "draw": "app.cli_tray:cmd_draw",
     "npc": "app.cli_npc:cmd_npc",
     "import-5e": "app.cli_npc:cmd_import_5e",
+    "serve": "app.cli_serve:cmd_serve",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,
 so opening the TUI pays for none of them."""

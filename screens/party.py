@@ -20,6 +20,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Label, Static
 
 from app.commands import party as cmd
+from app.player_view import code_for
 from app.state import Command
 from rulesets.somnihil import rules as somnihil
 from screens.panel import PanelScreen
@@ -60,6 +61,7 @@ class PartyScreen(PanelScreen):
         Binding("x", "award_xp", "Award XP", id="party.award_xp"),
         Binding("h", "heal_consequence", "Heal consequence", id="party.heal"),
         Binding("l", "level_up", "Level up", id="party.level_up"),
+        Binding("V", "player_view", "Players' view", id="party.player_view"),
     ]
 
     def __init__(self) -> None:
@@ -135,6 +137,9 @@ class PartyScreen(PanelScreen):
         ruleset = self.campaign.ruleset
         header = literal(pc.get("name", ""), style="bold")
         header.append(f"  ·  {ruleset.health(pc)}", style="dim")
+        code = code_for(self.campaign.meta, self.selected_id or 0)
+        if code:
+            header.append(f"  ·  player code {code}", style="bold")
         summary.update(header)
         for row in field_rows(ruleset, pc):
             fields.add_row(row.label, row.value, key=row.key)
@@ -452,3 +457,17 @@ def _whole(text: str) -> int | None:
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
         return None
     return int(text)
+
+    def action_player_view(self) -> None:
+        """What ``tableside serve`` shows the players; saving it the first time makes the codes."""
+        from app.commands.players import SetPlayerView
+        from app.player_view import PlayerSettings, settings_fields, settings_from_form
+        from screens.form import FormScreen
+
+        def answer(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self._send(SetPlayerView(settings_from_form(values)))
+                self.refresh_data()  # the codes live in meta, which this panel does not watch
+
+        fields = settings_fields(PlayerSettings.from_meta(self.campaign.meta))
+        self.app.push_screen(FormScreen("Players' view (tableside serve)", fields), answer)

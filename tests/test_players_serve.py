@@ -1,0 +1,121 @@
+"""``tableside serve`` end to end: a server on a free port, a client speaking textual-serve's
+websocket protocol as the browser page does, and (where Debian's Chromium is installed) a real
+headless browser driven by Playwright.
+
+textual-serve's protocol (``textual_serve/server.py``, ``app_service.py``): the page opens
+``/ws?width=W&height=H``; the client sends JSON text frames (``["stdin", keys]``,
+``["resize", {"width", "height"}]``, ``["ping", n]``); the server sends the app's terminal
+output as binary frames (escape sequences and text) and JSON text frames for meta messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.demo import write_demo
+
+CHROMIUM = "/usr/bin/chromium"
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(save: Path) -> Iterator[str]:
+    """``tableside serve SAVE`` on a free port; yields the URL it printed; stops it after."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", str(save), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = ""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not url:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("Open "):
+                url = line.split()[1]
+        assert url == f"http://localhost:{port}", f"no URL printed (exit {proc.poll()})"
+        for _ in range(100):  # the URL is printed as aiohttp starts; wait until it accepts
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            time.sleep(0.05)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+@pytest.fixture
+def shadows_save(tmp_path: Path) -> Path:
+    return write_demo("shadows", tmp_path / "demo-shadows.json", seed=3)
+
+
+async def _screen_text(url: str, wanted: list[str], keys: str = "") -> str:
+    """Connect as the page does, optionally type, and collect the terminal output as text."""
+    import aiohttp
+
+    ws_url = url.replace("http://", "ws://") + "/ws?width=120&height=36"
+    seen = ""
+    async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as ws:
+        await ws.send_json(["resize", {"width": 120, "height": 36}])
+        deadline = asyncio.get_running_loop().time() + 25
+        typed = False
+        while asyncio.get_running_loop().time() < deadline:
+            try:
+                msg = await ws.receive(timeout=2)
+            except asyncio.TimeoutError:
+                continue
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
+            elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                break
+            if all(w in seen for w in wanted):
+                if keys and not typed:
+                    for key in keys:
+                        await ws.send_json(["stdin", key])
+                    typed = True
+                    continue
+                break
+        await ws.close()
+    return seen
+
+
+def test_serve_sends_the_initiative_order_over_textual_serves_websocket(
+    shadows_save: Path,
+) -> None:
+    names = ["Agnes Thorne", "Bram Okafor", "Goblin 1", "Goblin 3", "Ambush at the Mill"]
+    before = shadows_save.read_bytes()
+    with serving(shadows_save) as url:
+        text = asyncio.run(asyncio.wait_for(_screen_text(url, names), 40))
+    for name in names:
+        assert name in text
+    assert shadows_save.read_bytes() == before
