@@ -443,6 +443,20 @@ class PartyScreen(PanelScreen):
     def action_level_up(self) -> None:
         self._change("level_up")
 
+    def action_player_view(self) -> None:
+        """What ``tableside serve`` shows the players; saving it the first time makes the codes."""
+        from app.commands.players import SetPlayerView
+        from app.player_view import PlayerSettings, settings_fields, settings_from_form
+        from screens.form import FormScreen
+
+        def answer(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self._send(SetPlayerView(settings_from_form(values)))
+                self.refresh_data()  # the codes live in meta, which this panel does not watch
+
+        fields = settings_fields(PlayerSettings.from_meta(self.campaign.meta))
+        self.app.push_screen(FormScreen("Players' view (tableside serve)", fields), answer)
+
 
 MAX_DIGITS = 9
 """No sheet number needs more; it also keeps a pasted 5000-digit number away from ``int()``,
@@ -458,16 +472,3 @@ def _whole(text: str) -> int | None:
         return None
     return int(text)
 
-    def action_player_view(self) -> None:
-        """What ``tableside serve`` shows the players; saving it the first time makes the codes."""
-        from app.commands.players import SetPlayerView
-        from app.player_view import PlayerSettings, settings_fields, settings_from_form
-        from screens.form import FormScreen
-
-        def answer(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self._send(SetPlayerView(settings_from_form(values)))
-                self.refresh_data()  # the codes live in meta, which this panel does not watch
-
-        fields = settings_fields(PlayerSettings.from_meta(self.campaign.meta))
-        self.app.push_screen(FormScreen("Players' view (tableside serve)", fields), answer)

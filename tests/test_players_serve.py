@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -92,7 +91,7 @@ async def _screen_text(url: str, wanted: list[str], keys: str = "") -> str:
         while asyncio.get_running_loop().time() < deadline:
             try:
                 msg = await ws.receive(timeout=2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if msg.type == aiohttp.WSMsgType.BINARY:
                 seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
