@@ -108,9 +108,7 @@ def cmd_serve(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def _server(
-    command: str, host: str, port: int, url: str, path: Path, notes: list[str]
-) -> Any:
+def _server(command: str, host: str, port: int, url: str, path: Path, notes: list[str]) -> Any:
     from textual_serve.server import Server
 
     class PlayersServer(Server):  # type: ignore[misc]

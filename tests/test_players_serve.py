@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +119,85 @@ def test_serve_sends_the_initiative_order_over_textual_serves_websocket(
     for name in names:
         assert name in text
     assert shadows_save.read_bytes() == before
+
+
+def _no_chromium_reason() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    return None
+
+
+@pytest.mark.skipif(_no_chromium_reason() is not None, reason=str(_no_chromium_reason()))
+def test_a_real_browser_shows_the_order_and_its_keys_change_nothing(tmp_path: Path) -> None:
+    """Headless Chromium at the printed URL while the GM's app holds the save (issue 16's
+    "done when"): the order and the current turn arrive, a hidden foe does not, a damaged foe
+    comes as a label, and keys typed in the page leave the save byte-identical.
+
+    xterm.js paints on a canvas, so what the page shows is read from the frames its websocket
+    received (the same bytes the terminal renders)."""
+    from playwright.sync_api import sync_playwright
+
+    from app.commands import combat as cmd
+    from app.queries import current_encounter
+    from rulesets import encounter as er
+    from tests.apphelpers import open_demo
+
+    gm = open_demo(tmp_path, "shadows")  # holds the save's lock, as the GM's TUI does
+    try:
+        enc_id, raw = current_encounter(gm) or (0, {})
+        ids = {c["name"]: c["id"] for c in raw["combatants"]}
+        gm.apply(cmd.ToggleHidden(enc_id, ids["Goblin 1"]))
+        gm.apply(cmd.Damage(enc_id, ids["Goblin 2"], amount="1"))
+        gm.apply(cmd.StartEncounter(enc_id))
+        actor = er.current_combatant(er.Encounter.from_dict(current_encounter(gm)[1]))  # type: ignore[index]
+        while actor is not None and actor.name == "Goblin 1":  # hidden: players see "—"
+            gm.apply(cmd.NextTurn(enc_id))
+            actor = er.current_combatant(er.Encounter.from_dict(current_encounter(gm)[1]))  # type: ignore[index]
+        assert actor is not None
+        gm.store.flush()
+        save = gm.store.path
+        before = save.read_bytes()
+        with serving(save) as url, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=30_000)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                received: list[str] = []
+                sent: list[str] = []
+
+                def watch(ws: Any) -> None:
+                    ws.on("framereceived", lambda f: received.append(_frame_text(f)))
+                    ws.on("framesent", lambda f: sent.append(_frame_text(f)))
+
+                page.on("websocket", watch)
+                page.goto(url, timeout=30_000)
+                wanted = ["Agnes Thorne", "Goblin 2", "Round 1", f"{actor.name}'s turn", "hurt"]
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    screen = ANSI.sub("", "".join(received))
+                    if all(w in screen for w in wanted):
+                        break
+                    page.wait_for_timeout(200)
+                screen = ANSI.sub("", "".join(received))
+                for text in wanted:
+                    assert text in screen
+                assert "Goblin 1" not in screen
+                page.mouse.click(700, 450)
+                page.keyboard.type("unhxdpq12345 abc", delay=20)
+                for key in ("Enter", "Escape", "Control+p", "Control+z", "Delete", "Tab"):
+                    page.keyboard.press(key)
+                page.wait_for_timeout(1500)
+                assert any('"stdin"' in s for s in sent)  # the keys reached the players' view
+                page.close()
+            finally:
+                browser.close()
+        assert save.read_bytes() == before
+    finally:
+        gm.store.close()
+
+
+def _frame_text(frame: Any) -> str:
+    return frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)

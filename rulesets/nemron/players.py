@@ -28,9 +28,7 @@ def band(sheet: SheetSpec, character: Character) -> Band:
 def limb_lines(character: Character) -> tuple[str, ...]:
     """One line of every limb's HP, in the sheet's order."""
     limbs = _limbs(character)
-    parts = [
-        f"{limb_label(k)} {limbs[k]['hp']}/{limbs[k]['max']}" for k in LIMBS if k in limbs
-    ]
+    parts = [f"{limb_label(k)} {limbs[k]['hp']}/{limbs[k]['max']}" for k in LIMBS if k in limbs]
     return ("Limbs: " + " · ".join(parts),) if parts else ()
 
 
