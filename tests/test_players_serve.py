@@ -201,3 +201,33 @@ def test_a_real_browser_shows_the_order_and_its_keys_change_nothing(tmp_path: Pa
 
 def _frame_text(frame: Any) -> str:
     return frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)
+
+
+def test_serve_refuses_bad_input_with_one_line(
+    tmp_path: Path, shadows_save: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app import cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        cases = [
+            ([str(tmp_path / "missing.json")], "missing.json: no such file"),
+            ([str(shadows_save), "--port", "70000"], "--port must be between 1 and 65535"),
+            ([str(shadows_save), "--host", "127.0.0.1", "--port", str(busy)], "cannot listen"),
+        ]
+        for argv, message in cases:
+            assert cli.main(["serve", *argv]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith("tableside serve: ") and message in err
+            assert err.count("\n") == 1
+
+
+def test_a_shared_view_prints_an_address_other_devices_can_reach() -> None:
+    from app.cli_serve import public_url
+
+    assert public_url("localhost", 8000) == "http://localhost:8000"
+    shared = public_url("0.0.0.0", 8123)
+    assert shared.startswith("http://") and shared.endswith(":8123")
+    assert "0.0.0.0" not in shared

@@ -16,7 +16,7 @@ def hand_text(owner: str, hands: Sequence[Hand]) -> Text:
     text = Text()
     for hand in hands:
         text.append(f"{clean(owner, 40)} — {hand.title}: ", style="bold")
-        text.append(", ".join(clean(card, 60) for card in hand.cards) or "none", style="cyan")
+        text.append(", ".join(clean(card, 120) for card in hand.cards) or "none", style="cyan")
         text.append("\n")
     return text
 
