@@ -61,7 +61,7 @@ class PartyScreen(PanelScreen):
         Binding("x", "award_xp", "Award XP", id="party.award_xp"),
         Binding("h", "heal_consequence", "Heal consequence", id="party.heal"),
         Binding("l", "level_up", "Level up", id="party.level_up"),
-        Binding("V", "player_view", "Players' view", id="party.player_view"),
+        Binding("V", "player_view", "Players' view", id="party.player_view", show=False),
     ]
 
     def __init__(self) -> None:
