@@ -13,6 +13,7 @@ Forms::
     tableside import-5e FILE [--save SAVE] [--json]
     tableside import FILE [--save SAVE] [--json]
     tableside keys                            the keymap file and every binding id's key
+    tableside serve [SAVE] [--host H] [--port P]
 
 Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
 """
@@ -134,6 +135,7 @@ SUBCOMMANDS: dict[str, str] = {
     "import-5e": "app.cli_npc:cmd_import_5e",
     "import": "app.cli_npc:cmd_import",
     "keys": "app.cli:cmd_keys",
+    "serve": "app.cli_serve:cmd_serve",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,
 so opening the TUI pays for none of them."""

@@ -94,7 +94,7 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 FIELDS: dict[str, dict[str, str]] = {
-    "meta": {"current_encounter": "int?"},
+    "meta": {"current_encounter": "int?", "player_view": "object", "player_secret": "text"},
     "party": {
         "attributes": "object",
         "resources": "object",
@@ -142,6 +142,15 @@ def _check_fields(doc: dict[str, Any], table: str, where: str) -> None:
         if key in doc:
             ok, what = _TYPES[kind]
             _require(ok(doc[key]), where, f"'{key}' must be {what}")
+
+
+def _check_meta(doc: dict[str, Any], where: str) -> None:
+    from app.player_view import SETTINGS_KEY, settings_problem
+
+    _check_fields(doc, "meta", where)
+    if SETTINGS_KEY in doc:
+        problem = settings_problem(doc[SETTINGS_KEY])
+        _require(problem is None, f"{where}.{SETTINGS_KEY}", str(problem))
 
 
 def _check_named(doc: dict[str, Any], where: str) -> None:
@@ -201,7 +210,7 @@ def _check_deck(doc: dict[str, Any], where: str) -> None:
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
-    "meta": lambda doc, where: _check_fields(doc, "meta", where),
+    "meta": lambda doc, where: _check_meta(doc, where),
     "party": _check_party,
     "npcs": _check_npc,
     "encounters": _check_encounter,

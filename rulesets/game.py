@@ -16,6 +16,7 @@ from typing import Any
 from rulesets.base import Ruleset, TurnModel
 from rulesets.checks import CheckRules
 from rulesets.fight import FightRules
+from rulesets.players import PlayerViewRules
 from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
 
@@ -38,6 +39,7 @@ class Game:
     fight: FightRules = field(default_factory=FightRules)
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
+    players: PlayerViewRules = field(default_factory=PlayerViewRules)
     actions: tuple[Action, ...] = ()
     summary: str = ""
     """One line on what the game is, for lists of installed games."""

@@ -14,12 +14,13 @@ from textual.widgets import Static
 from app.messages import CampaignChanged
 from rulesets.base import RuleError
 from rulesets.game import Game
-from rulesets.table import Action, Command, Context, Panel
+from rulesets.table import Action, Context, Panel
 from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
     from app.host import TableHost
     from app.state import Campaign
+    from app.state import Command as AppCommand
 
 
 class CampaignHeader(Static):
@@ -155,7 +156,7 @@ class PanelScreen(Screen[None]):
             return
         self.send(command)
 
-    def send(self, command: Command) -> list[str] | None:
+    def send(self, command: AppCommand) -> list[str] | None:
         """Apply a command through the app; show what happened. None if refused."""
         lines = self.tableside.apply(command)
         if lines:

@@ -22,6 +22,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Label, Static
 
 from app.commands import party as cmd
+from app.player_view import code_for
 from rulesets.base import Character
 from rulesets.sheet import SheetRow
 from rulesets.table import Context
@@ -49,6 +50,7 @@ class PartyScreen(PanelScreen):
         Binding("C", "party('scene')", "New scene", id="party.scene"),
         Binding("g", "party('regroup')", "Regroup", id="party.regroup"),
         Binding("R", "party('rest')", "Rest", id="party.rest"),
+        Binding("V", "player_view", "Players' view", id="party.player_view", show=False),
     ]
     """The panel's own keys; a game's sheet actions (a Grip check, rank up) are bound from its
     declaration (:class:`rulesets.table.Action`), so no other game's keys show here."""
@@ -125,6 +127,9 @@ class PartyScreen(PanelScreen):
             return
         header = literal(pc.get("name", ""), style="bold")
         header.append(f"  ·  {self.campaign.ruleset.health(pc)}", style="dim")
+        code = code_for(self.campaign.meta, self.selected_id or 0)
+        if code:
+            header.append(f"  ·  player code {code}", style="bold")
         summary.update(header)
         for row in field_rows(self.game, pc):
             fields.add_row(row.label, row.value, key=row.key)
@@ -346,6 +351,20 @@ class PartyScreen(PanelScreen):
 
         self.app.push_screen(FormScreen(cmd.ACTIONS.get(action, action), fields), answered)
 
+    def action_player_view(self) -> None:
+        """What ``tableside serve`` shows the players; saving it the first time makes the codes."""
+        from app.commands.players import SetPlayerView
+        from app.player_view import PlayerSettings, settings_fields, settings_from_form
+        from screens.form import FormScreen
+
+        def answer(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.send(SetPlayerView(settings_from_form(values)))
+                self.refresh_data()  # the codes live in meta, which this panel does not watch
+
+        fields = settings_fields(PlayerSettings.from_meta(self.campaign.meta))
+        self.app.push_screen(FormScreen("Players' view (tableside serve)", fields), answer)
+
 
 MAX_DIGITS = 9
 """No sheet number needs more; it also keeps a pasted 5000-digit number away from ``int()``,
@@ -360,3 +379,4 @@ def _whole(text: str) -> int | None:
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
         return None
     return int(text)
+

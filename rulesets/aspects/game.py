@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.aspects import checks, fight, sheet
+from rulesets.aspects import checks, fight, players, sheet
 from rulesets.aspects.rules import RULESET
 from rulesets.game import DemoPC, Game
 
@@ -21,6 +21,7 @@ GAME = Game(
     fight=fight.FIGHT,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
+    players=players.PLAYERS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="2d6 + skill bands, aspects, fate points, stress and consequences",
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
-from rulesets.nemron import checks, fight, sheet
+from rulesets.nemron import checks, fight, players, sheet
 from rulesets.nemron.rules import RULESET
 
 DEMO_PARTY = (
@@ -75,6 +75,7 @@ GAME = Game(
     fight=fight.FIGHT,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
+    players=players.PLAYERS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="rank-dice pools keep highest, boons and penalties, the drama die, limbs, energy",
 )

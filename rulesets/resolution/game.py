@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
-from rulesets.resolution import checks, fight, sheet
+from rulesets.resolution import checks, fight, players, sheet
 from rulesets.resolution.rules import RULESET
 
 DEMO_PARTY = (
@@ -31,6 +31,7 @@ GAME = Game(
     fight=fight.FIGHT,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
+    players=players.PLAYERS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="Without Number style: DC table, Grip and Deliria, HD-derived NPCs, morale",
 )

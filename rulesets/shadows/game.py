@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesets import tarot
 from rulesets.game import DemoPC, Game
-from rulesets.shadows import checks, fight, sheet
+from rulesets.shadows import checks, fight, players, sheet
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -73,6 +73,7 @@ GAME = Game(
     fight=fight.FIGHT,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
+    players=players.PLAYERS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
 )

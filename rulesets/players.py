@@ -1,0 +1,108 @@
+"""What the players may see of a game at the table: the players' view part of a game's declaration.
+
+The players' view (``tableside serve``) shows foes' health as a label rather than numbers, as
+Improved Initiative's "Colored Label" does, PCs' health in numbers, and a few things each game
+adds. Everything that differs per game is asked of the open game's :class:`PlayerViewRules`;
+the defaults suit a new game whose first sheet resource is its health.
+
+A foe's health falls in one of four :data:`BANDS`; a game names them in its own words
+(``labels``) and decides where a sheet falls (``band``). A foe in the last band is out of the
+fight and is left out of the view, like a hidden one.
+
+Reading: the bands split a health pool at full, above half, above 0 and at 0, as Improved
+Initiative's labels do (healthy, hurt, bloodied at half or less, down).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rulesets.base import Character, SheetSpec
+
+Band = Literal["healthy", "hurt", "bloodied", "down"]
+BANDS: tuple[Band, ...] = ("healthy", "hurt", "bloodied", "down")
+
+Rows = Sequence[tuple[int, dict[str, Any]]]
+"""The documents of one table as ``(doc_id, document)`` pairs."""
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Cards one player holds privately: a title and one line per card."""
+
+    title: str
+    cards: tuple[str, ...]
+
+
+def band_of(current: int, maximum: int) -> Band:
+    """A pool's band: full is healthy, above half hurt, above 0 bloodied, 0 down."""
+    if current <= 0:
+        return "down"
+    if maximum <= 0 or current >= maximum:
+        return "healthy"
+    return "hurt" if current * 2 > maximum else "bloodied"
+
+
+def pool(character: Character, key: str) -> tuple[int, int] | None:
+    """A resource's ``(current, max)``, or None where the sheet lacks it."""
+    res = character.get("resources", {}).get(key)
+    if not isinstance(res, dict):
+        return None
+    try:
+        return int(res.get("current", 0)), int(res.get("max", 0))
+    except (TypeError, ValueError):
+        return None
+
+
+def first_pool_band(sheet: SheetSpec, character: Character) -> Band:
+    """The default: the band of the sheet's first resource (healthy where there is none)."""
+    if not sheet.resources:
+        return "healthy"
+    found = pool(character, sheet.resources[0].key)
+    return "healthy" if found is None else band_of(*found)
+
+
+def no_extras(character: Character) -> tuple[str, ...]:
+    return ()
+
+
+def no_hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class PlayerViewRules:
+    """The players' view's questions to a game."""
+
+    labels: Mapping[Band, str] = field(default_factory=lambda: {b: b for b in BANDS})
+    """Each band in the game's own words (``"down"`` → ``"taken out"``)."""
+    band: Callable[[SheetSpec, Character], Band] = first_pool_band
+    """Where a foe's character-like sheet falls; plain HD foes use :func:`band_of` on HP."""
+    pc_pools: tuple[str, ...] = ()
+    """The PC resources that are health, shown in numbers; empty: the sheet's first one."""
+    pc_numbers: Callable[[Character], str] | None = None
+    """A PC's health in numbers where it is not a resource (Nemron's limbs); replaces pools."""
+    pc_extras: Callable[[Character], tuple[str, ...]] = no_extras
+    """More lines the players see of a PC (Nemron's limbs, the aspects game's consequences)."""
+    ap_per_combatant: bool = False
+    """AP left is shown beside every combatant (a game of AP rounds)."""
+    hands: Callable[[Rows, str, Character], tuple[Hand, ...]] = no_hands
+    """A PC's private cards, from the ``decks`` rows, the PC's id as text and its sheet."""
+
+    def label(self, band: Band) -> str:
+        return self.labels.get(band, band)
+
+    def pc_health(self, sheet: SheetSpec, character: Character) -> str:
+        """A PC's health pools in numbers: ``"Vitality 7/10"``, several joined by ``·``."""
+        if self.pc_numbers is not None:
+            return self.pc_numbers(character)
+        keys = self.pc_pools or tuple(spec.key for spec in sheet.resources[:1])
+        names = {spec.key: spec.label for spec in sheet.resources}
+        parts = []
+        for key in keys:
+            found = pool(character, key)
+            if found is not None:
+                parts.append(f"{names.get(key, key)} {found[0]}/{found[1]}")
+        return " · ".join(parts)

@@ -1,0 +1,56 @@
+"""Shadows in the players' view: Health, Life and Æssence; AP left per combatant; the hands.
+
+Reading: a foe's label follows the worse of Health and Life, because Health at 0 puts a
+character down and Life at 0 kills it (see :mod:`rulesets.shadows.rules`).
+"""
+
+from __future__ import annotations
+
+from rulesets.base import Character, SheetSpec
+from rulesets.decks import find_deck
+from rulesets.players import BANDS, Band, Hand, PlayerViewRules, Rows, band_of, pool
+from rulesets.tarot import Card, DeckError
+
+
+def band(sheet: SheetSpec, character: Character) -> Band:
+    worst: Band = "healthy"
+    for key in ("health", "life"):
+        found = pool(character, key)
+        if found is not None:
+            worst = max(worst, band_of(*found), key=BANDS.index)
+    return worst
+
+
+def _minor(card: Card) -> str:
+    return f"{card.label} ({card.value})" + (" face" if card.is_face else "")
+
+
+def _major(card: Card) -> str:
+    try:
+        return f"{card.label} — {card.meaning()}"
+    except (DeckError, KeyError):
+        return card.label
+
+
+def hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]:
+    """The PC's combat hand of Minor Arcana, then the Major Arcana it holds."""
+    _, minor = find_deck(list(decks), "minor")
+    held = []
+    for raw in character.get("lists", {}).get("major_arcana", []):
+        try:
+            held.append(_major(Card.from_dict(raw)))
+        except (DeckError, KeyError, TypeError, ValueError):
+            continue  # a hand-edited card the GM's sheet also skips
+    return (
+        Hand("Hand (Minor Arcana)", tuple(_minor(c) for c in minor.hand(holder))),
+        Hand("Major Arcana held", tuple(held)),
+    )
+
+
+PLAYERS = PlayerViewRules(
+    labels={"healthy": "unharmed", "hurt": "hurt", "bloodied": "bloodied", "down": "incapacitated"},
+    band=band,
+    pc_pools=("health", "life", "aessence"),
+    ap_per_combatant=True,
+    hands=hands,
+)
