@@ -43,6 +43,7 @@ class RollDice:
             total=result.total,
             dice=result.dice,
             detail=result.text,
+            dropped=result.dropped,
         )
         return [log_roll(tx, self.who, check)]
 
