@@ -38,7 +38,12 @@ def _odds_parser() -> _Parser:
     p.add_argument("--opposing", type=int, default=0, help="aspects: the NPC's skill")
     p.add_argument("--pool", default=None, help="nemron: dice pool, e.g. d6,d10,d8")
     p.add_argument("--boon", default=None, help="nemron: lesser/greater boon or penalty")
-    p.add_argument("--dc", type=int, default=None, help="nemron / resolution: the DC")
+    p.add_argument(
+        "--dc",
+        type=int,
+        default=None,
+        help="nemron: the DC; resolution: the SWN DC (a d20 check is against its 5e DC)",
+    )
     p.add_argument("--dice", default="2d6", help="resolution: 2d6 or d20")
     p.add_argument("--mod", type=int, default=0, help="resolution: the modifier")
     p.add_argument("--draw", choices=("single", "three"), default="single", help="shadows")
@@ -87,6 +92,7 @@ def cmd_odds(argv: Sequence[str]) -> int:
 
     args = _odds_parser().parse_args(argv)
     result: dict[str, dict[Any, Fraction]]
+    notes: list[str] = []
     if args.game is not None:
         if args.check is not None:
             raise UsageError("tableside odds: give a dice expression or --game, not both")
@@ -96,15 +102,21 @@ def cmd_odds(argv: Sequence[str]) -> int:
             raise UsageError("tableside odds: give a dice expression or --game ID")
         try:
             result = odds.odds(args.check)
+            notes = odds.notes(args.check)
         except odds.OddsError as exc:
             raise UsageError(f"tableside odds: {exc}") from None
     key, table = next(iter(result.items()))
     if args.json:
-        _print_json({key: {str(k): float(v) for k, v in table.items()}})
+        # "exact" gives each probability as a fraction, for scripts that need it to the last digit.
+        exact = {str(k): f"{v.numerator}/{v.denominator}" for k, v in table.items()}
+        document: dict[str, Any] = {key: {str(k): float(v) for k, v in table.items()}}
+        _print_json({**document, "exact": exact, "notes": notes})
         return EXIT_OK
     width = max(len(str(k)) for k in table)
     for name, p in table.items():
         print(f"{str(name):>{width}}  {float(p):7.2%}  {_bar(p)}")
+    for note in notes:
+        print(f"note: {note}")
     return EXIT_OK
 
 

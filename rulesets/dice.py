@@ -185,9 +185,7 @@ def _normalise(expression: str) -> str:
     return text
 
 
-def _walk_dice(
-    node: object, dice: list[int], dropped: list[int], counted: bool = True
-) -> None:
+def _walk_dice(node: object, dice: list[int], dropped: list[int], counted: bool = True) -> None:
     """Every face under ``node`` in order; a face counts only if it and all above it are kept."""
     expression = _d20().expression
     counted = counted and bool(getattr(node, "kept", True))

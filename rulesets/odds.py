@@ -244,9 +244,7 @@ class _Model:
         return icepool.map(d20.BinOp.BINARY_OPS[node.op], left, right)
 
 
-def _then(
-    hit: Callable[[Any], bool], after: icepool.Die, add: bool
-) -> Callable[[Any], Any]:
+def _then(hit: Callable[[Any], bool], after: icepool.Die, add: bool) -> Callable[[Any], Any]:
     """A face that ``hit``s is replaced by (``add``: followed by) a roll of ``after``."""
 
     def step(v: Any) -> Any:

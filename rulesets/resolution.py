@@ -298,7 +298,10 @@ def opposed_check(
         detail=f"raised to morale {minimum_dc}" if raised else "",
         natural=rolled.total if expression == "1d20" else None,
     )
-    return OpposedResult(npc_roll=npc_roll, dc=dc, pc_roll=check(rng, dc, modifier, dice))
+    # The NPC's total is already in the column of the dice both roll: no conversion.
+    column = "5e" if expression == "1d20" else "swn"
+    pc_roll = check(rng, dc, modifier, dice, dc_system=column)
+    return OpposedResult(npc_roll=npc_roll, dc=dc, pc_roll=pc_roll)
 
 
 def opposed_odds(
