@@ -6,15 +6,16 @@ come from the same parser: :func:`d20.parse` gives the tree, and each node becom
 keeps the fraction, ``//`` rounds down, comparisons give 1 or 0) and the roller's cut of the
 total toward zero at the end. Probabilities are exact fractions.
 
-Modelled directly: ``NdM`` and ``d%`` (d20 rolls 0, 10 … 90); sets; keep/drop with one
-highest/lowest selector or any value selectors; ``+ - * / // %``, comparisons, unary signs,
-decimals and ``[labels]``; before any keep, per-die ``rr`` (rerolled from a fresh die, at most
-:data:`~rulesets.dice.REROLL_DEPTH` times, as the roller does), ``ro``, ``mi``/``ma``, ``e``
-(at most :data:`~rulesets.dice.EXPLODE_DEPTH` extra dice per die, as the roller does) and ``ra``
-on one die. Everything else the roller accepts (a keep after an explosion, several
-highest/lowest selectors whose ties d20 breaks by position, ``ra`` on a pool …) is counted by
-running the roller itself once per possible sequence of dice (:func:`rulesets.dice.outcomes`),
-up to :data:`MAX_ENUMERATED` sequences; past that it is refused with a message.
+Modelled directly: ``NdM`` and ``d%`` (d20 rolls 0, 10 … 90); sets; keep/drop with any
+selectors (several in one, ``ph1pl1``, as d20 unites them: see :class:`_SelectedSum`);
+``+ - * / // %``, comparisons, unary signs, decimals and ``[labels]``; before any keep, per-die
+``rr`` (rerolled from a fresh die, at most :data:`~rulesets.dice.REROLL_DEPTH` times, as the
+roller does), ``ro``, ``mi``/``ma``, ``e`` (at most :data:`~rulesets.dice.EXPLODE_DEPTH` extra
+dice per die, as the roller does) and ``ra`` (one die added to the pool if any die hits).
+Everything else the roller accepts (a keep after an explosion, an operation after a keep, a
+highest/lowest reroll, several selectors over fractions …) is counted by running the roller
+itself once per possible sequence of dice (:func:`rulesets.dice.outcomes`), up to
+:data:`MAX_ENUMERATED` sequences; past that it is refused with a message.
 
 Reading: a comparison at the top (``2d6+1 >= 8``) is a target: the answer is the chance of
 ``success`` and ``failure`` rather than a distribution, because that is what a GM asks.
@@ -62,6 +63,9 @@ MAX_PAIRS = 100_000
 MAX_KEEP_WORK = 60_000
 """Bound on (dice × dice kept × faces²) for keep/drop of several dice via icepool (``20d20kh10``
 is 80,000 and takes ~55 ms)."""
+MAX_GROUP_WORK = 160_000
+"""Bound on (faces × dice³ × span of faces) for one keep/drop with several selectors, which walks
+(dice seen, total) states face by face: ``15d6ph1pl1`` is 121,500 and takes ~30 ms."""
 MAX_ENUMERATED = 4096
 """Dice sequences the roller is run for when the expression is not modelled (~0.15 ms each)."""
 MAX_EXACT = 2**53
@@ -301,9 +305,7 @@ def _keep(values: list[icepool.Die], op: diceast.SetOperator) -> icepool.Die:
     keep = op.op == "k"
     ranked = [s for s in op.sels if s.cat in ("h", "l")]
     if ranked and len(op.sels) > 1:
-        # d20 picks each selector's dice separately and breaks ties by position, so two
-        # selectors may pick the same die; the model sums positions and would differ.
-        raise _NotModelled(f"{op} combines selectors")
+        return _keep_by_groups(values, op)
     if ranked:
         sel = ranked[0]
         n = len(values)
@@ -332,6 +334,59 @@ def _keep(values: list[icepool.Die], op: diceast.SetOperator) -> icepool.Die:
     return _total(
         _each(values, lambda d: d.map(lambda v: v if dice.selects(sels, v) == keep else 0))
     )
+
+
+class _SelectedSum(icepool.MultisetEvaluator):  # type: ignore[misc]
+    """The total d20 keeps when one ``k``/``p`` has several selectors (``ph1pl1``).
+
+    Each selector picks its dice separately and the pick is their union. Among equal faces
+    every selector takes the earliest dice in the pool (Python's stable sort), so within a
+    group of equal faces the union is simply the largest of the selectors' counts, and the kept
+    total depends only on how many of each face came up: a multiset walk, face by face upwards.
+    """
+
+    def __init__(self, size: int, sels: Any, keep: bool) -> None:
+        self.size, self.sels, self.keep = size, sels, keep
+
+    def initial_state(self, order: Any, outcomes: Any, *sizes: Any) -> tuple[int, int]:
+        if order != icepool.Order.Ascending:
+            raise icepool.UnsupportedOrder()
+        return 0, 0  # (dice below this face, total kept so far)
+
+    def next_state(self, state: Any, order: Any, outcome: Any, count: int) -> tuple[int, int]:
+        below, total = state
+        picked = 0
+        for sel in self.sels:
+            if sel.cat == "h":  # the top ``num`` positions start at size - num
+                picked = max(picked, min(count, max(0, below + count - (self.size - sel.num))))
+            elif sel.cat == "l":
+                picked = max(picked, min(count, max(0, sel.num - below)))
+            elif dice.selects([sel], outcome):
+                picked = count
+        kept = picked if self.keep else count - picked
+        return below + count, total + outcome * kept
+
+    def final_outcome(self, final_state: Any, *args: Any) -> int:
+        return 0 if final_state is None else int(final_state[1])
+
+    @property
+    def next_state_key(self) -> Any:
+        return (_SelectedSum, self.size, str(self.sels), self.keep)
+
+
+def _keep_by_groups(values: list[icepool.Die], op: diceast.SetOperator) -> icepool.Die:
+    if not values:
+        return icepool.Die([0])
+    if not all(_whole(d) for d in values):
+        raise _NotModelled(f"{op} on fractions: d20 adds them in pool order")
+    outcomes = set().union(*(d.outcomes() for d in values))
+    n, span = len(values), max(outcomes) - min(outcomes) + 1
+    if len(outcomes) * n**3 * span > MAX_GROUP_WORK:
+        raise OddsError(f"{op} on {n} dice of {len(outcomes)} faces: too large for exact odds")
+    result: icepool.Die = _SelectedSum(len(values), op.sels, op.op == "k").evaluate(
+        icepool.Pool(values)
+    )
+    return result
 
 
 def _extreme(values: list[icepool.Die], highest: bool) -> icepool.Die:
@@ -401,15 +456,15 @@ def _sum(dice_: list[icepool.Die]) -> icepool.Die:
 def _as_totals(die: icepool.Die) -> dict[int, Fraction]:
     """The roller's totals: d20's value cut toward zero, within the roller's bound."""
     denominator = die.denominator()
-    totals: dict[int, Fraction] = {}
+    weights: dict[int, int] = {}
     for v, q in die.items():
         total = int(v)
-        totals[total] = totals.get(total, Fraction(0)) + Fraction(q, denominator)
-    if any(abs(total) > dice.MAX_NUMBER for total in totals):
+        weights[total] = weights.get(total, 0) + q
+    if any(abs(total) > dice.MAX_NUMBER for total in weights):
         raise OddsError(
             f"some rolls pass ±{dice.MAX_NUMBER:,}, which the roller refuses: no exact odds"
         )
-    return dict(sorted(totals.items()))
+    return {total: Fraction(weights[total], denominator) for total in sorted(weights)}
 
 
 def modelled(expression: str) -> dict[int, Fraction] | None:
