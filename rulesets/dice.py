@@ -123,6 +123,8 @@ def _d20() -> Any:
                     return
                 for die in chosen:
                     die.reroll()
+            if self.select(target):
+                target._context.stopped = True
 
         def explode(self, target: Any) -> None:
             self._refuse_every_face(target)
@@ -135,6 +137,15 @@ def _d20() -> Any:
                     die.explode()
                     target.roll_another()
                 done.update(chosen)
+            if self.select(target).difference(done):
+                target._context.stopped = True
+
+    class BoundedContext(d20.RollContext):  # type: ignore[misc]
+        """d20's count of dice rolled, and whether a bound stopped a die this roll."""
+
+        def reset(self) -> None:
+            super().reset()
+            self.stopped = False
 
     class BoundedRoller(d20.Roller):  # type: ignore[misc]
         def _eval_operatedset(self, node):  # type: ignore[no-untyped-def]
@@ -149,7 +160,7 @@ def _d20() -> Any:
     d20.BoundedRoller = BoundedRoller
     # One roller for the process: it caches parsed expressions (lark takes ~0.3 ms a parse),
     # and every roll runs under _ROLL_LOCK, so its roll counter is never shared.
-    d20.ROLLER = BoundedRoller(context=d20.RollContext(max_rolls=MAX_DICE))
+    d20.ROLLER = BoundedRoller(context=BoundedContext(max_rolls=MAX_DICE))
     return d20
 
 
@@ -223,6 +234,8 @@ def roll(expression: str, rng: random.Random | None = None) -> DiceRoll:
             result = roller.roll(text, stringifier=d20.PlainStringifier(), allow_comments=False)
             total = int(result.total)
             breakdown = result.result
+            if roller.context.stopped:
+                breakdown += f" (stopped at the bound: {BOUND_NOTE})"
         except d20.RollSyntaxError as exc:
             got = str(exc.got) if exc.got else "end of expression"
             raise DiceError(

@@ -92,8 +92,12 @@ def test_gen02_explosion_is_bounded_alike_and_said() -> None:
     while d20 rolled on); now both stop at EXPLODE_DEPTH and the output says so."""
     assert odds.distribution("1d4e4") == dice.outcomes("1d4e4")
     assert max(odds.distribution("1d4e4")) == 4 * (dice.EXPLODE_DEPTH + 1)
-    faces = dice.roll("1d2e2", _always(1)).dice  # a die that shows 2 every time
-    assert len(faces) == dice.EXPLODE_DEPTH + 1
+    rolled = dice.roll("1d2e2", _always(1))  # a die that shows 2 every time
+    assert len(rolled.dice) == dice.EXPLODE_DEPTH + 1
+    assert rolled.text.endswith(f"(stopped at the bound: {dice.BOUND_NOTE})")
+    assert "stopped" not in dice.roll("1d2e2", _always(0)).text
+    rerolled = dice.roll("1d2rr2", _always(1))
+    assert len(rerolled.dice) == dice.REROLL_DEPTH + 1 and "stopped at the bound" in rerolled.text
     assert odds.notes("1d6e6") == [dice.BOUND_NOTE]
     assert odds.notes("2d6+1") == []
 
