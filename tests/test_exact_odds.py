@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from app import cli, cli_tray
-from rulesets import aspects, dice, nemron, odds, resolution, shadows, somnihil
+from rulesets import aspects, dice, nemron, npc, odds, resolution, shadows, somnihil
 from rulesets.base import RuleError
 from rulesets.tarot import DeckError, DeckState, full_deck, minor_card
 
@@ -194,6 +194,13 @@ def test_rr_opposed_check_and_delirium_match_odds(
     held = modifier + 4
     expected = brute(lambda rng: resolution.delirium_roll(rng, held).band)
     assert shown(resolution.delirium_odds(held)) == expected
+
+
+@EXAMPLES
+@given(will=st.integers(-3, 8))
+def test_npc_morale_check_matches_odds(will: int) -> None:
+    expected = brute(lambda rng: npc.morale_check(rng, will).band)
+    assert shown(npc.morale_odds(will)) == expected
 
 
 BOONS = [None, "lesser boon", "greater boon", "lesser penalty", "greater penalty"]
