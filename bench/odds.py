@@ -44,10 +44,10 @@ CASES: dict[str, str] = {
     "aspects 2d6+2 vs 1 (typical)": "aspects.odds(2, 1)",
     "aspects 2d6+5 vs 5 (largest)": "aspects.odds(5, 5)",
     "shadows single card, Normal (typical)": "shadows.draw_odds(DECK, 4, 'Normal', 'single')",
-    "shadows middle of three, Absurd (three-card draw)": (
+    "shadows middle of three, full deck (largest)": (
         "shadows.draw_odds(DECK, 12, 'Absurd', 'three')"
     ),
-    "shadows middle of three, 2 left + 54 discards (largest)": (
+    "shadows middle of three, 2 left + 54 discards (reshuffle)": (
         "shadows.draw_odds(DECK[:2], 12, 'Absurd', 'three', DECK[2:])"
     ),
     "shadows single card, 1 left (certain)": (
