@@ -246,7 +246,7 @@ def test_asp_check_matches_odds(skill: int, opposing: int) -> None:
 MINOR = full_deck("minor")
 
 
-@EXAMPLES
+@settings(EXAMPLES, max_examples=150)
 @given(
     picks=st.lists(st.integers(0, len(MINOR) - 1), min_size=0, max_size=9, unique=True),
     on_pile=st.integers(0, 5),
@@ -357,7 +357,7 @@ def roller_totals(expression: str) -> dict[int, Fraction] | None:
 
 
 @settings(
-    max_examples=200,
+    max_examples=300,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -410,7 +410,7 @@ def cli_roll_totals(expression: str, monkeypatch: pytest.MonkeyPatch) -> dict[in
 
 
 @settings(
-    max_examples=50,
+    max_examples=80,
     deadline=None,
     derandomize=True,
     suppress_health_check=[
