@@ -105,6 +105,7 @@ def cmd_odds(argv: Sequence[str]) -> int:
     _shared_options(shared)
     args, rest = shared.parse_known_args(argv)
     result: dict[str, dict[Any, Fraction]]
+    notes: list[str] = []
     if args.game is not None:
         expression = [w for w in rest if not w.startswith("-")]
         if expression and not any(w.startswith("--") for w in rest):
@@ -121,15 +122,21 @@ def cmd_odds(argv: Sequence[str]) -> int:
             raise UsageError("tableside odds: give a dice expression or --game ID")
         try:
             result = odds.odds(args.check)
+            notes = odds.notes(args.check)
         except odds.OddsError as exc:
             raise UsageError(f"tableside odds: {exc}") from None
     key, table = next(iter(result.items()))
     if args.json:
-        print_json({key: {str(k): float(v) for k, v in table.items()}})
+        # "exact" gives each probability as a fraction, for scripts that need it to the last digit.
+        exact = {str(k): f"{v.numerator}/{v.denominator}" for k, v in table.items()}
+        document: dict[str, Any] = {key: {str(k): float(v) for k, v in table.items()}}
+        print_json({**document, "exact": exact, "notes": notes})
         return EXIT_OK
     width = max(len(str(k)) for k in table)
     for name, p in table.items():
         print(f"{str(name):>{width}}  {float(p):7.2%}  {_bar(p)}")
+    for note in notes:
+        print(f"note: {note}")
     return EXIT_OK
 
 

@@ -54,16 +54,22 @@ class CheckResult:
     detail: str = ""
     """Anything else worth a line in the log: kept dice, natural 1, setbacks, drama die."""
     natural: int | None = None
+    dropped: tuple[int, ...] = ()
+    """Positions in :attr:`dice` of the values that do not count (a die not kept, a card not
+    used); the roll log shows them struck through."""
 
     def as_log(self) -> dict[str, Any]:
-        """A JSON-safe dict for the roll log."""
-        return {
+        """A JSON-safe dict for the roll log (``dropped`` only when something was dropped)."""
+        entry: dict[str, Any] = {
             "expression": self.expression,
             "total": self.total,
             "dice": list(self.dice),
             "band": self.band,
             "detail": self.detail,
         }
+        if self.dropped:
+            entry["dropped"] = list(self.dropped)
+        return entry
 
 
 @dataclass(frozen=True)

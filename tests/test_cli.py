@@ -27,8 +27,12 @@ def test_roll_json_keys_and_seed_repeats(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 3
-    assert set(rows[0]) == {"expr", "total", "dice", "text"}
+    assert set(rows[0]) == {"expr", "total", "dice", "dropped", "text"}
     assert all(len(r["dice"]) == 4 and r["total"] == sum(sorted(r["dice"])[1:]) for r in rows)
+    # Issue 14: the die kh3 does not keep is named by its position, and is the lowest.
+    for r in rows:
+        (gone,) = r["dropped"]
+        assert r["dice"][gone] == min(r["dice"])
     _, again, _ = run(capsys, "roll", "4d6kh3", "--seed", "5", "--json", "--times", "3")
     assert again == out
 
@@ -38,7 +42,7 @@ def test_roll_json_keys_and_seed_repeats(capsys: pytest.CaptureFixture[str]) -> 
     [
         ("2d", "column"),
         ("1000000d1000000", "more than"),
-        ("1d1e1", "more than"),
+        ("1d1e1", "explodes on every face"),
         ("x" * 300, "limit"),
         ("١d6", "ASCII"),
     ],

@@ -27,7 +27,10 @@ def test_gen02_odds_of_an_expression_is_a_distribution(capsys: pytest.CaptureFix
 
 def test_gen02_odds_with_target_is_success_and_failure(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "odds", "2d6+1 >= 8", "--json")
-    assert json.loads(out) == {"bands": {"success": 21 / 36, "failure": 15 / 36}}
+    document = json.loads(out)
+    assert document["bands"] == {"success": 21 / 36, "failure": 15 / 36}
+    assert document["exact"] == {"success": "7/12", "failure": "5/12"}
+    assert document["notes"] == []
 
 
 @pytest.mark.parametrize(

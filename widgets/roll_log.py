@@ -1,4 +1,9 @@
-"""The roll log (GEN-03): newest last, timestamps, who, expression, dice, total, band."""
+"""The roll log (GEN-03): newest last, timestamps, who, expression, every die, total, band.
+
+Every die (or card value) of a roll is shown; the ones that do not count, listed by position
+in the entry's ``dropped`` (a die not kept, a rerolled face, a card not used), are struck
+through and dimmed, and a plain-text reader sees them marked ``x`` as the roller writes them.
+"""
 
 from __future__ import annotations
 
@@ -9,24 +14,65 @@ from textual.widgets import RichLog
 
 from widgets.literal import clean
 
+DROPPED_STYLE = "dim strike"
+SHOWN_DICE = 40
+"""Dice listed on a log line before the rest is summed up as "+N more" (``full`` lists all)."""
 
-def format_entry(entry: dict[str, Any]) -> Text:
+
+def _limit(full: bool, limit: int) -> int:
+    return 1_000_000 if full else limit
+
+
+def _positions(value: object) -> set[int]:
+    """The ``dropped`` positions of an entry; anything malformed (a hand-edited save) is none."""
+    if not isinstance(value, list):
+        return set()
+    return {i for i in value if isinstance(i, int) and not isinstance(i, bool)}
+
+
+def dice_text(entry: dict[str, Any], *, full: bool = False) -> Text:
+    """``[13 x18]``-style list of every die of a roll: kept plain, dropped struck through."""
+    faces = entry.get("dice")
+    if not isinstance(faces, list) or not faces:
+        return Text()
+    dropped = _positions(entry.get("dropped"))
+    shown = faces if full else faces[:SHOWN_DICE]
+    text = Text("[")
+    for i, face in enumerate(shown):
+        if i:
+            text.append(" ")
+        if i in dropped:
+            text.append(f"x{clean(face, 12)}", style=DROPPED_STYLE)
+        else:
+            text.append(clean(face, 12))
+    if len(shown) < len(faces):
+        text.append(f" +{len(faces) - len(shown)} more", style="dim")
+    text.append("]")
+    return text
+
+
+def format_entry(entry: dict[str, Any], *, full: bool = False) -> Text:
+    """One log entry as a line; ``full`` keeps every character and die (a long entry's view)."""
     at = str(entry.get("at", ""))[11:19]
     kind = entry.get("kind", "roll")
     line = Text()
     line.append(f"{at} ", style="dim")
     if kind == "roll":
-        line.append(clean(entry.get("who", "GM"), 24), style="bold")
-        line.append(f"  {clean(entry.get('expression', ''), 60)}  ")
+        line.append(clean(entry.get("who", "GM"), _limit(full, 24)), style="bold")
+        line.append(f"  {clean(entry.get('expression', ''), _limit(full, 60))}  ")
+        rolled = dice_text(entry, full=full)
+        if rolled:
+            line.append_text(rolled)
+            line.append(" ")
         line.append(f"{entry.get('total', '')}", style="bold cyan")
         if entry.get("band"):
-            line.append(f"  {clean(entry['band'], 40)}", style="bold magenta")
+            line.append(f"  {clean(entry['band'], _limit(full, 40))}", style="bold magenta")
         if entry.get("detail"):
-            line.append(f"  {clean(entry['detail'], 120)}", style="dim")
+            line.append(f"  {clean(entry['detail'], _limit(full, 120))}", style="dim")
     elif kind in ("undo", "redo"):
-        line.append(clean(entry.get("text", ""), 160), style="italic yellow")
+        line.append(clean(entry.get("text", ""), _limit(full, 160)), style="italic yellow")
     else:
-        line.append(clean(entry.get("text", ""), 160))
+        line.append(clean(entry.get("text", ""), _limit(full, 160)))
     return line
 
 

@@ -27,5 +27,6 @@ class RollDice:
             total=result.total,
             dice=result.dice,
             detail=result.text,
+            dropped=result.dropped,
         )
         return [tx.log_roll(self.who, check)]

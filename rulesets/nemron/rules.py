@@ -291,15 +291,18 @@ def fixed_medium(pool: Iterable[int | str]) -> int:
 
 def _pool_result(
     pool: Sequence[int], boon: str | None, rng: random.Random
-) -> tuple[int, list[int]]:
+) -> tuple[int, list[int], int]:
+    """The kept result, every die rolled (the boon/penalty die last) and which one is kept."""
     dice = [rng.randint(1, s) for s in pool]
-    result = max(dice)
+    kept = dice.index(max(dice))
     mod = _modifier(boon)
     if mod is not None:
         extra = rng.randint(1, mod[0])
         dice.append(extra)
-        result = max(result, extra) if mod[1] == "highest" else min(result, extra)
-    return result, dice
+        wins = extra > dice[kept] if mod[1] == "highest" else extra < dice[kept]
+        if wins:
+            kept = len(dice) - 1
+    return dice[kept], dice, kept
 
 
 def check(
@@ -331,7 +334,7 @@ def check(
     """
     sides = normalise_pool(pool_from_ranks(ranks) if ranks is not None else (pool or []))
     target = minimum_dc(dc, specialised, weapon_rank)
-    result, dice = _pool_result(sides, boon, rng)
+    result, dice, kept = _pool_result(sides, boon, rng)
     band = SUCCESS if result >= target else FAILURE
     expression = f"{pool_text(sides)} vs DC {target}"
     details = [f"kept {result}"]
@@ -344,7 +347,8 @@ def check(
     if drama:
         value, drama_result = roll_drama(rng)
         details.append(f"drama d20 {value}" + (f": {drama_result}" if drama_result else ""))
-    return CheckResult(expression, result, tuple(dice), band, "; ".join(details))
+    dropped = tuple(i for i in range(len(dice)) if i != kept)
+    return CheckResult(expression, result, tuple(dice), band, "; ".join(details), dropped=dropped)
 
 
 def drama_of(result: CheckResult) -> str | None:
@@ -372,14 +376,24 @@ def _pool_die(pool_sides: Sequence[int], boon: str | None) -> icepool.Die:
     return die
 
 
-def odds(pool_sides: Sequence[int | str], dc: int, boon: str | None = None) -> dict[str, Fraction]:
-    """NEM-01/02: exact chances of ``"success"`` and ``"failure"`` for a pool against a DC.
+def odds(
+    pool_sides: Sequence[int | str],
+    dc: int,
+    boon: str | None = None,
+    *,
+    specialised: bool = False,
+    weapon_rank: int | None = None,
+) -> dict[str, Fraction]:
+    """NEM-01/02/04: exact chances of ``"success"`` and ``"failure"`` of :func:`check`.
 
-    ``odds([6, 10, 8], 7)`` → ``{"success": 11/20, "failure": 9/20}``.
+    ``odds([6, 10, 8], 7)`` → ``{"success": 11/20, "failure": 9/20}``. The DC's minimums
+    (``specialised``, ``weapon_rank``) apply as in :func:`check`; the drama die is rolled apart
+    from the pool and never changes the band (its odds: :func:`drama_odds`).
     """
     die = _pool_die(normalise_pool(pool_sides), boon)
+    target = minimum_dc(dc, specialised, weapon_rank)
     denominator = die.denominator()
-    hits = sum(q for v, q in die.items() if v >= dc)
+    hits = sum(q for v, q in die.items() if v >= target)
     success = Fraction(hits, denominator)
     return {SUCCESS: success, FAILURE: 1 - success}
 

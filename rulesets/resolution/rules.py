@@ -11,6 +11,11 @@ Reading: the 5e and Cepheus Engine columns are linear in the SWN DC (5e DC = 2.5
 CE DM = 8 - DC), so values between rows convert by that line, rounded half toward the harder DC,
 because every printed row satisfies it.
 Reading: a check succeeds when the total equals or beats the DC, as in SWN.
+Reading: a check's DC is the SWN DC, the table's first column (the tray steps through its
+rows); rolled on d20 it is read in the table's 5e column (SWN 14 → 5e DC 30, an off-table DC by
+the line, SWN 9 → 5e 18), because a d20 roll against an SWN DC would make every task easy.
+``dc_system="5e"`` (or ``"ce"``) gives the DC in another column instead; it is converted the
+same way.
 Reading: in an opposed check the NPC's roll total is the DC (raised to the NPC's morale when the
 GM uses that minimum), and the PC succeeds on a total equal to or above it.
 Reading: INT and WIS are the 3..18 scores (not modifiers), because Max Grip is clamped to 10..18.
@@ -200,32 +205,53 @@ def _pool(dice: str) -> icepool.Die:
     return 2 @ icepool.d6 if _dice(dice) == "2d6" else icepool.d20
 
 
+def target_dc(dc: int, dice: str = "2d6", dc_system: str = "swn") -> int:
+    """RR-01: the number a check's total must reach: the DC in the column of the dice rolled.
+
+    ``target_dc(14, "d20")`` is 30 (the 5e column); ``target_dc(14, "2d6")`` is 14.
+    """
+    column = "5e" if _dice(dice) == "1d20" else "swn"
+    return convert_dc(dc, dc_system, column)
+
+
 def check(
-    rng: random.Random | None = None, dc: int = 8, modifier: int = 0, dice: str = "2d6"
+    rng: random.Random | None = None,
+    dc: int = 8,
+    modifier: int = 0,
+    dice: str = "2d6",
+    *,
+    dc_system: str = "swn",
 ) -> CheckResult:
     """RR-01: a skill check, 2d6 (or d20) + modifier, succeeding at or above the DC.
 
     Args:
         rng: the injected random source.
-        dc: the target (SWN DC for 2d6; a d20 system's DC for d20). Default 8 (Average).
+        dc: the SWN DC (default 8, Average); a d20 roll is against its 5e DC (see the Reading).
         modifier: skill plus attribute modifier.
         dice: ``"2d6"`` or ``"d20"``.
+        dc_system: the column ``dc`` is written in: ``swn`` (default), ``5e`` or ``ce``.
     """
     expression = _dice(dice)
+    target = target_dc(dc, dice, dc_system)
     rolled = roll(expression, rng_or_new(rng))
     total = rolled.total + modifier
+    against = f"DC {target}"
+    if expression == "1d20":
+        against = f"5e DC {target}" + (f" (SWN DC {dc})" if _system(dc_system) == "swn" else "")
     return CheckResult(
-        expression=f"{expression}{modifier:+d} vs DC {dc}",
+        expression=f"{expression}{modifier:+d} vs {against}",
         total=total,
         dice=rolled.dice,
-        band=SUCCESS if total >= dc else FAILURE,
+        band=SUCCESS if total >= target else FAILURE,
         natural=rolled.total if expression == "1d20" else None,
     )
 
 
-def odds(dc: int = 8, modifier: int = 0, dice: str = "2d6") -> dict[str, Fraction]:
-    """RR-01 (GEN-02): exact chance of success and failure of :func:`check`."""
-    success = Fraction((_pool(dice) + modifier).probability(">=", dc))
+def odds(
+    dc: int = 8, modifier: int = 0, dice: str = "2d6", *, dc_system: str = "swn"
+) -> dict[str, Fraction]:
+    """RR-01 (GEN-02): exact chance of success and failure of :func:`check` (same arguments)."""
+    success = Fraction((_pool(dice) + modifier).probability(">=", target_dc(dc, dice, dc_system)))
     return {SUCCESS: success, FAILURE: 1 - success}
 
 
@@ -272,7 +298,10 @@ def opposed_check(
         detail=f"raised to morale {minimum_dc}" if raised else "",
         natural=rolled.total if expression == "1d20" else None,
     )
-    return OpposedResult(npc_roll=npc_roll, dc=dc, pc_roll=check(rng, dc, modifier, dice))
+    # The NPC's total is already in the column of the dice both roll: no conversion.
+    column = "5e" if expression == "1d20" else "swn"
+    pc_roll = check(rng, dc, modifier, dice, dc_system=column)
+    return OpposedResult(npc_roll=npc_roll, dc=dc, pc_roll=pc_roll)
 
 
 def opposed_odds(

@@ -39,17 +39,21 @@ Reading: the text gives no maxima for Health, Life or Æssence, so they are set 
 Reading: Health at 0 makes a character "incapacitated" and Life at 0 "dead", because the text
 says modern weapons put people down through Health while Life is their life force.
 Reading: Quickness runs 1..16 on the sheet so AP per round spans the text's normal 6..13.
-Reading: odds are exact over the cards given (e.g. the draw pile as it stands); the King's or
-three faces' extra card comes from the cards left; with none left it adds 0.
+Reading: odds are exact over the deck as it stands: the draw pile's order is unknown to the
+table, so every order of it is equally likely, and when it runs out mid-draw the discards are
+shuffled in (every order again equally likely), as :meth:`DeckState.take` does; a pile of one
+card makes that card certain. The King's or three faces' extra card is the next card the same
+way; with none left anywhere it adds 0, in the draw and in the odds alike.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
@@ -194,8 +198,11 @@ class SkillDraw:
         return lines + list(self.events)
 
     def as_check(self) -> CheckResult:
-        """The draw as the app's generic :class:`CheckResult`."""
+        """The draw as the app's generic :class:`CheckResult` (the two cards a middle-of-three
+        draw does not use are marked dropped)."""
         values = [c.value for c in self.cards] + ([self.extra.value] if self.extra else [])
+        used = next(i for i, c in enumerate(self.cards) if c is self.used)
+        unused = tuple(i for i in range(len(self.cards)) if i != used)
         return CheckResult(
             expression=f"{self.mode} draw +{self.bonus} vs {self.difficulty}",
             total=self.total,
@@ -203,6 +210,7 @@ class SkillDraw:
             band=self.band,
             detail="; ".join(self.log_lines()),
             natural=self.used.value,
+            dropped=unused,
         )
 
 
@@ -241,7 +249,9 @@ def skill_draw(
     events = list(taken.events)
     used = cards[0] if mode == "single" else middle_card(cards)
     extra: Card | None = None
-    if _extra_due(mode, cards, used):
+    if _extra_due(mode, cards, used) and deck.available == 0:
+        events.append("no card left to add to the total")
+    elif _extra_due(mode, cards, used):
         more = deck.take(rng, 1)
         extra, events = more.cards[0], events + list(more.events)
     deck.put_discard(cards + ((extra,) if extra else ()))
@@ -1066,22 +1076,16 @@ def _value_counts(deck_cards: Sequence[Card | Mapping[str, Any]]) -> Counter[int
     return Counter(c.value for c in map(as_card, deck_cards) if c.deck == "minor")
 
 
-def _add_band(
-    odds: dict[str, Fraction],
-    p: Fraction,
-    used: int,
-    base: int,
-    extra_from: Counter[int] | None,
-    row: Difficulty,
-) -> None:
-    """Add probability ``p`` of a draw with used value and base total, maybe plus an extra card."""
-    left = sum(extra_from.values()) if extra_from is not None else 0
-    if extra_from is None or left == 0:
-        odds[band_for(used, base, row)] += p
-        return
-    for value, count in extra_from.items():
-        if count:
-            odds[band_for(used, base + value, row)] += p * Fraction(count, left)
+def _hands(counts: Counter[int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every multiset of ``k`` card values from ``counts`` (sorted) and its ways, up to a
+    factor the same for all."""
+    values = sorted(v for v, c in counts.items() if c)
+    for combo in itertools.combinations_with_replacement(values, k):
+        ways = 1
+        for v in set(combo):
+            ways *= math.comb(counts[v], combo.count(v))
+        if ways:
+            yield combo, ways
 
 
 def draw_odds(
@@ -1089,48 +1093,48 @@ def draw_odds(
     bonus: int,
     level: str | Difficulty = "Normal",
     mode: DrawMode = "single",
+    discard: Sequence[Card | Mapping[str, Any]] = (),
 ) -> dict[str, Fraction]:
-    """GEN-02 / SOH-02..05: exact chance of each band, drawing without replacement.
+    """GEN-02 / SOH-02..05: exact chance of each band of :func:`skill_draw`.
 
-    ``deck_cards`` are the Minor Arcana cards the draw comes from (e.g. the draw pile);
-    ``bonus`` is skill + attribute + assistance + modifiers. The King (single) or three-face
-    (three) extra card is drawn from the cards left.
+    ``deck_cards`` is the draw pile (its order unknown), ``discard`` the discards shuffled in
+    if the pile runs out; ``bonus`` is skill + attribute + assistance + modifiers. The King
+    (single) or three-face (three) extra card is the next card drawn, or 0 with none left.
     """
     row = difficulty(level)
-    counts = _value_counts(deck_cards)
-    n = sum(counts.values())
-    need = 1 if mode == "single" else 3
     if mode not in ("single", "three"):
         raise RuleError(f"draw mode is 'single' or 'three', not {mode!r}")
+    pile, spare = _value_counts(deck_cards), _value_counts(discard)
+    n = sum(pile.values()) + sum(spare.values())
+    need = 1 if mode == "single" else 3
     if n < need:
         raise RuleError(f"a {mode} draw needs {need} Minor Arcana cards; {n} given")
-    odds = dict.fromkeys(BANDS, Fraction(0))
-    if mode == "single":
-        for value, count in counts.items():
-            rest = counts - Counter({value: 1}) if value == 14 else None
-            _add_band(odds, Fraction(count, n), value, value + bonus, rest, row)
-        return odds
-    values = sorted(counts)
-    total_ways = math.comb(n, 3)
-    for i, a in enumerate(values):
-        for j, b in enumerate(values[i:], start=i):
-            for c in values[j:]:
-                hand = Counter((a, b, c))
-                ways = math.prod(math.comb(counts[v], k) for v, k in hand.items())
-                if not ways:
-                    continue
-                rest = counts - hand if a >= 11 else None
-                _add_band(odds, Fraction(ways, total_ways), b, b + bonus, rest, row)
-    return odds
+    weights = dict.fromkeys(BANDS, 0)
+    # Ways over one denominator: a hand counts once per card that could come next, whether or
+    # not it is drawn (the next card comes from what is left of the pile, else the discards).
+    on_pile = sum(pile.values())
+    next_ways = on_pile - need if on_pile > need else n - need
+    from_pile = min(need, on_pile)  # the rest of the hand comes from the shuffled discards
+    for top, top_ways in _hands(pile, from_pile):
+        for bottom, bottom_ways in _hands(spare, need - from_pile):
+            values, ways = top + bottom, top_ways * bottom_ways
+            used = values[0] if need == 1 else sorted(values)[1]
+            due = used == 14 if need == 1 else all(v >= 11 for v in values)
+            if not (due and next_ways):
+                weights[band_for(used, used + bonus, row)] += ways * max(next_ways, 1)
+                continue
+            source = pile - Counter(top) if on_pile > need else spare - Counter(bottom)
+            for value, count in source.items():
+                weights[band_for(used, used + value + bonus, row)] += ways * count
+    total = sum(weights.values())
+    return {band: Fraction(w, total) for band, w in weights.items()}
 
 
 def check_odds(
     deck: DeckState, bonus: int, level: str | Difficulty = "Normal", mode: DrawMode = "single"
 ) -> dict[str, Fraction]:
-    """GEN-02: odds from the draw pile as it stands, or pile + discards if it is too short."""
-    need = 2 if mode == "single" else 4
-    cards = deck.draw_pile if len(deck.draw_pile) >= need else deck.draw_pile + deck.discard
-    return draw_odds(cards, bonus, level, mode)
+    """GEN-02: odds of :func:`skill_draw` on ``deck`` as it stands (pile, then discards)."""
+    return draw_odds(deck.draw_pile, bonus, level, mode, deck.discard)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -194,6 +194,7 @@ def check(
         band=band,
         detail="; ".join(notes),
         natural=natural,
+        dropped=rolled.dropped,
     )
 
 

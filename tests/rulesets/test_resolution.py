@@ -62,8 +62,9 @@ def test_rr01_check_2d6_and_d20():
         assert result.total == sum(result.dice) + 1
         assert len(result.dice) == 2
         assert result.band == ("success" if result.total >= 8 else "failure")
-    d20 = resolution.check(random.Random(3), 15, modifier=2, dice="d20")
+    d20 = resolution.check(random.Random(3), 15, modifier=2, dice="d20", dc_system="5e")
     assert d20.total == d20.natural + 2
+    assert d20.expression == "1d20+2 vs 5e DC 15"
     assert resolution.RULESET.check(random.Random(1)).expression == "2d6+0 vs DC 8"
     with pytest.raises(resolution.RuleError):
         resolution.check(random.Random(1), 8, dice="3d6")
@@ -72,9 +73,20 @@ def test_rr01_check_2d6_and_d20():
 def test_rr01_odds_exact():
     assert resolution.odds(8) == {"success": Fraction(15, 36), "failure": Fraction(21, 36)}
     assert resolution.odds(7, modifier=0)["success"] == Fraction(21, 36)
-    assert resolution.odds(15, modifier=2, dice="d20")["success"] == Fraction(8, 20)
+    assert resolution.odds(15, modifier=2, dice="d20", dc_system="5e")["success"] == Fraction(8, 20)
     assert resolution.odds(2)["success"] == 1
     assert resolution.odds(14, modifier=-1)["success"] == 0
+
+
+def test_rr01_d20_check_is_against_the_5e_column():
+    """Issue 14: the tray rolled d20+2 vs DC 14 and showed 45%; its own line says 5e DC 30."""
+    assert resolution.odds(14, 2, "d20") == {"success": 0, "failure": 1}
+    assert resolution.odds(8, 2, "d20")["success"] == Fraction(8, 20)  # 5e DC 15
+    assert resolution.odds(9, 0, "d20")["success"] == Fraction(3, 20)  # off the table: 5e 18
+    rolled = resolution.check(random.Random(1), 14, 2, "d20")
+    assert rolled.expression == "1d20+2 vs 5e DC 30 (SWN DC 14)"
+    assert rolled.band == "failure"
+    assert resolution.check(random.Random(1), 14, 2, "2d6").expression == "2d6+2 vs DC 14"
 
 
 @given(st.integers(-10, 30), st.integers(-5, 10), st.sampled_from(["2d6", "d20"]))
