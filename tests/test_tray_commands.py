@@ -211,6 +211,23 @@ def test_asp01_bands_and_failure_grade(tmp_path: Path) -> None:
     campaign.store.close()
 
 
+def test_an_aspects_check_is_logged_once(tmp_path: Path) -> None:
+    """The check's roll is one log entry, not a roll and an event repeating it (issue 14)."""
+    campaign = demo(tmp_path, "aspects")
+    before = len(campaign.rows("log"))
+    campaign.apply(aspects_checks.AspectsCheck(1, 1))
+    new = [entry for _, entry in campaign.rows("log")][before:]
+    assert [entry["kind"] for entry in new] == ["roll"]
+    give_fate(campaign, 1, 1)
+    log_id = aspects_checks.last_aspects_roll(campaign.rows("log"))
+    assert log_id is not None
+    campaign.apply(aspects_checks.SpendFate(log_id, "reroll"))
+    spent = [entry for _, entry in campaign.rows("log")][before + 1 :]
+    assert [entry["kind"] for entry in spent] == ["event"]
+    assert spent[0]["text"].startswith("Rowan Pike spends a fate point (reroll): ")
+    campaign.store.close()
+
+
 def test_asp02_asp03_fate_reroll_keeps_better_once_per_roll(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "aspects")
     give_fate(campaign, 1, 2)

@@ -121,7 +121,9 @@ class SpendFate:
         entry.update(roll.result.as_log())
         entry[ROLL_KEY] = _roll_to_dict(roll)
         tx.put("log", self.log_id, entry)
-        return [roll_line(entry)]
+        # The roll's own entry now shows the new result; the event says who paid for what.
+        how = "reroll" if self.action == "reroll" else f"invoke {self.aspect}"
+        return [f"{payer.get('name', '?')} spends a fate point ({how}): {roll_line(entry)}"]
 
 
 def _choose(
