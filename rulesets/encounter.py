@@ -159,6 +159,9 @@ class Combatant:
     stats: dict[str, Any] = field(default_factory=dict)
     turn_round: int = 0
     ended_round: int = 0
+    defeated: bool = False
+    """Out of the fight (dropped, taken out, dead, retired, or marked by hand): dimmed, its
+    turns skipped, left out of the players' view."""
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
@@ -183,6 +186,7 @@ class Combatant:
             "stats": dict(self.stats),
             "turn_round": self.turn_round,
             "ended_round": self.ended_round,
+            "defeated": self.defeated,
         }
 
     @classmethod
@@ -208,6 +212,7 @@ class Combatant:
             stats=dict(data.get("stats") or {}),
             turn_round=int(data.get("turn_round", 0)),
             ended_round=int(data.get("ended_round", 0)),
+            defeated=bool(data.get("defeated", False)),
         )
 
 
@@ -449,10 +454,19 @@ def add_combatants(
     at = len(enc.combatants) if position is None else max(0, min(position, len(enc.combatants)))
     enc.combatants[at:at] = new
     lines = [f"{c.name} joins the encounter" for c in new]
+    if enc.model == "initiative" and position is None:
+        # A late joiner with an initiative goes to its place in the order, not to the bottom.
+        for c in new:
+            if c.initiative is not None:
+                place_by_initiative(enc, c.id)
     if enc.started and enc.model == "ap_rounds":
         for c in new:
             c.acted = c.ap <= 0
-        lines += _refresh_ap_actor(enc)
+        cur = current_combatant(enc)
+        # A reinforcement never takes the turn from whoever is acting: it acts once the
+        # actor's spend hands the turn on (SOH-10 "most AP left" is asked again then).
+        if cur is None or cur.ap <= 0 or cur.defeated:
+            lines += _refresh_ap_actor(enc)
     elif enc.started and enc.model == "initiative" and enc.current is None and new:
         # A fight emptied mid-round resumes with whoever joins first, not with nobody acting.
         lines += _begin_turn(enc, enc.combatants[0])
@@ -541,10 +555,10 @@ def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
     if not enc.started or not enc.combatants:
         return lines
     if enc.model == "initiative":
-        if i >= len(enc.combatants):
+        if all(c.defeated for c in enc.combatants[i:]):
             lines += _new_round(enc)
             i = 0
-        lines += _begin_turn(enc, enc.combatants[i])
+        lines += _begin_turn(enc, _first_up(enc, i))
     elif enc.model == "ap_rounds":
         lines += _refresh_ap_actor(enc)
     return lines
@@ -574,11 +588,90 @@ def move_down(enc: Encounter, combatant_id: str) -> list[str]:
     return move_combatant(enc, combatant_id, 1)
 
 
-def set_initiative(enc: Encounter, combatant_id: str, value: int | None) -> list[str]:
-    """GEN-04: set an initiative by hand (None clears it); the order changes only on sort."""
+def set_initiative(
+    enc: Encounter, combatant_id: str, value: int | None, resort: bool = False
+) -> list[str]:
+    """GEN-04: set an initiative by hand (None clears it).
+
+    ``resort``: in the initiative model the combatant moves to its new place, unless it is
+    the one whose turn it is (moving it would move the turn marker with it).
+    """
     c = enc.get(combatant_id)
     c.initiative = value
-    return [f"{c.name}'s initiative is {'unset' if value is None else value}"]
+    lines = [f"{c.name}'s initiative is {'unset' if value is None else value}"]
+    if resort and enc.model == "initiative" and c.id != enc.current:
+        lines += place_by_initiative(enc, c.id)
+    return lines
+
+
+def initiative_key(
+    c: Combatant, tiebreak: Callable[[Combatant], Any] | None = None
+) -> tuple[Any, ...]:
+    """Sort key of the initiative order: highest first, unset last, then the tie-break."""
+    return (c.initiative is None, -(c.initiative or 0), (tiebreak or pcs_first)(c))
+
+
+def place_by_initiative(
+    enc: Encounter, combatant_id: str, tiebreak: Callable[[Combatant], Any] | None = None
+) -> list[str]:
+    """GEN-04: move one combatant to its place by initiative, after those it ties with.
+
+    Nobody else moves, so the turn stays where it is. Mid-round, a combatant placed above
+    the one acting has missed this round's turn (it is marked acted) and acts next round;
+    placed below, it acts this round.
+    """
+    i = enc.index_of(combatant_id)
+    c = enc.combatants.pop(i)
+    key = initiative_key(c, tiebreak)
+    j = next(
+        (n for n, o in enumerate(enc.combatants) if key < initiative_key(o, tiebreak)),
+        len(enc.combatants),
+    )
+    enc.combatants.insert(j, c)
+    if enc.started and enc.model == "initiative" and enc.current not in (None, c.id):
+        c.acted = j < enc.index_of(str(enc.current))
+    return [] if i == j else [f"{c.name} goes to place {j + 1}"]
+
+
+def between_rounds(enc: Encounter) -> bool:
+    """Before the fight, or at the top of a round before anyone has finished a turn."""
+    return not enc.started or not any(c.acted for c in enc.combatants)
+
+
+def restart_round(enc: Encounter) -> list[str]:
+    """After the order was rebuilt between rounds: the first one up takes the turn."""
+    if not enc.started or enc.model != "initiative" or not enc.combatants:
+        return []
+    first = _first_up(enc, 0)
+    if first.id == enc.current:
+        return []
+    return _begin_turn(enc, first)
+
+
+def _first_up(enc: Encounter, i: int) -> Combatant:
+    """The first combatant from place ``i`` on (not wrapping) who is not defeated; if all of
+    them are, the one at ``i``."""
+    for c in enc.combatants[i:]:
+        if not c.defeated:
+            return c
+    return enc.combatants[min(i, len(enc.combatants) - 1)]
+
+
+def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]:
+    """Mark a combatant out of the fight (its turns are skipped) or back in.
+
+    Marking the acting combatant does not pass the turn: the GM ends it with next turn.
+    """
+    c = enc.get(combatant_id)
+    if c.defeated == defeated:
+        return []
+    c.defeated = defeated
+    if defeated and enc.model == "ap_rounds" and enc.started:
+        c.ap = 0
+        c.acted = True
+        if enc.current == c.id:
+            return [f"{c.name} is defeated"] + _end_turn(enc, c) + _refresh_ap_actor(enc)
+    return [f"{c.name} is {'defeated' if defeated else 'back in the fight'}"]
 
 
 def set_hidden(enc: Encounter, combatant_id: str, hidden: bool) -> list[str]:
@@ -641,7 +734,7 @@ def start(enc: Encounter) -> list[str]:
         c.turn_round = c.ended_round = 0
     lines = [f"{enc.name or 'Encounter'} begins"] + _new_round(enc)
     if enc.model == "initiative":
-        lines += _begin_turn(enc, enc.combatants[0])
+        lines += _begin_turn(enc, _first_up(enc, 0))
     elif enc.model == "ap_rounds":
         lines += _refill_ap(enc) + _refresh_ap_actor(enc)
     else:
@@ -684,14 +777,16 @@ def next_turn(enc: Encounter) -> list[str]:
         return choose_next(enc, (candidates or enc.combatants)[0].id)
     cur = current_combatant(enc)
     if cur is None:
-        return _begin_turn(enc, enc.combatants[0])
+        return _begin_turn(enc, _first_up(enc, 0))
     i = enc.index_of(cur.id)
     lines = _end_turn(enc, cur)
-    i += 1
-    if i == len(enc.combatants):
-        lines += _new_round(enc)
-        i = 0
-    return lines + _begin_turn(enc, enc.combatants[i])
+    n = len(enc.combatants)
+    up = [k for k in range(i + 1, n) if not enc.combatants[k].defeated]
+    if up:
+        return lines + _begin_turn(enc, enc.combatants[up[0]])
+    lines += _new_round(enc)
+    # The defeated are skipped; if everyone is, the turn walks on as it always did.
+    return lines + _begin_turn(enc, _first_up(enc, 0) if i + 1 >= n else enc.combatants[i + 1])
 
 
 def previous_turn(enc: Encounter) -> list[str]:
@@ -792,7 +887,7 @@ def next_ap_actor(enc: Encounter) -> Combatant | None:
     """SOH-10: who acts now: most AP left, then higher Quickness, then PCs, then order."""
     best: Combatant | None = None
     for c in enc.combatants:
-        if c.ap <= 0:
+        if c.ap <= 0 or c.defeated:
             continue
         if best is None or (c.ap, c.quickness, c.side == "pc") > (
             best.ap,
@@ -805,7 +900,7 @@ def next_ap_actor(enc: Encounter) -> Combatant | None:
 
 def _refill_ap(enc: Encounter) -> list[str]:
     for c in enc.combatants:
-        c.ap = c.ap_max
+        c.ap = 0 if c.defeated else c.ap_max
         c.acted = c.ap <= 0
     return []
 
@@ -814,7 +909,7 @@ def _refresh_ap_actor(enc: Encounter) -> list[str]:
     """Hand the turn to the SOH-10 actor; when everyone is spent a new round refills the AP."""
     lines: list[str] = []
     actor = next_ap_actor(enc)
-    if actor is None and any(c.ap_max > 0 for c in enc.combatants):
+    if actor is None and any(c.ap_max > 0 and not c.defeated for c in enc.combatants):
         lines += _new_round(enc) + _refill_ap(enc)
         actor = next_ap_actor(enc)
     if actor is None:
@@ -908,7 +1003,7 @@ def pass_turn(enc: Encounter, combatant_id: str) -> list[str]:
 
 def choosable(enc: Encounter) -> list[Combatant]:
     """Who may be chosen to act next this round (not acted, not acting); empty = round over."""
-    return [c for c in enc.combatants if not c.acted and c.id != enc.current]
+    return [c for c in enc.combatants if not c.acted and not c.defeated and c.id != enc.current]
 
 
 def choose_next(enc: Encounter, combatant_id: str) -> list[str]:
@@ -921,7 +1016,7 @@ def choose_next(enc: Encounter, combatant_id: str) -> list[str]:
     _require_started(enc)
     target = enc.get(combatant_id)
     cur = current_combatant(enc)
-    done = {c.id for c in enc.combatants if c.acted}
+    done = {c.id for c in enc.combatants if c.acted or c.defeated}
     if cur is not None:
         done.add(cur.id)
     round_over = len(done) >= len(enc.combatants)

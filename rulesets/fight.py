@@ -222,13 +222,26 @@ class Fight:
         return due
 
     def offer_morale(self, c: er.Combatant, why: str) -> list[str]:
-        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by s)."""
-        if c.side != "npc" or health_kind(c) != "hp" or c.stats.get("hp", 0) <= 0:
+        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by s).
+
+        Any HD combatant checks: a foe, or an ally fighting on the party's side."""
+        if health_kind(c) != "hp" or c.defeated or c.stats.get("hp", 0) <= 0:
             return []
         if any(d.get("id") == c.id for d in self.due()):
             return []
         self.due().append({"id": c.id, "why": why})
         return [f"Morale check for {c.name} ({why})"]
+
+    def reinforced(self, side: str) -> list[str]:
+        """NPC-08: reinforcements joined ``side`` mid-fight; the other side's HD combatants
+        check morale."""
+        if not self.enc.started:
+            return []
+        lines: list[str] = []
+        for c in self.enc.combatants:
+            if c.side != side:
+                lines += self.offer_morale(c, "enemy reinforcements")
+        return lines
 
     def pending(self) -> dict[str, Any]:
         """Choices waiting on a combatant (by id), kept beside the encounter until made."""
@@ -449,6 +462,9 @@ class FightRules:
     """Healing on a PC's party sheet."""
     out: Callable[[Character], bool] = lambda sheet: False
     """True when a PC is out of the fight (perished, downed, taken out …)."""
+    keeps_turn: Callable[[Character], bool] = lambda sheet: False
+    """True when a PC who is :attr:`out` still takes its turns (dying, rolling to hold on):
+    it is then not marked defeated."""
     tags: Callable[[er.Combatant], list[str]] = _no_tags
     """The row's conditions column: effect labels and anything else the game marks."""
     turn_note: Callable[[er.Encounter, er.Combatant], str] = _no_note
@@ -472,6 +488,34 @@ def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
         return rules.foe.out(sheet) if kind == "foe" else rules.out(sheet)
     except (KeyError, TypeError, ValueError, AttributeError):
         return False
+
+
+KEPT_IN = "kept_in"
+"""``stats`` key: the GM put an out combatant back in by hand; it is not marked again."""
+
+
+def counts_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
+    """Out of the fight and not one of those the game lets keep their turn (a dying PC)."""
+    if not is_out(rules, c, sheet):
+        return False
+    if health_kind(c) == "pc" and sheet is not None:
+        try:
+            return not rules.keeps_turn(sheet)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return True
+    return True
+
+
+def settle_defeated(fight: Fight, c: er.Combatant, was_out: bool, sheet: Doc | None) -> list[str]:
+    """After a change to ``c``'s health: it is marked defeated when the change took it out,
+    and back in when a change brought a defeated combatant back from out."""
+    now_out = counts_out(fight.rules, c, sheet)
+    if now_out and not was_out and not c.defeated:
+        c.stats.pop(KEPT_IN, None)
+        return er.set_defeated(fight.enc, c.id, True)
+    if was_out and not now_out and c.defeated:
+        return er.set_defeated(fight.enc, c.id, False)
+    return []
 
 
 def foe_health(rules: FightRules, sheet: Doc) -> str:
@@ -498,8 +542,10 @@ __all__ = [
     "foe_health",
     "has_effect",
     "health_kind",
+    "counts_out",
     "hp_line",
     "is_out",
+    "settle_defeated",
     "load",
     "parse_amount",
     "ref_id",

@@ -77,6 +77,9 @@ class CombatScreen(PanelScreen):
         _b("alt+shift+r,shift+alt+r", "end", "End", "end", display="shift+alt+r"),
         _b("a", "spend_ap", "Spend AP", "spend_ap"),
         _b("i", "roll_initiative", "Initiative", "roll_initiative"),
+        _b("I", "reroll_initiative", "Re-roll everyone (between rounds)", "reroll", show=False),
+        _b("alt+p", "party_initiative", "Players' initiative rolls", "party_init", show=False),
+        _b("X", "defeated", "Defeated / back in", "defeated", show=False),
         _b("p", "add_party", "Add party", "add_party", show=False),
         _b("b", "add_npc", "Add NPCs from the library", "add_npc", show=False),
         _b("q", "quick_add", "Quick add a foe", "quick_add", show=False),
@@ -92,6 +95,7 @@ class CombatScreen(PanelScreen):
         _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
         _b("s", "morale", "Morale check", "morale", show=False),
+        _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
     ]
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
@@ -99,6 +103,8 @@ class CombatScreen(PanelScreen):
         "choose_next": ("chosen_next",),
         "roll_initiative": ("initiative",),
         "roll_initiative_npcs": ("initiative",),
+        "reroll_initiative": ("initiative",),
+        "party_initiative": ("initiative",),
         "delay": ("initiative",),
         "hold": ("initiative",),
         "use_held": ("initiative",),
@@ -166,15 +172,10 @@ class CombatScreen(PanelScreen):
         self.table.show(
             [c.id for c in enc.combatants], self._rows_of(enc), ORDER_HEADINGS[enc.model]
         )
-        if (
-            self._follow is None
-            and enc.model == "initiative"
-            and enc.current is not None
-            and enc.current != self._last_current
-        ):
-            # As in Improved Initiative, the selection jumps to whoever's turn it now is; the GM
-            # then moves to the target with j/k. AP rounds keep the selection: the actor changes
-            # after every spend, and the GM is often spending for someone else (a counter).
+        if self._follow is None and enc.current is not None and enc.current != self._last_current:
+            # As in Improved Initiative, the selection jumps to whoever's turn it now is, in
+            # every turn model (in AP rounds a spend typed next lands on the actor); the GM
+            # then moves to the target with j/k.
             self.table.select_id(enc.current)
         self._last_current = enc.current
         if self._follow is not None:
@@ -215,6 +216,8 @@ class CombatScreen(PanelScreen):
             return self.encounter.model in models
         if action == "morale" and self.encounter is not None:
             return self._has_hd or bool(self._doc.get("morale_due"))
+        if action == "morale_due" and self.encounter is not None:
+            return self._has_hd
         return super().check_action(action, parameters)
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
@@ -242,7 +245,7 @@ class CombatScreen(PanelScreen):
         rows: list[Row] = []
         hd = False
         for pos, c in enumerate(enc.combatants, 1):
-            hd = hd or (c.side == "npc" and "sheet" not in c.stats)
+            hd = hd or fr.health_kind(c) == "hp"
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
             key = (pos, c.id == enc.current, context, self._sheet_of(c))
             seen = self._seen.get(c.id)
@@ -322,6 +325,8 @@ class CombatScreen(PanelScreen):
         current = c.id == enc.current
         name = clean(c.name, 60) + (" (hidden)" if c.hidden else "")
         name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
+        if c.defeated and not current:
+            name_style = "dim strike"
         if c.side == "pc" and not current:
             name_style = name_style or "bold"
         if enc.model == "ap_rounds":
@@ -344,7 +349,7 @@ class CombatScreen(PanelScreen):
     def _turn_state(self, enc: er.Encounter, c: er.Combatant) -> str:
         if not enc.started:
             return ""
-        bits = []
+        bits = ["defeated"] if c.defeated else []
         if c.held:
             bits.append("holding")
         if enc.model == "ap_rounds":
@@ -433,6 +438,36 @@ class CombatScreen(PanelScreen):
 
     def action_roll_initiative_npcs(self) -> None:
         self._on_encounter(lambda e: cmd.RollInitiative(e, npcs_only=True))
+
+    def action_reroll_initiative(self) -> None:
+        self._on_encounter(lambda e: cmd.RerollInitiative(e))
+
+    def action_party_initiative(self) -> None:
+        eid, enc = self._need_encounter(), self.encounter
+        if eid is None or enc is None:
+            return
+        pcs = [c for c in enc.combatants if c.side == "pc"]
+        if not pcs:
+            self.notify("No PCs in this encounter (p adds the party)", severity="warning")
+            return
+        fields = [
+            Field(
+                c.id,
+                f"{clean(c.name, 40)} (blank: as it is)",
+                "" if c.initiative is None else str(c.initiative),
+                "optint",
+                minimum=-99,
+            )
+            for c in pcs
+        ]
+        self._ask(
+            "Players' initiative rolls",
+            fields,
+            lambda v: self._apply(cmd.PartyInitiative(eid, {c.id: v.get(c.id) for c in pcs})),
+        )
+
+    def action_defeated(self) -> None:
+        self._on_selected(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
 
     def action_cursor(self, delta: int) -> None:
         table = self.table
@@ -542,6 +577,7 @@ class CombatScreen(PanelScreen):
             Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
             Field("health", foe.health_label, str(foe.health_default), "int"),
             *foe.fields,
+            Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
         ]
         self._ask(
             "Quick add",
@@ -554,6 +590,7 @@ class CombatScreen(PanelScreen):
                     int(v["health"]),
                     v.get("initiative"),
                     int(v.get("quickness") or 0),
+                    side="pc" if v.get("side") == "ally" else "npc",
                     answers=v,
                 )
             ),
@@ -704,3 +741,6 @@ class CombatScreen(PanelScreen):
         target = target or cid
         if target:
             self._apply(cmd.MoraleCheck(eid, target))
+
+    def action_morale_due(self) -> None:
+        self._on_encounter(lambda e: cmd.MoraleDue(e))

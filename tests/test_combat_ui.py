@@ -47,10 +47,12 @@ async def test_three_rounds_by_keys_ap_rounds_SOH_10(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("alt+r")
-        await pilot.press("a", "2", "enter")  # the selected (Agnes, 7 AP) spends 2
+        actor = saved_encounter(app)["current"]
+        await pilot.press("a", "2", "enter")  # the selection is on the actor: it spends 2
         await pilot.pause()
         fight = saved_encounter(app)
-        assert fight["combatants"][0]["ap"] == {"current": 5, "max": 7}
+        spent = next(c for c in fight["combatants"] if c["id"] == actor)
+        assert spent["ap"]["current"] == spent["ap"]["max"] - 2
         await pilot.press(*["n"] * 14)  # every n passes the actor: 7 per round
         await pilot.pause()
         assert saved_encounter(app)["round"] == 3
@@ -61,10 +63,15 @@ async def test_three_rounds_by_keys_ap_rounds_SOH_10(tmp_path: Path) -> None:
 async def test_spend_ap_key_spends_typed_amount(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("alt+r", "a", "3", "enter")
+        await pilot.press("alt+r")
         await pilot.pause()
-        row = app.screen.table.get_row_at(0)  # type: ignore[attr-defined]
-        assert str(row[2]) == "4/7 AP"
+        table = app.screen.table  # type: ignore[attr-defined]
+        actor = saved_encounter(app)["current"]
+        assert table.selected_id == actor  # the selection follows the turn in AP rounds
+        await pilot.press("a", "3", "enter")
+        await pilot.pause()
+        spent = next(c for c in saved_encounter(app)["combatants"] if c["id"] == actor)
+        assert spent["ap"]["current"] == spent["ap"]["max"] - 3
     app.campaign.store.close()
 
 
@@ -158,7 +165,7 @@ def test_tracker_initiative_snapshot(snap_compare: Any, tmp_path: Path) -> None:
 
 def test_tracker_ap_rounds_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     app = demo_app(tmp_path, "shadows")
-    assert snap_compare(app, press=["alt+r", "x", "n"], terminal_size=SIZE)
+    assert snap_compare(app, press=["alt+r", *"kkkk", "x", "n"], terminal_size=SIZE)
     app.campaign.store.close()
 
 
@@ -319,3 +326,46 @@ def test_no_games_combat_action_takes_a_key_of_the_panel() -> None:
     for game in registry.ids():
         keys = {a.key for a in registry.game(game).actions_for("combat")}
         assert not keys & shell, (game, keys & shell)
+
+
+async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> None:
+    """Issue 13: i rolls the unset only, I re-rolls between rounds, alt+p takes the party's
+    rolls in one form, X marks defeated (dimmed, skipped) and u brings it back."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+i")  # the NPCs roll
+        await pilot.pause()
+        fight = saved_encounter(app)
+        pcs = [c for c in fight["combatants"] if c["side"] == "pc"]
+        assert all(c["initiative"] is None for c in pcs)
+        await pilot.press("alt+p")
+        for k in range(len(pcs)):
+            await pilot.press(*str(40 + k), *(["tab"] if k < len(pcs) - 1 else ["enter"]))
+        await pilot.pause()
+        fight = saved_encounter(app)
+        assert sorted(c["initiative"] for c in fight["combatants"] if c["side"] == "pc") == [
+            40 + k for k in range(len(pcs))
+        ]
+        await pilot.press("alt+r", "n", "I")  # mid-round: re-rolling everyone is refused
+        await pilot.pause()
+        assert [c["initiative"] for c in saved_encounter(app)["combatants"]] == [
+            c["initiative"] for c in fight["combatants"]
+        ]
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        current = saved_encounter(app)["current"]
+        assert screen.table.selected_id == current
+        await pilot.press("j", "X")
+        await pilot.pause()
+        fight = saved_encounter(app)
+        marked = [c for c in fight["combatants"] if c.get("defeated")]
+        assert len(marked) == 1 and marked[0]["id"] != current
+        row = screen.table.get_row_at(screen.table.cursor_row)
+        assert "defeated" in str(row[6]) and "dim" in str(row[3].style)
+        await pilot.press("n")
+        await pilot.pause()
+        assert saved_encounter(app)["current"] != marked[0]["id"]
+        await pilot.press("u", "u")
+        await pilot.pause()
+        assert not any(c.get("defeated") for c in saved_encounter(app)["combatants"])
+    app.campaign.store.close()

@@ -18,6 +18,7 @@ from rulesets import encounter as er
 from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
+    KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
     MODEL_LABELS,
@@ -27,10 +28,12 @@ from rulesets.fight import (
     Fight,
     Hit,
     check_numbers,
+    counts_out,
     health_kind,
     hp_line,
     load,
     parse_amount,
+    settle_defeated,
     sheet_quickness,
 )
 from rulesets.table import Tx
@@ -145,12 +148,7 @@ class AddParty(EncounterCommand):
                 c.ap_max = fight.ap_max(c)
                 # Joining a running round, they act in it, as a quick-added combatant does.
                 c.ap = c.ap_max if fight.enc.started else 0
-        lines = er.add_combatants(fight.enc, new)
-        if fight.enc.started:
-            for c in fight.enc.combatants:
-                if c.side == "npc":
-                    lines += fight.offer_morale(c, "enemy reinforcements")
-        return lines
+        return er.add_combatants(fight.enc, new) + fight.reinforced("pc")
 
 
 @dataclass(frozen=True)
@@ -171,6 +169,11 @@ class QuickAdd(EncounterCommand):
         return f"Quick add {self.name}"
 
     def change(self, fight: Fight) -> list[str]:
+        if self.side not in er.SIDES:
+            raise RuleError("A quick-added combatant is a foe (npc) or an ally (pc)")
+        return self.add(fight) + fight.reinforced(self.side)
+
+    def add(self, fight: Fight) -> list[str]:
         if self.health < 0 or self.quickness < 0:
             raise RuleError("Numbers cannot be negative")
         if not 1 <= self.count <= 50:
@@ -270,15 +273,17 @@ class EditCombatant(EncounterCommand):
             self.initiative is not None and self.initiative != c.initiative
         ):
             lines += er.set_initiative(
-                fight.enc, c.id, None if self.clear_initiative else self.initiative
+                fight.enc, c.id, None if self.clear_initiative else self.initiative, resort=True
             )
         if health_kind(c) == "hp" and (self.hp is not None or self.hp_max is not None):
+            was_out = counts_out(fight.rules, c, None)
             top = self.hp_max if self.hp_max is not None else int(c.stats.get("hp_max", 0))
             now = self.hp if self.hp is not None else int(c.stats.get("hp", 0))
             if top < 0 or now < 0:
                 raise RuleError("HP cannot be negative")
             c.stats["hp_max"], c.stats["hp"] = top, min(now, top)
             lines.append(f"{c.name}: {hp_line(c.stats)}")
+            lines += settle_defeated(fight, c, was_out, None)
         if (self.ap is not None or self.ap_max is not None) and (self.ap, self.ap_max) != (
             c.ap,
             c.ap_max,
@@ -328,7 +333,39 @@ class NextTurn(EncounterCommand):
     LABEL = "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
-        return er.next_turn(fight.enc)
+        return _mark_fallen_pcs(fight) + er.next_turn(fight.enc)
+
+
+def _mark_fallen_pcs(fight: Fight) -> list[str]:
+    """A PC who died, retired or was taken out outside the tracker (the party sheet, a game's
+    own action) is marked defeated before the turn passes, so it is skipped. A PC the GM put
+    back in by hand stays in. Only the party's few rows are read."""
+    lines: list[str] = []
+    for c in fight.enc.combatants:
+        if c.side != "pc" or c.defeated or c.stats.get(KEPT_IN) or health_kind(c) != "pc":
+            continue
+        sheet = fight.tx.find("party", int(str(c.ref)))
+        if sheet is not None and counts_out(fight.rules, c, sheet):
+            lines += er.set_defeated(fight.enc, c.id, True)
+    return lines
+
+
+@dataclass(frozen=True)
+class ToggleDefeated(EncounterCommand):
+    """Mark the selected combatant defeated (skipped, dimmed, out of the players' view), or
+    put it back in the fight."""
+
+    combatant_id: str = ""
+
+    LABEL = "Defeated / back in"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        if c.defeated:
+            c.stats[KEPT_IN] = True
+        else:
+            c.stats.pop(KEPT_IN, None)
+        return er.set_defeated(fight.enc, c.id, not c.defeated)
 
 
 @dataclass(frozen=True)
@@ -402,35 +439,106 @@ def _initiative(fight: Fight, c: er.Combatant) -> CheckResult:
     return fight.rules.initiative(fight.tx.rng, fight.sheet(c), fight.npc_doc(c))
 
 
+def _require_initiative(fight: Fight) -> None:
+    if fight.enc.model != "initiative":
+        raise RuleError(
+            f"{MODEL_LABELS[fight.enc.model]} has no initiative rolls; "
+            "switch the turn model (alt+m) to use one"
+        )
+
+
+def _rolled_line(rolled: list[str]) -> str:
+    return f"Initiative: {', '.join(rolled[:8])}{' …' if len(rolled) > 8 else ''}"
+
+
+def _sorted_in(fight: Fight, newcomers: list[er.Combatant]) -> list[str]:
+    """Before the fight the whole order is sorted; once it runs, each newcomer is placed and
+    nobody else moves, so the turn stays where it is."""
+    enc = fight.enc
+    if not enc.started:
+        return er.sort_by_initiative(enc, er.pcs_first)
+    lines: list[str] = []
+    for c in newcomers:
+        lines += er.place_by_initiative(enc, c.id, er.pcs_first)
+    if enc.current is None and enc.combatants:
+        lines += er.next_turn(enc)
+    return lines
+
+
 @dataclass(frozen=True)
 class RollInitiative(EncounterCommand):
-    """GEN-04/NEM-05: roll for all (or NPCs only) and sort; PCs win ties with NPCs."""
+    """GEN-04/NEM-05: roll for those who have no initiative yet (or the NPCs among them) and
+    sort each into its place; PCs win ties with NPCs. Nobody already placed rolls again (as
+    Improved Initiative's "roll for unset"): :class:`RerollInitiative` does that."""
 
     npcs_only: bool = False
 
     LABEL = "Roll initiative"
 
     def change(self, fight: Fight) -> list[str]:
-        if fight.enc.model != "initiative":
-            raise RuleError(
-                f"{MODEL_LABELS[fight.enc.model]} has no initiative rolls; "
-                "switch the turn model (alt+m) to use one"
-            )
+        _require_initiative(fight)
+        rolled, newcomers = [], []
+        for c in fight.enc.combatants:
+            if (self.npcs_only and c.side == "pc") or c.initiative is not None:
+                continue
+            result = _initiative(fight, c)
+            fight.tx.log_roll(c.name, result)
+            c.initiative = result.total
+            rolled.append(f"{c.name} {result.total}")
+            newcomers.append(c)
+        if not rolled:
+            raise RuleError("Everyone has an initiative; shift+i re-rolls everyone between rounds")
+        return [_rolled_line(rolled)] + _sorted_in(fight, newcomers)
+
+
+@dataclass(frozen=True)
+class RerollInitiative(EncounterCommand):
+    """GEN-04: everyone rolls again and the order is rebuilt, before the fight or between
+    rounds only (mid-round it would take turns from those who have not acted)."""
+
+    LABEL = "Re-roll everyone's initiative"
+
+    def change(self, fight: Fight) -> list[str]:
+        _require_initiative(fight)
+        if not er.between_rounds(fight.enc):
+            raise RuleError("Re-roll everyone between rounds: finish this round first")
         rolled = []
         for c in fight.enc.combatants:
-            if self.npcs_only and c.side == "pc":
-                continue
             result = _initiative(fight, c)
             fight.tx.log_roll(c.name, result)
             c.initiative = result.total
             rolled.append(f"{c.name} {result.total}")
         if not rolled:
             raise RuleError("Nobody to roll for")
-        lines = [f"Initiative: {', '.join(rolled[:8])}{' …' if len(rolled) > 8 else ''}"]
-        lines += er.sort_by_initiative(fight.enc, er.pcs_first)
-        if fight.enc.started and fight.enc.current is None and fight.enc.combatants:
-            lines += er.next_turn(fight.enc)
-        return lines
+        lines = [_rolled_line(rolled)] + er.sort_by_initiative(fight.enc, er.pcs_first)
+        return lines + er.restart_round(fight.enc)
+
+
+@dataclass(frozen=True)
+class PartyInitiative(EncounterCommand):
+    """The players' own initiative rolls, typed for the whole party at once (by combatant id;
+    None leaves one as it is); each is sorted into its place."""
+
+    rolls: Mapping[str, int | None] = field(default_factory=dict)
+
+    LABEL = "Players' initiative"
+
+    def change(self, fight: Fight) -> list[str]:
+        _require_initiative(fight)
+        typed, placed = [], []
+        for cid, value in self.rolls.items():
+            if value is None:
+                continue
+            if not isinstance(value, int) or abs(value) > MAX_NUMBER:
+                raise RuleError(f"An initiative is a whole number up to {MAX_NUMBER:,}")
+            c = fight.combatant(str(cid))
+            c.initiative = value
+            typed.append(f"{c.name} {value}")
+            if c.id != fight.enc.current:
+                placed.append(c)
+        if not typed:
+            raise RuleError("Type at least one roll")
+        return [_rolled_line(typed)] + _sorted_in(fight, placed)
 
 
 # --------------------------------------------------------------------------- effects (GEN-05)
@@ -542,6 +650,7 @@ class Damage(EncounterCommand):
         c = fight.combatant(self.combatant_id)
         rules = fight.rules
         kind = health_kind(c)
+        was_out = counts_out(rules, c, fight.sheet(c))
         hit = Hit(fight, c, kind, Answers(self.answers))
         amount, lines = rules.damage_amount(hit, str(self.amount))
         if amount is None:
@@ -550,13 +659,13 @@ class Damage(EncounterCommand):
             amount, absorbed = _absorb(c, amount)
             lines += absorbed
         if kind == "hp":
-            return lines + _hp_damage(fight, hit, amount)
-        sheet = fight.sheet(c)
+            return lines + _hp_damage(fight, hit, amount) + settle_defeated(fight, c, was_out, None)
+        sheet = fight.sheet(c)  # again: the damage form's answers may have changed it
         assert sheet is not None
         hurt = rules.foe.hurt if kind == "foe" else rules.hurt
         sheet, more = hurt(hit, sheet, amount)
         fight.put_sheet(c, sheet)
-        return lines + more
+        return lines + more + settle_defeated(fight, c, was_out, sheet)
 
 
 @dataclass(frozen=True)
@@ -575,15 +684,18 @@ class Heal(EncounterCommand):
         amount = parse_amount(self.amount, fight.tx, c.name)
         kind = health_kind(c)
         if kind == "hp":
+            was_out = counts_out(fight.rules, c, None)
             before, top = int(c.stats.get("hp", 0)), int(c.stats.get("hp_max", 0))
             c.stats["hp"] = min(top, before + amount)
-            return [f"{c.name} heals {c.stats['hp'] - before}: {hp_line(c.stats)}"]
+            healed = [f"{c.name} heals {c.stats['hp'] - before}: {hp_line(c.stats)}"]
+            return healed + settle_defeated(fight, c, was_out, None)
         sheet = fight.sheet(c)
         assert sheet is not None
+        was_out = counts_out(fight.rules, c, sheet)
         heal = fight.rules.foe.heal if kind == "foe" else fight.rules.heal
         sheet, lines = heal(Hit(fight, c, kind, Answers(self.answers)), sheet, amount)
         fight.put_sheet(c, sheet)
-        return lines
+        return lines + settle_defeated(fight, c, was_out, sheet)
 
 
 @dataclass(frozen=True)
@@ -615,12 +727,34 @@ class MoraleCheck(EncounterCommand):
     LABEL = "Morale check"
 
     def change(self, fight: Fight) -> list[str]:
-        c = fight.combatant(self.combatant_id)
-        if c.side != "npc":
-            raise RuleError("Only NPCs check morale")
-        doc = fight.npc_doc(c)
-        will = int(doc.get("will", 0)) if doc else 0
-        result = npc.morale_check(fight.tx.rng, will)
-        line = fight.tx.log_roll(c.name, result)
-        fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
-        return [line]
+        return _morale(fight, fight.combatant(self.combatant_id))
+
+
+def _morale(fight: Fight, c: er.Combatant) -> list[str]:
+    if health_kind(c) == "pc":
+        raise RuleError("Only NPCs check morale")
+    doc = fight.npc_doc(c)
+    will = int(doc.get("will", 0)) if doc else 0
+    result = npc.morale_check(fight.tx.rng, will)
+    line = fight.tx.log_roll(c.name, result)
+    fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
+    return [line]
+
+
+@dataclass(frozen=True)
+class MoraleDue(EncounterCommand):
+    """NPC-08: every NPC whose morale check is due rolls it, in one key."""
+
+    LABEL = "Morale checks due"
+
+    def change(self, fight: Fight) -> list[str]:
+        due = [str(d.get("id")) for d in fight.due()]
+        present = {c.id: c for c in fight.enc.combatants}
+        lines: list[str] = []
+        for cid in due:
+            if cid in present:
+                lines += _morale(fight, present[cid])
+        fight.doc["morale_due"] = []
+        if not lines:
+            raise RuleError("No morale check is due")
+        return lines

@@ -169,6 +169,7 @@ FIGHT = FightRules(
     hurt=hurt,
     heal=heal,
     out=out,
+    keeps_turn=lambda sheet: sheet.get("status") == "downed",
     turn_note=turn_note,
     ticked=ticked,
     ranked_conditions=True,

@@ -1,0 +1,272 @@
+"""Issue 13: a fight runs right, start to end: initiative newcomers sorted in without moving the
+turn, re-rolls only between rounds, defeated combatants skipped, reinforcements never take the
+turn. Each test failed on the tracker before issue 13."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from app.commands import combat as cmd
+from app.state import Campaign, CommandError, Transaction
+from rulesets import encounter as er
+from tests import test_combat_commands as combat_tests
+
+opened = combat_tests.opened
+fight = combat_tests.enc
+named = combat_tests.by_name
+
+
+def inits(enc: er.Encounter) -> dict[str, int | None]:
+    return {c.name: c.initiative for c in enc.combatants}
+
+
+def running(campaign: Campaign, turns: int = 2) -> int:
+    """Roll, start, and play ``turns`` turns; returns the encounter id."""
+    eid, _ = fight(campaign)
+    campaign.apply(cmd.RollInitiative(eid))
+    campaign.apply(cmd.StartEncounter(eid))
+    for _ in range(turns):
+        campaign.apply(cmd.NextTurn(eid))
+    return eid
+
+
+# --------------------------------------------------------------------------- initiative
+
+
+@pytest.mark.parametrize("npcs_only", [False, True])
+def test_rolling_mid_round_rolls_only_the_unset_and_keeps_the_turn(
+    opened: Any, npcs_only: bool
+) -> None:
+    campaign = opened("nemron")
+    eid = running(campaign)
+    _, before = fight(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Ogre", 1, 20))
+    campaign.apply(cmd.RollInitiative(eid, npcs_only=npcs_only))
+    _, after = fight(campaign)
+    ogre = named(campaign, "Ogre")
+    assert ogre.initiative is not None
+    # Nobody already placed rolled again, and the turn did not move.
+    assert {k: v for k, v in inits(after).items() if k != "Ogre"} == inits(before)
+    assert after.current == before.current
+    others = [c for c in after.combatants if c.name != "Ogre"]
+    assert [c.id for c in others] == [c.id for c in before.combatants]
+    # The Ogre sits in its place by initiative.
+    keys = [er.initiative_key(c) for c in after.combatants]
+    assert keys == sorted(keys)
+
+
+def test_rolling_with_everyone_placed_is_refused(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign)
+    with pytest.raises(CommandError, match="Everyone has an initiative"):
+        campaign.apply(cmd.RollInitiative(eid))
+
+
+def test_reroll_everyone_only_between_rounds(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=1)
+    with pytest.raises(CommandError, match="between rounds"):
+        campaign.apply(cmd.RerollInitiative(eid))
+    _, enc = fight(campaign)
+    for _ in range(len(enc.combatants) - 1):
+        campaign.apply(cmd.NextTurn(eid))
+    _, enc = fight(campaign)
+    assert enc.round == 2
+    campaign.apply(cmd.RerollInitiative(eid))
+    _, enc = fight(campaign)
+    keys = [er.initiative_key(c) for c in enc.combatants]
+    assert keys == sorted(keys)
+    assert enc.current == enc.combatants[0].id and enc.round == 2
+
+
+def test_players_rolls_typed_for_the_whole_party_at_once(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, enc = fight(campaign)
+    campaign.apply(cmd.RollInitiative(eid, npcs_only=True))
+    pcs = [c for c in enc.combatants if c.side == "pc"]
+    rolls = {c.id: 30 - k for k, c in enumerate(pcs)}
+    campaign.apply(cmd.PartyInitiative(eid, rolls))
+    _, enc = fight(campaign)
+    assert [c.id for c in enc.combatants[: len(pcs)]] == [c.id for c in pcs]
+    assert [c.initiative for c in enc.combatants[: len(pcs)]] == list(rolls.values())
+
+
+def test_editing_an_initiative_resorts_except_the_acting_one(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=1)
+    _, enc = fight(campaign)
+    last = enc.combatants[-1]
+    campaign.apply(cmd.EditCombatant(eid, last.id, initiative=99))
+    _, enc = fight(campaign)
+    assert enc.combatants[0].id == last.id
+    assert enc.combatants[0].acted  # placed above the turn: it acts next round
+    acting = enc.current
+    index = enc.index_of(str(acting))
+    campaign.apply(cmd.EditCombatant(eid, str(acting), initiative=-50))
+    _, enc = fight(campaign)
+    assert enc.current == acting and enc.index_of(str(acting)) == index
+
+
+def test_a_late_joiner_with_an_initiative_is_sorted_in_not_at_the_bottom(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=1)
+    _, enc = fight(campaign)
+    low = min(c.initiative or 0 for c in enc.combatants)
+    campaign.apply(cmd.QuickAdd(eid, "Bandit", 1, 5, initiative=low + 3))
+    _, enc = fight(campaign)
+    assert enc.combatants[-1].name != "Bandit"
+    keys = [er.initiative_key(c) for c in enc.combatants]
+    assert keys == sorted(keys)
+
+
+# --------------------------------------------------------------------------- defeated
+
+
+def test_a_foe_at_0_hp_is_defeated_and_skipped_and_undo_restores(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=0)
+    _, enc = fight(campaign)
+    foe = next(c for c in enc.combatants[1:] if c.side == "npc")
+    campaign.apply(cmd.Damage(eid, foe.id, "99"))
+    assert named(campaign, foe.name).defeated
+    seen = []
+    for _ in range(2 * len(enc.combatants)):
+        campaign.apply(cmd.NextTurn(eid))
+        seen.append(fight(campaign)[1].current)
+    assert foe.id not in seen
+    for _ in range(2 * len(enc.combatants) + 1):
+        campaign.undo()
+    assert not named(campaign, foe.name).defeated
+    assert named(campaign, foe.name).stats["hp"] > 0
+
+
+def test_a_key_toggles_defeated_and_heal_brings_back(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid = running(campaign, turns=0)
+    _, enc = fight(campaign)
+    foe = next(c for c in enc.combatants if c.side == "npc")
+    campaign.apply(cmd.ToggleDefeated(eid, foe.id))
+    assert named(campaign, foe.name).defeated
+    campaign.apply(cmd.ToggleDefeated(eid, foe.id))
+    assert not named(campaign, foe.name).defeated
+    campaign.apply(cmd.Damage(eid, foe.id, "99"))
+    assert named(campaign, foe.name).defeated
+    campaign.apply(cmd.Heal(eid, foe.id, "3"))
+    assert not named(campaign, foe.name).defeated
+
+
+def test_a_dead_shadows_pc_gets_no_turn_in_ap_rounds(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, enc = fight(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    pc = next(c for c in enc.combatants if c.side == "pc")
+    sheet = campaign.doc("party", int(str(pc.ref)))
+    assert sheet is not None
+    campaign.apply(cmd.ToggleDefeated(eid, pc.id))
+    for _ in range(20):
+        campaign.apply(cmd.NextTurn(eid))
+        assert fight(campaign)[1].current != pc.id
+    assert named(campaign, pc.name).ap == 0
+
+
+def test_a_downed_nemron_pc_keeps_its_turn(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid = running(campaign, turns=0)
+    _, enc = fight(campaign)
+    pc = next(c for c in enc.combatants if c.side == "pc")
+    campaign.apply(cmd.Damage(eid, pc.id, "99", {"limb": "torso"}))
+    sheet = campaign.doc("party", int(str(pc.ref)))
+    assert sheet is not None and sheet["status"] == "downed"
+    assert not named(campaign, pc.name).defeated
+    campaign.apply(cmd.NextTurn(eid))
+    assert not named(campaign, pc.name).defeated
+
+
+def test_a_pc_who_died_on_the_party_sheet_is_skipped(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=0)
+    _, enc = fight(campaign)
+    pcs = [c for c in enc.combatants if c.side == "pc"]
+    pc = pcs[0]
+    sheet = campaign.doc("party", int(str(pc.ref)))
+    assert sheet is not None
+
+    campaign.apply(Perish(int(str(pc.ref))))
+    for _ in range(len(enc.combatants) + 1):
+        campaign.apply(cmd.NextTurn(eid))
+        assert fight(campaign)[1].current != pc.id
+    assert named(campaign, pc.name).defeated
+
+
+@dataclass(frozen=True)
+class Perish:
+    """A death written outside the tracker (as the party panel would)."""
+
+    doc_id: int
+    label: str = "Perish"
+
+    def run(self, tx: Transaction) -> list[str]:
+        doc = tx.find("party", self.doc_id)
+        assert doc is not None
+        doc["status"] = "perished"
+        tx.put("party", self.doc_id, doc)
+        return ["perished"]
+
+
+# --------------------------------------------------------------------------- reinforcements
+
+
+def test_a_reinforcement_in_ap_rounds_never_takes_the_turn(opened: Any) -> None:
+    campaign = opened("shadows")
+    eid, _ = fight(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    acting = fight(campaign)[1].current
+    campaign.apply(cmd.QuickAdd(eid, "Ogre", 1, 30, quickness=12))
+    _, enc = fight(campaign)
+    assert enc.current == acting
+    assert named(campaign, "Ogre").ap > 0
+
+
+def test_a_reinforcement_with_initiative_never_takes_the_turn(opened: Any) -> None:
+    campaign = opened("nemron")
+    eid = running(campaign, turns=1)
+    acting = fight(campaign)[1].current
+    campaign.apply(cmd.QuickAdd(eid, "Ogre", 1, 30, initiative=99))
+    _, enc = fight(campaign)
+    assert enc.current == acting and enc.combatants[0].name == "Ogre"
+
+
+# --------------------------------------------------------------------------- foes and allies
+
+
+def test_an_ally_gets_the_games_foe_sheet_and_prompts_morale_NPC_08(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=1)
+    campaign.apply(cmd.QuickAdd(eid, "Guard", 1, 6, side="pc"))
+    guard = named(campaign, "Guard")
+    assert guard.side == "pc" and isinstance(guard.stats.get("sheet"), dict)
+    _, enc = fight(campaign)
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None
+    due = {d["id"] for d in doc["morale_due"]}
+    hd_foes = {c.id for c in enc.combatants if c.side == "npc" and "sheet" not in c.stats}
+    assert hd_foes and due == hd_foes
+
+
+def test_every_due_morale_check_rolls_in_one_key(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid = running(campaign, turns=1)
+    campaign.apply(cmd.QuickAdd(eid, "Guard", 2, 6, side="pc"))
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None and len(doc["morale_due"]) >= 2
+    rolls_before = len([e for e in campaign.log_entries() if e.get("kind") == "roll"])
+    campaign.apply(cmd.MoraleDue(eid))
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None and doc["morale_due"] == []
+    rolls = len([e for e in campaign.log_entries() if e.get("kind") == "roll"]) - rolls_before
+    assert rolls >= 2
+    with pytest.raises(CommandError, match="No morale check is due"):
+        campaign.apply(cmd.MoraleDue(eid))
