@@ -67,6 +67,8 @@ class CombatScreen(PanelScreen):
         _b("alt+k", "move(-1)", "Move up", "move_up"),
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
+        _b("space", "mark", "Mark for an area", "mark", show=False),
+        _b("T", "damage_last_roll", "Damage by the last roll", "damage_last", show=False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
         _b("h", "hide", "Hide/reveal", "hide"),
@@ -128,6 +130,8 @@ class CombatScreen(PanelScreen):
         self._shown_text: dict[str, object] = {}
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
+        self._marked: set[str] = set()
+        """Combatants marked (space) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
         """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
 
@@ -247,7 +251,7 @@ class CombatScreen(PanelScreen):
         for pos, c in enumerate(enc.combatants, 1):
             hd = hd or fr.health_kind(c) == "hp"
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
-            key = (pos, c.id == enc.current, context, self._sheet_of(c))
+            key = (pos, c.id == enc.current, context, self._sheet_of(c), c.id in self._marked)
             seen = self._seen.get(c.id)
             if seen is None or seen.combatant is not c:
                 seen = _Seen({}, c)
@@ -323,7 +327,8 @@ class CombatScreen(PanelScreen):
         enc = self.encounter
         assert enc is not None
         current = c.id == enc.current
-        name = clean(c.name, 60) + (" (hidden)" if c.hidden else "")
+        name = ("• " if c.id in self._marked else "") + clean(c.name, 60)
+        name += " (hidden)" if c.hidden else ""
         name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
         if c.defeated and not current:
             name_style = "dim strike"
@@ -646,25 +651,67 @@ class CombatScreen(PanelScreen):
 
     # --- actions: health ------------------------------------------------------------------------
     def action_damage(self) -> None:
-        self._health_change("Damage", self.rules.damage_form, cmd.Damage)
+        self._health_change("Damage", self.rules.damage_form)
 
     def action_heal(self) -> None:
-        self._health_change("Heal", self.rules.heal_form, cmd.Heal)
+        self._health_change("Heal", self.rules.heal_form)
+
+    def action_mark(self) -> None:
+        c = self._selected()
+        if c is None:
+            return
+        self._marked ^= {c.id}
+        self.refresh_data()
+        self.action_cursor(1)
+
+    def _area(self) -> tuple[str, ...]:
+        """The marked combatants still in the fight, in turn order."""
+        enc = self.encounter
+        if enc is None or not self._marked:
+            return ()
+        return tuple(c.id for c in enc.combatants if c.id in self._marked)
+
+    def _land(self, amount: str, answers: dict[str, Any], heal: bool, one: str) -> None:
+        """Apply to the marked combatants (then unmark them), or to ``one`` alone."""
+        eid = self.encounter_id
+        if eid is None:
+            return
+        area = self._area()
+        if area:
+            if self._apply(cmd.Area(eid, area, amount, answers, heal)) is not None:
+                self._marked = set()
+                self.refresh_data()
+        elif heal:
+            self._apply(cmd.Heal(eid, one, amount, answers))
+        else:
+            self._apply(cmd.Damage(eid, one, amount, answers))
+
+    def action_damage_last_roll(self) -> None:
+        c = self._selected()
+        if c is None:
+            return
+        rolls = [e for e in self.campaign.log_entries(50) if e.get("kind") == "roll"]
+        if not rolls or not isinstance(rolls[-1].get("total"), int):
+            self.notify("No roll in the log yet (d rolls dice)", severity="warning")
+            return
+        self._land(str(max(0, rolls[-1]["total"])), {}, False, c.id)
 
     def _health_change(
         self,
         verb: str,
         form: Callable[[fr.HealthKind], tuple[Field, ...]],
-        command: Callable[[int, str, str, dict[str, Any]], Any],
     ) -> None:
-        """Ask the game's form for where the selected's health lives, then apply."""
+        """Ask the game's form for where the selected's health lives, then apply (to every
+        marked combatant when some are marked)."""
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
             return
+        area = self._area()
+        who = f"{len(area)} marked" if area else c.name
         self._ask(
-            f"{verb} {c.name}",
+            f"{verb} {who}",
             list(form(fr.health_kind(c))),
-            lambda v: self._apply(command(eid, c.id, str(v.get("amount") or ""), v)),
+            lambda v: self._land(str(v.get("amount") or ""), v, verb == "Heal", c.id),
         )
 
     def action_temp_hp(self) -> None:

@@ -369,3 +369,43 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
         await pilot.pause()
         assert not any(c.get("defeated") for c in saved_encounter(app)["combatants"])
     app.campaign.store.close()
+
+
+async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Path) -> None:
+    """Issue 13: space marks rows; one t lands on all of them (one undo); T deals the tray's
+    last roll."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        foes = [c for c in saved_encounter(app)["combatants"] if c["side"] == "npc"]
+        first = [c["id"] for c in saved_encounter(app)["combatants"]].index(foes[0]["id"])
+        await pilot.press(*["j"] * first, "space", "space")  # marks two foes, moving down
+        await pilot.press("t", "2", "enter")
+        await pilot.pause()
+        after = {c["id"]: c for c in saved_encounter(app)["combatants"]}
+        hit = [f for f in foes[:2] if after[f["id"]]["stats"]["hp"] == f["stats"]["hp"] - 2]
+        assert len(hit) == 2 and after[foes[2]["id"]]["stats"] == foes[2]["stats"]
+        await pilot.press("u")
+        await pilot.pause()
+        after = {c["id"]: c for c in saved_encounter(app)["combatants"]}
+        assert all(after[f["id"]]["stats"] == f["stats"] for f in foes)
+        app.campaign.apply(_RollOne())
+        target = screen.table.selected_id
+        await pilot.press("T")
+        await pilot.pause()
+        after = {c["id"]: c for c in saved_encounter(app)["combatants"]}
+        before = next(c for c in foes + [{"id": None}] if c["id"] == target)
+        assert after[str(target)]["stats"]["hp"] == max(0, before["stats"]["hp"] - 1)
+    app.campaign.store.close()
+
+
+class _RollOne:
+    """A roll of exactly 1 in the log (as the tray would write one)."""
+
+    label = "Roll"
+
+    def run(self, tx: Any) -> list[str]:
+        from rulesets.base import CheckResult
+
+        return [tx.log_roll("GM", CheckResult("1", 1, ()))]

@@ -270,3 +270,63 @@ def test_every_due_morale_check_rolls_in_one_key(opened: Any) -> None:
     assert rolls >= 2
     with pytest.raises(CommandError, match="No morale check is due"):
         campaign.apply(cmd.MoraleDue(eid))
+
+
+# --------------------------------------------------------------------------- area
+
+
+def test_area_damage_rolls_once_and_lands_on_each_with_one_undo(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, enc = fight(campaign)
+    foes = [c for c in enc.combatants if c.side == "npc"][:2]
+    hp = [int(c.stats["hp"]) for c in foes]
+    rolls = len([e for e in campaign.log_entries() if e.get("kind") == "roll"])
+    campaign.apply(cmd.Area(eid, tuple(c.id for c in foes), "1d4"))
+    after = len([e for e in campaign.log_entries() if e.get("kind") == "roll"])
+    assert after - rolls == 1  # one roll for the area
+    lost = [hp[k] - int(named(campaign, c.name).stats["hp"]) for k, c in enumerate(foes)]
+    assert lost[0] == lost[1] and 1 <= lost[0] <= 4
+    campaign.undo()
+    assert [int(named(campaign, c.name).stats["hp"]) for c in foes] == hp
+    with pytest.raises(CommandError, match="Mark the combatants"):
+        campaign.apply(cmd.Area(eid, (), "3"))
+
+
+# --------------------------------------------------------------------------- Somnihil
+
+
+def test_SOM_03_triumph_is_offered_on_every_target(opened: Any) -> None:
+    from rulesets.somnihil import fight as somnihil_fight
+
+    for kind in ("hp", "foe", "pc"):
+        keys = [f.key for f in somnihil_fight.damage_form(kind)]  # type: ignore[arg-type]
+        assert "triumph" in keys
+    campaign = opened("somnihil")
+    eid, enc = fight(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Husk", 1, 20))
+    husk = named(campaign, "Husk")
+    campaign.apply(cmd.Damage(eid, husk.id, "3", {"triumph": "yes"}))
+    assert named(campaign, "Husk").stats["sheet"]["resources"]["vitality"]["current"] == 14
+
+
+def test_SOM_04_typed_cheat_death_and_a_natural_1_restores_1_ap(opened: Any) -> None:
+    campaign = opened("somnihil")
+    eid, enc = fight(campaign)
+    pc = next(c for c in enc.combatants if c.side == "pc")
+    ref = int(str(pc.ref))
+    sheet = campaign.doc("party", ref)
+    assert sheet is not None
+    vit = sheet["resources"]["vitality"]["current"]
+    campaign.apply(cmd.Damage(eid, pc.id, str(vit)))  # to 0 vitality
+    campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 12}))  # 12 ≥ 5: cheats death
+    sheet = campaign.doc("party", ref)
+    assert sheet is not None and sheet["status"] == "alive"
+    ap = sheet["resources"]["ap"]
+    ap_before = ap["current"]
+    campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 1}))
+    sheet = campaign.doc("party", ref)
+    assert sheet is not None and sheet["status"] == "perished"
+    assert sheet["resources"]["ap"]["current"] == min(ap["max"], ap_before + 1)
+    with pytest.raises(CommandError, match="1 to 20"):
+        campaign.undo()
+        campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 25}))

@@ -699,6 +699,34 @@ class Heal(EncounterCommand):
 
 
 @dataclass(frozen=True)
+class Area(EncounterCommand):
+    """One damage or heal on several combatants at once (an area), one undo for all.
+
+    A dice amount is rolled once and the same total lands on each; each target then takes it
+    by its own game's rules (its defence, its sheet)."""
+
+    combatant_ids: tuple[str, ...] = ()
+    amount: str = "0"
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    heal: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"{'Heal' if self.heal else 'Damage'} {len(self.combatant_ids)} at once"
+
+    def change(self, fight: Fight) -> list[str]:
+        if not self.combatant_ids:
+            raise RuleError("Mark the combatants first (space)")
+        targets = [fight.combatant(cid) for cid in dict.fromkeys(self.combatant_ids)]
+        amount = str(parse_amount(self.amount, fight.tx, "Area"))
+        one = Heal if self.heal else Damage
+        lines: list[str] = []
+        for c in targets:
+            lines += one(self.encounter_id, c.id, amount, self.answers).change(fight)
+        return lines
+
+
+@dataclass(frozen=True)
 class TempHp(EncounterCommand):
     """Temporary HP: absorbs damage first; a new value replaces a lower one."""
 

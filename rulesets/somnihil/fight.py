@@ -98,12 +98,20 @@ FOE = FoeSheet(
 
 
 def damage_form(kind: HealthKind) -> tuple[Field, ...]:
-    if kind == "hp":
-        return amount_form(kind)
-    return (
-        *amount_form(kind),
-        Field("triumph", "Triumph: double the damage", "no", "choice", choices=("no", "yes")),
+    """SOM-03: a Cipher's Triumph doubles the damage on any target (a foe, a library NPC, a
+    Cipher); SOM-08: a Cipher's player may type the Cheat Death d20 rolled at the table."""
+    triumph = Field("triumph", "Triumph: double the damage", "no", "choice", choices=("no", "yes"))
+    if kind != "pc":
+        return (*amount_form(kind), triumph)
+    typed = Field(
+        "cheat_death",
+        "Cheat Death d20 if the player rolled (blank: the app rolls)",
+        "",
+        "optint",
+        minimum=1,
+        maximum=20,
     )
+    return (*amount_form(kind), triumph, typed)
 
 
 def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
@@ -117,7 +125,11 @@ def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
 def hurt_cipher(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     """SOM-07/08: a Cipher's damage; Cheat Death with disadvantage under an Anomaly (SOM-05)."""
     outcome = somnihil.apply_damage(
-        sheet, amount, hit.rng, disadvantage=1 if has_effect(hit.combatant, ANOMALY) else 0
+        sheet,
+        amount,
+        hit.rng,
+        disadvantage=1 if has_effect(hit.combatant, ANOMALY) else 0,
+        typed=hit.answers.number("cheat_death", None),
     )
     if outcome.cheat_death is not None:
         hit.tx.log_roll(hit.combatant.name, outcome.cheat_death)

@@ -403,8 +403,13 @@ def apply_damage(
     rng: random.Random | None = None,
     advantage: int = 0,
     disadvantage: int = 0,
+    typed: int | None = None,
 ) -> DamageOutcome:
     """SOM-07/08: take damage; at 0 vitality, roll Cheat Death (d20 ≥ damage prevents it).
+
+    ``typed``: the d20 the player rolled at the table (1..20, already kept from two under an
+    edge); None: the app rolls it. A natural 1 on Cheat Death recovers 1 AP (SOM-04), as on
+    any check.
 
     Args:
         character: the Cipher hit (alive or a spirit).
@@ -431,8 +436,16 @@ def apply_damage(
         if vitality["current"] == 0:
             log.append(f"{name} is at 0 vitality: any further damage calls for Cheat Death")
         return DamageOutcome(dealt, vitality["current"], None, False, False, tuple(log))
-    result = check(rng, advantage, disadvantage)
+    if typed is None:
+        result = check(rng, advantage, disadvantage)
+    else:
+        if not 1 <= typed <= 20:
+            raise RuleError(f"A d20 shows 1 to 20, not {typed}")
+        band = band_for(typed)
+        result = CheckResult("d20 (typed)", typed, (typed,), band=band, natural=typed)
     log = [f"{name} at 0 vitality, {amount} damage: Cheat Death rolls {result.total}"]
+    if result.natural == 1:
+        log += _gain_ap(character, 1, "natural 1 on Cheat Death")
     if result.total >= amount:
         log.append(f"{result.total} ≥ {amount}: {name} cheats death, the damage is prevented")
         return DamageOutcome(0, 0, result, False, False, tuple(log))

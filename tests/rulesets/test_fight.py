@@ -124,8 +124,8 @@ def test_damage_forms_depend_on_where_the_targets_health_lives() -> None:
     def keys(game: str, kind: str) -> list[str]:
         return [f.key for f in rules(game).damage_form(kind)]  # type: ignore[arg-type]
 
-    assert keys("somnihil", "pc") == ["amount", "triumph"]
-    assert keys("somnihil", "hp") == ["amount"]
+    assert keys("somnihil", "pc") == ["amount", "triumph", "cheat_death"]
+    assert keys("somnihil", "hp") == ["amount", "triumph"]  # SOM-03 on any target
     assert keys("nemron", "foe") == ["amount", "limb", "defence_roll"]
     assert keys("nemron", "hp") == ["amount", "defence_roll"]
     assert keys("aspects", "pc") == ["amount", "defence", "kind"]
