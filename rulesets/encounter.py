@@ -36,7 +36,8 @@ game, then the existing order, because no other text gives a tie rule for initia
 Reading: holding ends the turn (turn-end effects tick, per Nemron's "even if they choose to hold
 their action"); ``use_held`` inserts the holder just before the current combatant and makes it
 current, and the interrupted turn resumes after it without ticking again; an unused held action
-lapses when the holder's own next turn starts.
+lapses when the round ends (it is an action of that round: the holder gets a fresh turn in the
+next, so a hold from round 1 never shows as "holding" in round 2), or at the holder's next turn.
 Reading: delaying does not end the turn (no turn-end tick, not marked acted) and cannot carry a
 combatant past the end of the round: it stops at the last place.
 Reading: ``"round"`` effects tick when a new round begins (round 2 onwards); Nemron's "usually at
@@ -392,10 +393,11 @@ def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
 
 
 def _new_round(enc: Encounter) -> list[str]:
+    lines = [f"{c.name}'s held action lapses" for c in enc.combatants if c.held]
     enc.round += 1
     for c in enc.combatants:
-        c.acted = False
-    lines = [f"Round {enc.round}"]
+        c.acted = c.held = False
+    lines.append(f"Round {enc.round}")
     if enc.round > enc.ticked_round:
         enc.ticked_round = enc.round
         if enc.round > 1:
@@ -838,7 +840,8 @@ def delay(enc: Encounter, places: int = 1) -> list[str]:
 def hold(enc: Encounter) -> list[str]:
     """GEN-04 / NEM-06: the current combatant holds its action; its turn ends and passes on.
 
-    The held action can be used later with :func:`use_held`; it lapses at the holder's next turn.
+    The held action can be used later this round with :func:`use_held`; it lapses when the round
+    ends.
     """
     _require_model(enc, "initiative")
     _require_started(enc)

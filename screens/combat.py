@@ -361,7 +361,8 @@ class CombatScreen(PanelScreen):
             bits.append("spent" if c.ap <= 0 else "")
         elif enc.model == "chosen_next":
             bits.append("acted" if c.acted else ("acting" if c.id == enc.current else "to act"))
-        elif c.acted:
+        elif c.acted and not c.held:
+            # Holding already says the turn is over: "holding acted" read as two states.
             bits.append("acted")
         bits.append(self.rules.turn_note(enc, c))
         return " ".join(b for b in bits if b)

@@ -409,3 +409,19 @@ class _RollOne:
         from rulesets.base import CheckResult
 
         return [tx.log_roll("GM", CheckResult("1", 1, ()))]
+
+
+async def test_turn_column_of_a_holder_reads_holding_not_holding_acted(tmp_path: Path) -> None:
+    # Issue 15: the turn column read "holding acted".
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r")
+        holder = saved_encounter(app)["current"]
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        row = screen.table.get_row_at(screen.table.ids.index(holder))
+        turn = str(row[-1])
+        assert "holding" in turn and "acted" not in turn
+    app.campaign.store.close()

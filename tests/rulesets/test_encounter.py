@@ -299,6 +299,19 @@ def test_gen04_held_action_lapses_at_own_next_turn() -> None:
     assert not enc.get("A").held
 
 
+def test_gen04_held_action_lapses_when_the_round_ends() -> None:
+    # Issue 15: a hold from round 1 showed "holding" all through round 2 until the holder's turn.
+    enc = make("AB")
+    start(enc)
+    next_turn(enc)  # B
+    lines = hold(enc)  # B holds; round 2 begins with A
+    assert enc.round == 2 and cur(enc) == "A"
+    assert not enc.get("B").held
+    assert "B's held action lapses" in lines
+    with pytest.raises(EncounterError, match="not holding"):
+        use_held(enc, "B")
+
+
 def test_gen04_hidden_still_take_turns_but_not_in_players_view() -> None:
     enc = make("ABC")
     set_hidden(enc, "B", True)
