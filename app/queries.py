@@ -17,3 +17,11 @@ def current_encounter(campaign: Campaign) -> tuple[int, dict[str, Any]] | None:
         if doc_id == wanted:
             return doc_id, enc
     return rows[0]
+
+
+def fight_running(campaign: Campaign) -> str | None:
+    """The name of an encounter started and not ended, or None when no fight is on."""
+    for _doc_id, enc in campaign.rows("encounters"):
+        if enc.get("started"):
+            return str(enc.get("name") or "an encounter")
+    return None

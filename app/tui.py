@@ -168,11 +168,20 @@ class TablesideApp(App[None]):
 
     def action_undo(self) -> None:
         label = self.campaign.undo()
-        self.notify(f"Undid: {label}" if label else "Nothing to undo", markup=False)
+        self._say(f"Undid: {label}" if label else "Nothing to undo")
 
     def action_redo(self) -> None:
         label = self.campaign.redo()
-        self.notify(f"Redid: {label}" if label else "Nothing to redo", markup=False)
+        self._say(f"Redid: {label}" if label else "Nothing to redo")
+
+    def _say(self, line: str) -> None:
+        """A change's outcome on the panel's event line; a toast only where there is none."""
+        from screens.panel import PanelScreen
+
+        if isinstance(self.screen, PanelScreen):
+            self.screen.show_result([line])
+        else:
+            self.notify(line, markup=False)
 
     def action_help(self) -> None:
         from screens.help import HelpScreen

@@ -58,6 +58,7 @@ class CombatScreen(PanelScreen):
     CSS_PATH = "combat.tcss"
     AUTO_FOCUS = "#combatants"
     WATCHES = frozenset({"encounters", "party", "npcs"})
+    EVENT_LINE = False  # its own line under the tracker (#combat-last)
     BINDINGS: ClassVar[list[BindingType]] = [
         _b("n", "next_turn", "Next turn", "next_turn"),
         _b("alt+n", "previous_turn", "Prev turn", "previous_turn"),
@@ -229,8 +230,10 @@ class CombatScreen(PanelScreen):
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
             self._shown_text[selector] = (text, style)
-            one_line = selector in ("#encounter-title", "#combat-last")
-            self.query_one(selector, Static).update(literal(text, style=style), layout=not one_line)
+            one_line = selector == "#encounter-title"
+            self.query_one(selector, Static).update(
+                literal(text, style=style, limit=1000), layout=not one_line
+            )
 
     def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
         """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the

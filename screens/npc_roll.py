@@ -35,18 +35,20 @@ class NpcRollScreen(ModalScreen[None]):
     AUTO_FOCUS = ""  # nothing: the roll keys must work at once
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="npc_roll.close"),
+        # Footer order is the order a narrow screen keeps: Effort and its refresh (f) come
+        # before the attribute picks, so f shows at 80 columns (issue 15).
+        Binding("a", "roll('attack')", "Attack", id="npc_roll.attack"),
+        Binding("s", "roll('save')", "Save", id="npc_roll.save"),
+        Binding("e", "roll('effort')", "Effort", id="npc_roll.effort"),
+        Binding("f", "refresh_effort", "Full Effort", id="npc_roll.refresh"),
+        Binding("k", "roll('skill')", "Skill 2d6", id="npc_roll.skill"),
+        Binding("m", "roll('morale')", "Morale", id="npc_roll.morale"),
+        Binding("t", "target", "Target AC/DC", id="npc_roll.target"),
         Binding("b", "attribute('brawl')", "Brawl", id="npc_roll.brawl"),
         Binding("w", "attribute('wit')", "Wit", id="npc_roll.wit"),
         Binding("l", "attribute('will')", "Will", id="npc_roll.will"),
-        Binding("a", "roll('attack')", "Attack", id="npc_roll.attack"),
-        Binding("s", "roll('save')", "Save", id="npc_roll.save"),
-        Binding("k", "roll('skill')", "Skill 2d6", id="npc_roll.skill"),
         Binding("K", "roll('skill', 'd20')", "Skill d20", id="npc_roll.skill_d20"),
-        Binding("m", "roll('morale')", "Morale", id="npc_roll.morale"),
-        Binding("e", "roll('effort')", "Effort", id="npc_roll.effort"),
         Binding("h", "roll('hp')", "HP", id="npc_roll.hp"),
-        Binding("f", "refresh_effort", "Full Effort", id="npc_roll.refresh"),
-        Binding("t", "target", "Target AC/DC", id="npc_roll.target"),
     ]
 
     def __init__(self, npc_id: int) -> None:

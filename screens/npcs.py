@@ -9,6 +9,7 @@ statblock rebuilt by ``rulesets.npc`` on every keystroke. Every change is a comm
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -70,6 +71,8 @@ class NpcScreen(PanelScreen):
     AUTO_FOCUS = "#npc-library"
     WATCHES = frozenset({"npcs", "encounters"})
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "list_move(1)", "Down", show=False, id="npcs.down"),
+        Binding("k", "list_move(-1)", "Up", show=False, id="npcs.up"),
         Binding("slash", "filter", "Filter", id="npcs.filter"),
         Binding("n", "new", "New NPC", id="npcs.new"),
         Binding("e", "edit", "Edit", id="npcs.edit"),
@@ -310,7 +313,31 @@ class NpcScreen(PanelScreen):
             # never clamped: a converted +10 stays +10 (the builder warns beyond the table)
             self.query_one(f"#{field_id}", AttributeField).value = int(doc.get(key, 0))
         self.query_one("#npc-powers", Input).value = "; ".join(doc.get("powers", []))
+        self._loaded = self._builder_form()
         self._update_builder()
+
+    _loaded: tuple[object, ...] = ("", "", "", 0, 0, 0, "")
+    """The builder's fields as last loaded (or saved): anything else is an unsaved edit."""
+
+    def _builder_form(self) -> tuple[object, ...]:
+        texts = [
+            self.query_one(f"#{i}", Input).value for i in ("npc-name", "npc-concepts", "npc-hd")
+        ]
+        numbers = [self.query_one(f"#{i}", AttributeField).value for i in ATTRIBUTE_IDS]
+        return (*texts, *numbers, self.query_one("#npc-powers", Input).value)
+
+    def _unless_unsaved(self, then: Callable[[], None]) -> None:
+        """Run ``then`` now, or after the GM agrees to drop the builder's unsaved edits."""
+        if self._builder_form() == self._loaded:
+            then()
+            return
+        name = self.query_one("#npc-name", Input).value.strip() or "the new NPC"
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                then()
+
+        self.app.push_screen(NpcConfirm(f"Drop the unsaved changes to {name}?"), answered)
 
     # --- actions -----------------------------------------------------------------------------
     def action_filter(self) -> None:
@@ -320,6 +347,9 @@ class NpcScreen(PanelScreen):
         self.query_one("#npc-library", DataTable).focus()
 
     def action_new(self) -> None:
+        self._unless_unsaved(self._new)
+
+    def _new(self) -> None:
         self.pending_source = None
         self.load_builder({}, None)
         self.query_one("#npc-name", Input).focus()
@@ -368,9 +398,10 @@ class NpcScreen(PanelScreen):
         if lines is None:
             return
         self.pending_source = None
+        self._loaded = self._builder_form()
         if self.editing is None:
             self.editing = self.campaign.rows("npcs")[-1][0]
-        self.notify(lines[0], markup=False)
+        self.show_result(lines[:1])
         self.refresh_data()
         self._select(self.editing)
         self._update_builder()
@@ -400,7 +431,7 @@ class NpcScreen(PanelScreen):
             if self.editing == npc_id:
                 self.editing = None
                 self._update_builder()
-            self.notify(f"{lines[0]} (u undoes)", markup=False)
+            self.show_result([f"{lines[0]} (u undoes)"])
 
         name = str(doc.get("name", "")) or "this NPC"
         self.app.push_screen(NpcConfirm(f"Delete {name} from the library?"), answered)
@@ -430,10 +461,11 @@ class NpcScreen(PanelScreen):
                 "hd": made.source_hd,
             }
             self.load_builder(form, self.editing)
-            self.notify(
-                f"Converted: HD {block.hd}, Save {block.save}+, HP {block.hp_text()}"
-                " recalculated; review, then ctrl+s saves",
-                markup=False,
+            self.show_result(
+                [
+                    f"Converted: HD {block.hd}, Save {block.save}+, HP {block.hp_text()}"
+                    " recalculated; review, then ctrl+s saves"
+                ]
             )
             self.query_one("#npc-name", Input).focus()
 
@@ -449,7 +481,7 @@ class NpcScreen(PanelScreen):
             lines = self.tableside.apply(ImportNpcs(converted.conversions, converted.kind))
             if lines is None:
                 return
-            self.notify(f"{lines[0]} (u undoes)", markup=False)
+            self.show_result([f"{lines[0]} (u undoes)"])
             self.refresh_data()
             new = [doc_id for doc_id, _ in self.campaign.rows("npcs") if doc_id not in before]
             if new:
@@ -474,7 +506,7 @@ class NpcScreen(PanelScreen):
             lines = self.tableside.apply(AddNpcsToEncounter(npc_id, count, mode))  # type: ignore[arg-type]
             summary = [line for line in lines or [] if line.startswith("Added to ")]
             if summary:
-                self.notify(summary[0], markup=False)
+                self.show_result(summary[:1])
 
         self.app.push_screen(
             AddToEncounterScreen(str(doc.get("name", "")), str(fight), self.hp_mode), added

@@ -15,6 +15,7 @@ from app.messages import CampaignChanged
 from rulesets.base import RuleError
 from rulesets.game import Game
 from rulesets.table import Action, Context, Panel
+from widgets.event_line import EventLine
 from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class PanelScreen(Screen[None]):
     PANEL_TITLE: ClassVar[str] = ""
     WATCHES: ClassVar[frozenset[str]] = frozenset()
     """Tables whose change means this panel must redraw."""
+    EVENT_LINE: ClassVar[bool] = True
+    """The shared event line goes under the body (a panel with its own says False)."""
     BINDINGS: ClassVar[list[BindingType]] = []
 
     @property
@@ -164,12 +167,28 @@ class PanelScreen(Screen[None]):
         return lines
 
     def show_result(self, lines: list[str]) -> None:
-        """Tell the GM what a change did (panels with an event line override this)."""
+        """Tell the GM what a change did, on the event line (a toast would cover the data)."""
+        for line in self.query(EventLine):
+            line.say(lines)
+            return
         self.notify("\n".join(lines[:8]), markup=False)
+
+    def action_list_move(self, delta: int) -> None:
+        """j/k: move the focused list as the arrows do (every list moves with both)."""
+        focused = self.focused
+        step = getattr(focused, "action_cursor_down" if delta > 0 else "action_cursor_up", None)
+        if callable(step):
+            step()
+            return
+        move = getattr(focused, "action_move_cursor", None)
+        if callable(move):
+            move(delta)
 
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
         yield from self.compose_body()
+        if self.EVENT_LINE:
+            yield EventLine(id="event-line")
         yield TablesideFooter()
 
     def compose_body(self) -> ComposeResult:

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from app.commands import party as cmd
 from app.player_view import code_for
+from app.queries import fight_running
 from rulesets.base import Character
 from rulesets.sheet import SheetRow
 from rulesets.table import Context
@@ -39,6 +40,8 @@ class PartyScreen(PanelScreen):
     WATCHES = frozenset({"party"})
     AUTO_FOCUS = "#party-table"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "list_move(1)", "Down", show=False, id="party.down"),
+        Binding("k", "list_move(-1)", "Up", show=False, id="party.up"),
         Binding("plus,equals_sign", "step(1)", "+1", id="party.plus"),
         Binding("minus", "step(-1)", "-1", id="party.minus"),
         Binding("e", "edit", "Edit", id="party.edit"),
@@ -330,7 +333,26 @@ class PartyScreen(PanelScreen):
         self.query_one("#party-table", DataTable).focus()
 
     def action_party(self, action: str) -> None:
-        """S, C, g, R: the whole party at once, one undo step, after the rest's form if any."""
+        """S, C, g, R: the whole party at once, one undo step, after the rest's form if any.
+
+        A rest in the middle of a fight is asked first: one capital letter would otherwise
+        rest everyone for hours between two blows (issue 15).
+        """
+        fight = fight_running(self.campaign) if action == "rest" else None
+        if fight is None:
+            self._party_action(action)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._party_action(action)
+
+        self.app.push_screen(
+            PartyConfirm(f"{fight} is still running. Rest the whole party anyway?", "rests"),
+            answered,
+        )
+
+    def _party_action(self, action: str) -> None:
         rest = self.game.sheet.rests.get(action)
         fields = tuple(rest.form(self.campaign)) if rest is not None and rest.form else ()
         if not fields:
@@ -379,4 +401,3 @@ def _whole(text: str) -> int | None:
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
         return None
     return int(text)
-

@@ -95,14 +95,15 @@ class PartyConfirm(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No", id="party_confirm.no"),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, doing: str = "removes") -> None:
         super().__init__()
         self.question = question
+        self.doing = doing
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(literal(self.question))
-            yield Label("y removes, n or escape keeps")
+            yield Label(f"y {self.doing}, n or escape does not")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

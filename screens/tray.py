@@ -291,9 +291,6 @@ class TrayScreen(PanelScreen):
         if action.id in self.game.checks.spends_once and self.campaign.version != before:
             self._spend_once()
 
-    def show_result(self, lines: list[str]) -> None:
-        self.notify(clean(lines[-1], 200), markup=False)
-
     def action_session_log(self) -> None:
         """This session's events and rolls as Markdown, in a file beside the save."""
         from app.export import write_session_log
@@ -303,7 +300,7 @@ class TrayScreen(PanelScreen):
         except OSError as exc:
             self.notify(f"Session log not written: {exc.strerror or exc}", severity="error")
             return
-        self.notify(f"Session log written to {path}", markup=False)
+        self.show_result([f"Session log written to {path}"])
 
     def action_next_who(self) -> None:
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)

@@ -25,3 +25,9 @@ def open_demo(folder: Path, game: str = "somnihil", seed: int = 3) -> Campaign:
 def demo_app(folder: Path, game: str = "somnihil", seed: int = 3) -> TablesideApp:
     """The app on a fresh demo campaign; close ``app.campaign.store`` when done."""
     return TablesideApp(open_demo(folder, game, seed))
+
+
+def screen_text(app: TablesideApp) -> list[str]:
+    """The top screen as the GM reads it: one string per terminal row (styles dropped)."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(segment.text for segment in strip) for strip in update.strips]

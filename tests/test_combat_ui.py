@@ -190,7 +190,7 @@ async def test_SOH_14_attack_card_in_damage_form(tmp_path: Path) -> None:
     app.campaign.store.close()
 
 
-async def test_event_line_says_what_a_key_did_and_clears_on_undo(tmp_path: Path) -> None:
+async def test_event_line_says_what_a_key_did_and_what_undo_undid(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("alt+r", "n")
@@ -201,7 +201,9 @@ async def test_event_line_says_what_a_key_did_and_clears_on_undo(tmp_path: Path)
         assert not any(turn in str(n.message) for n in app._notifications)  # a line, no toast
         await pilot.press("u")
         await pilot.pause()
-        assert str(last.render()) == ""
+        # Issue 15: the undo itself is what happened, said on the line, not in a toast.
+        assert str(last.render()) == "› Undid: Next turn"
+        assert not any("Undid" in str(n.message) for n in app._notifications)
     app.campaign.store.close()
 
 

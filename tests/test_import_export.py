@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from app.cli import main
 from app.demo import write_demo
@@ -302,7 +303,8 @@ async def test_a_key_in_the_tray_writes_the_session_log_beside_the_save(tmp_path
         text = written.read_text(encoding="utf-8")
         assert text.startswith("# Demo campaign: session log")
         assert "### Fight: Ambush at the Mill" in text
-        assert any(str(written) in str(n.message) for n in app._notifications)
+        said = str(app.screen.query_one("#event-line", Static).render())
+        assert str(written) in said.replace("\n", "")
     app.campaign.store.close()
 
 

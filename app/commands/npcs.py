@@ -444,7 +444,7 @@ class RollNpc:
     ) -> list[str]:
         now = str(doc.get("effort_left", block.effort))
         if now == "0":
-            raise CommandError(f"{who} has no Effort left (r refreshes it)")
+            raise CommandError(f"{who} has no Effort left (f in its roll dialog refreshes it)")
         use = npc_rules.effort_use(rng=tx.rng, effort_now=now)
         doc["effort_left"] = use.remaining
         tx.put("npcs", self.npc_id, doc)

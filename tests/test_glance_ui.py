@@ -1,0 +1,147 @@
+"""Issue 15: readable at a glance. Events on a line (no success toasts), keys that move, asks
+before a rest mid-fight, the NPC builder keeps unsaved edits. Pilot tests, keys only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Static
+
+from app.queries import current_encounter
+from app.tui import TablesideApp
+from screens.combat import CombatScreen
+from screens.npc_confirm import NpcConfirm
+from screens.npc_roll import NpcRollScreen
+from screens.party import PartyScreen
+from screens.party_prompt import PartyConfirm
+from tests.apphelpers import SIZE, demo_app, screen_text
+
+NARROW = (80, 24)
+
+
+def toasts(app: TablesideApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def event_line(app: TablesideApp, selector: str = "#event-line") -> str:
+    return str(app.screen.query_one(selector, Static).render()).replace("\n", " ")
+
+
+async def test_undo_says_what_it_undid_on_the_event_line_not_a_toast(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r", "n", "n", "u", "u")
+        await pilot.pause()
+        assert toasts(app) == []
+        assert "Undid:" in event_line(app, "#combat-last")
+        await pilot.press("4", "u")
+        await pilot.pause()
+        assert toasts(app) == []
+        assert "Undid:" in event_line(app)
+    app.campaign.store.close()
+
+
+async def test_undo_keeps_the_cursor_on_the_row_that_changed(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        await pilot.press("j", "j", "j")
+        target = screen.table.selected_id
+        await pilot.press("t", "2", "enter")
+        await pilot.pause()
+        assert screen.table.selected_id == target
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.table.selected_id == target
+    app.campaign.store.close()
+
+
+async def test_party_tracker_change_then_undo_keeps_the_pc(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "j", "j")
+        screen = app.screen
+        assert isinstance(screen, PartyScreen)
+        picked = screen.selected_id
+        assert picked is not None and picked != app.campaign.rows("party")[0][0]
+        await pilot.press("tab", "down", "minus", "u")
+        await pilot.pause()
+        assert screen.selected_id == picked
+    app.campaign.store.close()
+
+
+async def test_j_and_k_move_the_party_list_and_the_npc_library(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        party = app.screen.query_one("#party-table", DataTable)
+        await pilot.press("j", "j")
+        assert party.cursor_row == 2
+        await pilot.press("k")
+        assert party.cursor_row == 1
+        await pilot.press("3")
+        await pilot.pause()
+        library = app.screen.focused
+        assert library is not None
+        before = getattr(library, "cursor_row", None)
+        await pilot.press("j")
+        assert getattr(library, "cursor_row", None) == (before or 0) + 1
+        await pilot.press("k")
+        assert getattr(library, "cursor_row", None) == before
+    app.campaign.store.close()
+
+
+async def test_rest_mid_fight_asks_first_and_not_outside_one(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "R")
+        await pilot.pause()
+        assert not isinstance(app.screen, PartyConfirm)  # no fight: it just rests
+        await pilot.press("1", "i", "alt+r", "4")
+        await pilot.pause()
+        version = app.campaign.version
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, PartyConfirm)
+        question = str(app.screen.query_one(Static).render())
+        assert "Ambush at the Mill" in question
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.campaign.version == version  # nobody rested
+        await pilot.press("R", "y")
+        await pilot.pause()
+        assert app.campaign.version > version
+    app.campaign.store.close()
+    found = current_encounter(app.campaign)
+    assert found is not None and found[1]["started"]
+
+
+async def test_n_in_the_builder_asks_before_dropping_unsaved_edits(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3", "n", *"Grue", "escape")
+        await pilot.pause()
+        name = app.screen.query_one("#npc-name", Input)
+        assert name.value == "Grue"
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcConfirm)
+        await pilot.press("n")  # no: the edit stays
+        await pilot.pause()
+        assert name.value == "Grue"
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert name.value == ""
+    app.campaign.store.close()
+
+
+async def test_npc_roll_footer_shows_the_effort_refresh_key_at_80_columns(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("3", "r")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcRollScreen)
+        shown = "\n".join(screen_text(app))
+        assert " f Full Effort " in shown, shown
+    app.campaign.store.close()
