@@ -108,7 +108,11 @@ async def test_damage_to_pc_updates_party_doc_and_bad_amount_refused(tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "2", "d", "enter")  # "2d" is not a dice expression
         await pilot.pause()
-        assert "2d" in str(app.screen.query_one("#form-error", Static).render())
+        assert "2d" in str(app.screen.query_one("#combat-last", Static).render())
+        # The amount is typed inline, under the table (no modal), and stays open to fix.
+        assert isinstance(app.screen, CombatScreen)
+        assert "Damage Vesna Kade" in str(app.screen.query_one("#combat-amount", Static).render())
+        assert "2d" in str(app.screen.query_one("#combat-amount", Static).render())
         await pilot.press("escape", "t", "3", "enter")
         await pilot.pause()
         vesna = app.campaign.doc("party", 1)
@@ -409,3 +413,23 @@ class _RollOne:
         from rulesets.base import CheckResult
 
         return [tx.log_roll("GM", CheckResult("1", 1, ()))]
+
+
+async def test_aspects_a_taken_out_pc_shows_as_taken_out_and_is_skipped(tmp_path: Path) -> None:
+    from rulesets.aspects import fight as aspects_fight
+
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        eid = current_encounter(app.campaign)[0]  # type: ignore[index]
+        for _ in range(3):
+            app.campaign.apply(cmd.Damage(eid, "c1", "12", {"defence": 7}))
+        app.campaign.apply(aspects_fight.ChooseDarkestSelf(eid, "c1", "Taken Out"))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        row = screen.table.get_row_at(0)
+        assert str(row[4]) == "taken out" and "cons" not in str(row[4])
+        await pilot.press("alt+r", "n")  # chosen-next: the first who may act, not Rowan
+        await pilot.pause()
+        assert saved_encounter(app)["current"] != "c1"
+    app.campaign.store.close()

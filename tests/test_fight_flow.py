@@ -330,3 +330,19 @@ def test_SOM_04_typed_cheat_death_and_a_natural_1_restores_1_ap(opened: Any) -> 
     with pytest.raises(CommandError, match="1 to 20"):
         campaign.undo()
         campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 25}))
+
+
+# --------------------------------------------------------------------------- each game
+
+
+def test_shadows_library_npcs_get_one_quickness_for_ap_and_defence(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+    from rulesets.fight import DEFAULT_QUICKNESS
+
+    campaign = opened("shadows")
+    npc_id = campaign.rows("npcs")[0][0]
+    campaign.apply(AddNpcsToEncounter(npc_id, 1, "fixed"))
+    _, enc = fight(campaign)
+    joined = enc.combatants[-1]
+    assert joined.quickness == DEFAULT_QUICKNESS
+    assert joined.ap_max == 5 + -(-DEFAULT_QUICKNESS // 2)
