@@ -433,3 +433,30 @@ async def test_aspects_a_taken_out_pc_shows_as_taken_out_and_is_skipped(tmp_path
         await pilot.pause()
         assert saved_encounter(app)["current"] != "c1"
     app.campaign.store.close()
+
+
+async def test_somnihil_a_spell_cast_by_key_in_initiative_order(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        fight = saved_encounter(app)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        casters = [
+            c
+            for c in fight["combatants"]
+            if c["side"] == "pc"
+            and (app.campaign.doc("party", int(c["ref"])) or {})["lists"].get("spells")
+        ]
+        row = [c["id"] for c in fight["combatants"]].index(casters[0]["id"])
+        await pilot.press(*["k"] * 10, *["j"] * row)
+        ref = int(casters[0]["ref"])
+        ap = app.campaign.doc("party", ref)["resources"]["ap"]["current"]  # type: ignore[index]
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("tab", "2", "tab", *"no", "enter")
+        await pilot.pause()
+        now = app.campaign.doc("party", ref)["resources"]["ap"]["current"]  # type: ignore[index]
+        assert now == ap - 2
+    app.campaign.store.close()
