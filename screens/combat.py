@@ -12,9 +12,10 @@ and in the command palette).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,7 +27,8 @@ from app.queries import current_encounter
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets.table import Context
-from screens.form import Field, FormScreen
+from screens.form import Field, FieldError, FormScreen
+from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
@@ -38,6 +40,27 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
 
 ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 """What the turn-order column holds in each turn model."""
+
+
+IDLE_AMOUNT = "t damage · l heal · space marks an area · T the last roll"
+"""What the amount line says while nothing is being typed in it."""
+
+
+@dataclass
+class _Inline:
+    """What the inline amount is for: damage or heal, the game's form, the target."""
+
+    verb: str
+    fields: tuple[Field, ...]
+    combatant_id: str
+    who: str
+    typed: str = ""
+
+    def line(self) -> str:
+        more = [f.label.split(" (")[0] for f in self.fields[1:]]
+        label = self.fields[0].label if self.fields else "Amount"
+        hint = f"tab: {', '.join(more)} · " if more else ""
+        return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 
 @dataclass
@@ -131,6 +154,7 @@ class CombatScreen(PanelScreen):
         self._shown_text: dict[str, object] = {}
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
+        self._inline: _Inline | None = None
         self._marked: set[str] = set()
         """Combatants marked (space) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
@@ -145,6 +169,7 @@ class CombatScreen(PanelScreen):
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
                 yield CombatTable(id="combatants")
+                yield Static(IDLE_AMOUNT, id="combat-amount")
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
 
@@ -230,7 +255,7 @@ class CombatScreen(PanelScreen):
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
             self._shown_text[selector] = (text, style)
-            one_line = selector == "#encounter-title"
+            one_line = selector in ("#encounter-title", "#combat-amount")
             self.query_one(selector, Static).update(
                 literal(text, style=style, limit=1000), layout=not one_line
             )
@@ -319,6 +344,11 @@ class CombatScreen(PanelScreen):
         if kind == "pc":
             pc = self._sheet_of(c)
             text = self.campaign.ruleset.health(pc) if pc is not None else "(not in party)"
+            if pc is not None and fr.is_out(self.rules, c, pc):
+                # Out of the fight, a PC shows as such (taken out, dead), not as numbers; one
+                # the game lets keep its turn (dying) shows both.
+                status = str(pc.get("status") or "out")
+                text = status if fr.counts_out(self.rules, c, pc) else f"{status} · {text}"
         elif kind == "foe":
             text = fr.foe_health(self.rules, c.stats["sheet"])
         else:
@@ -712,10 +742,73 @@ class CombatScreen(PanelScreen):
             return
         area = self._area()
         who = f"{len(area)} marked" if area else c.name
-        self._ask(
-            f"{verb} {who}",
-            list(form(fr.health_kind(c))),
-            lambda v: self._land(str(v.get("amount") or ""), v, verb == "Heal", c.id),
+        self._inline = _Inline(verb, tuple(form(fr.health_kind(c))), c.id, who)
+        self._set_text("#combat-amount", self._inline.line(), style="bold")
+
+    def close_amount(self) -> None:
+        self._inline = None
+        self._set_text("#combat-amount", IDLE_AMOUNT)
+
+    def on_key(self, event: events.Key) -> None:
+        """While an amount is being typed, the keys go to it (the focus stays on the table, so
+        nothing else repaints): characters, backspace, enter applies, tab opens the game's whole
+        form, escape cancels."""
+        inline = self._inline
+        if inline is None:
+            return
+        if event.key == "escape":
+            self.close_amount()
+        elif event.key == "enter":
+            self._amount_typed()
+        elif event.key == "tab":
+            self.amount_form()
+        elif event.key == "backspace":
+            inline.typed = inline.typed[:-1]
+        elif event.is_printable and event.character and len(inline.typed) < 40:
+            inline.typed += event.character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        if self._inline is inline:
+            self._set_text("#combat-amount", inline.line(), style="bold")
+
+    def amount_form(self) -> None:
+        """The game's whole damage or heal form, the typed amount filled in."""
+        inline = self._inline
+        if inline is None:
+            return
+        typed = inline.typed
+        fields = [replace(f, default=typed) if k == 0 else f for k, f in enumerate(inline.fields)]
+        self.close_amount()
+
+        def done(v: dict[str, Any] | None) -> None:
+            if v is not None:
+                self._land(
+                    str(v.get("amount") or ""), v, inline.verb == "Heal", inline.combatant_id
+                )
+
+        self.app.push_screen(
+            FormScreen(f"{inline.verb} {inline.who}", fields, start=1 if len(fields) > 1 else 0),
+            done,
+        )
+
+    def _amount_typed(self) -> None:
+        inline = self._inline
+        if inline is None:
+            return
+        try:
+            values = {
+                f.key: clean_field(f, inline.typed if k == 0 else f.default)
+                for k, f in enumerate(inline.fields)
+            }
+        except FieldError as exc:
+            self._set_text("#combat-last", f"✗ {exc}")
+            self._said_version = self.campaign.version
+            return
+        self.close_amount()
+        self._land(
+            str(values.get("amount") or ""), values, inline.verb == "Heal", inline.combatant_id
         )
 
     def action_temp_hp(self) -> None:

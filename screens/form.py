@@ -26,7 +26,6 @@ from widgets.literal import literal
 __all__ = ["Field", "FieldError", "FormScreen", "clean"]
 
 
-
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 """A whole number as a GM types it; more than nine digits is never a sensible value here."""
 
@@ -91,11 +90,13 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
     ]
 
-    def __init__(self, title: str, fields: Sequence[Field], hint: str = "") -> None:
+    def __init__(self, title: str, fields: Sequence[Field], hint: str = "", start: int = 0) -> None:
         super().__init__(classes="form")
         self.title_text = title
         self.fields = tuple(fields)
         self.hint = hint
+        self.start = start
+        """The field focused first (a form opened from an inline prompt goes on from there)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form-box"):
@@ -121,7 +122,8 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
 
     def on_mount(self) -> None:
         if self.fields:
-            self.query_one(f"#field-{self.fields[0].key}", Input).focus()
+            first = self.fields[min(self.start, len(self.fields) - 1)]
+            self.query_one(f"#field-{first.key}", Input).focus()
 
     def values(self) -> dict[str, Any]:
         """Every field cleaned; FieldError on the first bad one."""

@@ -108,7 +108,11 @@ async def test_damage_to_pc_updates_party_doc_and_bad_amount_refused(tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", "2", "d", "enter")  # "2d" is not a dice expression
         await pilot.pause()
-        assert "2d" in str(app.screen.query_one("#form-error", Static).render())
+        assert "2d" in str(app.screen.query_one("#combat-last", Static).render())
+        # The amount is typed inline, under the table (no modal), and stays open to fix.
+        assert isinstance(app.screen, CombatScreen)
+        assert "Damage Vesna Kade" in str(app.screen.query_one("#combat-amount", Static).render())
+        assert "2d" in str(app.screen.query_one("#combat-amount", Static).render())
         await pilot.press("escape", "t", "3", "enter")
         await pilot.pause()
         vesna = app.campaign.doc("party", 1)
@@ -426,4 +430,51 @@ async def test_turn_column_of_a_holder_reads_holding_not_holding_acted(tmp_path:
         row = screen.table.get_row_at(screen.table.ids.index(holder))
         turn = str(row[-1])
         assert "holding" in turn and "acted" not in turn
+    app.campaign.store.close()
+
+
+async def test_aspects_a_taken_out_pc_shows_as_taken_out_and_is_skipped(tmp_path: Path) -> None:
+    from rulesets.aspects import fight as aspects_fight
+
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=SIZE) as pilot:
+        eid = current_encounter(app.campaign)[0]  # type: ignore[index]
+        for _ in range(3):
+            app.campaign.apply(cmd.Damage(eid, "c1", "12", {"defence": 7}))
+        app.campaign.apply(aspects_fight.ChooseDarkestSelf(eid, "c1", "Taken Out"))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        row = screen.table.get_row_at(0)
+        assert str(row[4]) == "taken out" and "cons" not in str(row[4])
+        await pilot.press("alt+r", "n")  # chosen-next: the first who may act, not Rowan
+        await pilot.pause()
+        assert saved_encounter(app)["current"] != "c1"
+    app.campaign.store.close()
+
+
+async def test_somnihil_a_spell_cast_by_key_in_initiative_order(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        fight = saved_encounter(app)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        casters = [
+            c
+            for c in fight["combatants"]
+            if c["side"] == "pc"
+            and (app.campaign.doc("party", int(c["ref"])) or {})["lists"].get("spells")
+        ]
+        row = [c["id"] for c in fight["combatants"]].index(casters[0]["id"])
+        await pilot.press(*["k"] * 10, *["j"] * row)
+        ref = int(casters[0]["ref"])
+        ap = app.campaign.doc("party", ref)["resources"]["ap"]["current"]  # type: ignore[index]
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("tab", "2", "tab", *"no", "enter")
+        await pilot.pause()
+        now = app.campaign.doc("party", ref)["resources"]["ap"]["current"]  # type: ignore[index]
+        assert now == ap - 2
     app.campaign.store.close()

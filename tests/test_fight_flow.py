@@ -330,3 +330,52 @@ def test_SOM_04_typed_cheat_death_and_a_natural_1_restores_1_ap(opened: Any) -> 
     with pytest.raises(CommandError, match="1 to 20"):
         campaign.undo()
         campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 25}))
+
+
+# --------------------------------------------------------------------------- each game
+
+
+def test_shadows_library_npcs_get_one_quickness_for_ap_and_defence(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+    from rulesets.fight import DEFAULT_QUICKNESS
+
+    campaign = opened("shadows")
+    npc_id = campaign.rows("npcs")[0][0]
+    campaign.apply(AddNpcsToEncounter(npc_id, 1, "fixed"))
+    _, enc = fight(campaign)
+    joined = enc.combatants[-1]
+    assert joined.quickness == DEFAULT_QUICKNESS
+    assert joined.ap_max == 5 + -(-DEFAULT_QUICKNESS // 2)
+
+
+def test_SOM_04_05_a_spell_cast_from_the_tracker_in_initiative_order(opened: Any) -> None:
+    from rulesets.somnihil import fight as somnihil_fight
+    from rulesets.somnihil import rules as somnihil
+
+    campaign = opened("somnihil")
+    eid = running(campaign, turns=0)
+    _, enc = fight(campaign)
+    assert enc.model == "initiative"
+    caster = next(
+        c
+        for c in enc.combatants
+        if c.side == "pc" and (campaign.doc("party", int(str(c.ref))) or {})["lists"].get("spells")
+    )
+    ref = int(str(caster.ref))
+    sheet = campaign.doc("party", ref)
+    assert sheet is not None
+    spell = sheet["lists"]["spells"][0]["name"]
+    ap = sheet["resources"]["ap"]["current"]
+    seen_catastrophe = False
+    for _ in range(30):  # until a Catastrophe comes up (a natural 1 or 2 on the d20)
+        campaign.apply(somnihil_fight.CastSpell(eid, caster.id, spell, 1, rolled=True))
+        sheet = campaign.doc("party", ref)
+        assert sheet is not None
+        roll = [e for e in campaign.log_entries() if e.get("kind") == "roll"][-1]
+        if roll["band"] == somnihil.CATASTROPHE:
+            seen_catastrophe = True
+            assert any(e.name == "Anomaly" for e in named(campaign, caster.name).conditions)
+            break
+        campaign.undo()
+    assert seen_catastrophe
+    assert sheet["resources"]["ap"]["current"] in (ap - 1, ap)  # ap - 1, + 1 on a natural 1

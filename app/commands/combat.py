@@ -18,6 +18,7 @@ from rulesets import encounter as er
 from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
+    DEFAULT_QUICKNESS,
     KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
@@ -300,8 +301,10 @@ def _ap_maxes(fight: Fight) -> dict[str, int]:
     maxes = {}
     for c in fight.enc.combatants:
         sheet = fight.sheet(c) if health_kind(c) != "hp" else None
-        c.quickness = sheet_quickness(sheet, c.quickness)
-        maxes[c.id] = fight.ap_max(c) if c.quickness else (c.ap_max or fight.ap_max(c))
+        quickness = sheet_quickness(sheet, c.quickness)
+        # A statblock without Quickness gets the tracker's default, for its AP and its defence.
+        c.quickness = quickness or DEFAULT_QUICKNESS
+        maxes[c.id] = fight.ap_max(c) if quickness else (c.ap_max or fight.ap_max(c))
     return maxes
 
 

@@ -347,6 +347,8 @@ class AddNpcsToEncounter:
             if fight.model == "ap_rounds":
                 # An HD statblock has no Quickness: the tracker's default. Joining a running
                 # round, they act in it (as a quick-added combatant does), not sit it out spent.
+                # One Quickness serves both its AP and its defence.
+                made.quickness = DEFAULT_QUICKNESS
                 made.ap_max = rules.ap_per_round(DEFAULT_QUICKNESS)
                 made.ap = made.ap_max if fight.started else 0
             new.append(made)

@@ -180,6 +180,42 @@ class AddAnomaly(CombatantCommand):
         return er.add_effect(fight.enc, self.combatant_id, effect)
 
 
+@dataclass(frozen=True)
+class CastSpell(CombatantCommand):
+    """SOM-04/05: a Cipher casts from the tracker in any turn model: the AP comes off its sheet,
+    a rolled spell is rolled (with disadvantage inside an Anomaly), a natural 1 recovers 1 AP,
+    and a Catastrophe creates an Anomaly on the caster, timed by the spell's AP cost."""
+
+    spell: str = ""
+    ap_cost: int = 1
+    rolled: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"Cast {self.spell}"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        sheet = fight.sheet(c) if c.side == "pc" else None
+        if sheet is None or "lists" not in sheet:
+            raise somnihil.RuleError(f"{c.name} is not a Cipher who casts spells")
+        cast = somnihil.cast_spell(
+            sheet,
+            self.spell,
+            self.ap_cost,
+            fight.tx.rng,
+            rolled=self.rolled,
+            disadvantage=1 if has_effect(c, ANOMALY) else 0,
+        )
+        if cast.check is not None:
+            fight.tx.log_roll(c.name, cast.check)
+        fight.put_sheet(c, sheet)
+        lines = list(cast.log)
+        if cast.anomaly is not None:
+            lines += AddAnomaly(self.encounter_id, c.id, self.ap_cost).change(fight)
+        return lines
+
+
 def distance_cycle(band: str | None) -> str:
     """SOM-11: the next band, farther; wraps from Too Far back to In Reach."""
     bands = somnihil.DISTANCE_BANDS
@@ -264,11 +300,56 @@ def _distance(ctx: Context, values: Mapping[str, Any]) -> SetDistance:
     return SetDistance(eid, cid, distance_cycle(band))
 
 
+def _caster_sheet(ctx: Context) -> Mapping[str, Any] | None:
+    c = ctx.combatant
+    if c is None or c.get("side") != "pc":
+        return None
+    try:
+        return ctx.read.doc("party", int(str(c.get("ref"))))
+    except (TypeError, ValueError):
+        return None
+
+
+def _spells(ctx: Context) -> tuple[str, ...]:
+    sheet = _caster_sheet(ctx) or {}
+    known = (sheet.get("lists") or {}).get("spells") or []
+    return tuple(str(s.get("name")) for s in known if isinstance(s, Mapping) and s.get("name"))
+
+
+def _cast(ctx: Context, values: Mapping[str, Any]) -> CastSpell:
+    eid, cid = selected(ctx)
+    return CastSpell(
+        eid, cid, str(values["spell"]), int(values["cost"]), str(values["rolled"]) == "yes"
+    )
+
+
+def _cast_form(ctx: Context) -> tuple[Field, ...]:
+    spells = _spells(ctx)
+    return (
+        Field("spell", "Spell", spells[0] if spells else "", "choice", choices=spells),
+        Field("cost", "AP cost", "1", "int", minimum=1),
+        Field("rolled", "The spell calls for a roll", "yes", "choice", choices=("yes", "no")),
+    )
+
+
 def _fate_title(ctx: Context) -> str:
     return f"Fate of {combatant_name(ctx, _fate_target(ctx))}"
 
 
 ACTIONS: tuple[Action, ...] = (
+    Action(
+        id="cast",
+        panel="combat",
+        key="y",
+        label="Cast a spell",
+        description="The selected Cipher casts: AP spent, rolled, an Anomaly on a Catastrophe",
+        make=_cast,
+        needs="combatant",
+        show=False,
+        form=_cast_form,
+        title=lambda ctx: f"{(ctx.combatant or {}).get('name', '?')} casts",
+        available=lambda ctx: bool(_spells(ctx)),
+    ),
     Action(
         id="anomaly",
         panel="combat",
