@@ -113,6 +113,7 @@ class CombatScreen(PanelScreen):
         _b("right_square_bracket", "switch(1)", "Next encounter", "next_enc", False, "]"),
         _b("left_square_bracket", "switch(-1)", "Previous encounter", "prev_enc", False, "["),
         _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
+        _b("L", "fold_list", "Show/hide the encounter list", "fold_list", show=False),
         _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
         _b("w", "delay", "Delay (move down the order)", "delay", show=False),
         _b("o", "hold", "Hold the action", "hold", show=False),
@@ -169,9 +170,20 @@ class CombatScreen(PanelScreen):
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
                 yield CombatTable(id="combatants")
+                yield Static("", id="combat-detail")
                 yield Static(IDLE_AMOUNT, id="combat-amount")
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
+
+    def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
+        # What a narrow table leaves out of the selected row, on a line of its own.
+        self._set_text("#combat-detail", event.table.detail(), style="italic")
+
+    def action_fold_list(self) -> None:
+        """L: fold the encounter list away or bring it back (it folds by itself when narrow)."""
+        shown = self.query_one("#encounter-list-pane").display
+        self.set_class(not shown, "-list-shown")
+        self.set_class(shown, "-list-hidden")
 
     def on_mount(self) -> None:
         self.query_one("#encounter-list", DataTable).add_columns("", "Encounter", "Rnd", "Size")
@@ -255,7 +267,7 @@ class CombatScreen(PanelScreen):
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
             self._shown_text[selector] = (text, style)
-            one_line = selector in ("#encounter-title", "#combat-amount")
+            one_line = selector in ("#encounter-title", "#combat-amount", "#combat-detail")
             self.query_one(selector, Static).update(
                 literal(text, style=style, limit=1000), layout=not one_line
             )
@@ -314,7 +326,8 @@ class CombatScreen(PanelScreen):
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)
         who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
-        return f"{enc.name} · {model} · Round {enc.round} · {who}"
+        # Whose turn and the round first: a narrow screen cuts the encounter's name instead.
+        return f"Round {enc.round} · {who} · {enc.name} · {model}"
 
     def _status(self, enc: er.Encounter) -> str:
         parts = []

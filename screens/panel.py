@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -28,7 +28,10 @@ class CampaignHeader(Static):
     """One line: campaign, game, panel tabs. Names are shown as text, never as markup."""
 
     DEFAULT_CSS = """
-    CampaignHeader { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+    CampaignHeader {
+        height: 1; background: $primary-background; color: $text; padding: 0 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
 
 
@@ -199,12 +202,26 @@ class PanelScreen(Screen[None]):
             f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
             for key, pid, title in PANELS
         )
-        return f"{self.campaign.name} · {self.campaign.ruleset.name}   {tabs}"
+        # The tabs first: on a narrow screen the campaign's name gives way, not the panels.
+        return f"{tabs}   {self.campaign.name} · {self.campaign.ruleset.name}"
 
     _drawn_version = -1
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
 
+    NARROW: ClassVar[int] = 100
+    """Below this many columns the screen has the ``-narrow`` class (layouts give way)."""
+    SHORT: ClassVar[int] = 30
+    """Below this many rows the screen has the ``-short`` class."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_size(event.size.width, event.size.height)
+
+    def _fit_size(self, width: int, height: int) -> None:
+        self.set_class(width < self.NARROW, "-narrow")
+        self.set_class(height < self.SHORT, "-short")
+
     def on_mount(self) -> None:
+        self._fit_size(self.app.size.width, self.app.size.height)
         self._bind_game_actions()
         self._drawn_version = self.campaign.version
         self.refresh_data()

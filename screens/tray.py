@@ -57,6 +57,10 @@ class TrayScreen(PanelScreen):
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
         Binding("s", "show_hand", "Show hand", id="tray.show_hand"),
         Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
+        Binding("v", "log_view", "Log in full", id="tray.log_view", show=False),
+        # enter on the roll log (its focus at start) shows the entries whole; in the dice line
+        # or a hand, enter rolls or plays as before (the focused widget takes it first).
+        Binding("enter", "log_view", "Log in full", id="tray.log_view_enter", show=False),
     ]
 
     def __init__(self) -> None:
@@ -235,7 +239,8 @@ class TrayScreen(PanelScreen):
         if check is None:
             text.append("No check to state in this game; the dice line rolls any dice.", "dim")
             return text, "", {}
-        text.append("  ·  ".join(self._input_text(i) for i in check.inputs) + "\n")
+        # One input a line: joined, a narrow screen wrapped a DC inside its key hint "(t, [ ], + −)".
+        text.append("\n".join(self._input_text(i) for i in check.inputs) + "\n")
         try:
             spec = self.spec()
             bands = dict(spec.odds())
@@ -290,6 +295,12 @@ class TrayScreen(PanelScreen):
         super()._take(action, ctx, values)
         if action.id in self.game.checks.spends_once and self.campaign.version != before:
             self._spend_once()
+
+    def action_log_view(self) -> None:
+        """v (or enter on the log): every recent log entry in full, wrapped."""
+        from screens.log_view import LogViewScreen
+
+        self.app.push_screen(LogViewScreen(self.campaign.log_entries()))
 
     def action_session_log(self) -> None:
         """This session's events and rolls as Markdown, in a file beside the save."""

@@ -10,11 +10,13 @@ from textual.widgets import DataTable, Input, Static
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
+from screens.log_view import LogViewScreen
 from screens.npc_confirm import NpcConfirm
 from screens.npc_roll import NpcRollScreen
 from screens.party import PartyScreen
 from screens.party_prompt import PartyConfirm
 from tests.apphelpers import SIZE, demo_app, screen_text
+from widgets.roll_log import format_entry
 
 NARROW = (80, 24)
 
@@ -144,4 +146,24 @@ async def test_npc_roll_footer_shows_the_effort_refresh_key_at_80_columns(tmp_pa
         assert isinstance(app.screen, NpcRollScreen)
         shown = "\n".join(screen_text(app))
         assert " f Full Effort " in shown, shown
+    app.campaign.store.close()
+
+
+async def test_enter_on_the_roll_log_shows_every_entry_whole(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2", "c")
+        await pilot.pause()
+        last = app.campaign.log_entries()[-1]
+        clipped = str(format_entry(last))
+        whole = str(format_entry(last, full=True))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LogViewScreen)
+        shown = " ".join(line.strip(" │") for line in screen_text(app))
+        tail = whole.split()[-3:]
+        assert " ".join(tail) in " ".join(shown.split()), (clipped, shown)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, LogViewScreen)
     app.campaign.store.close()

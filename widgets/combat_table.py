@@ -33,6 +33,10 @@ Cell = tuple[str, str]
 Row = tuple[Cell, ...]
 
 COLUMNS: tuple[str, ...] = ("", "#", "Init", "Name", "Health", "Conditions", "Turn")
+GIVE_WAY: tuple[int, ...] = (1, 6, 2)
+"""Columns a narrow table leaves out, first to last: the position, the turn state, the
+initiative. The marker, name, health and conditions always stay; what is left out of the
+selected row is read in :meth:`CombatTable.detail` instead of being cut to an ellipsis."""
 PAD = 1
 """Blank cells either side of every column, as in a DataTable."""
 LIMIT = 500
@@ -95,6 +99,14 @@ class CombatTable(ScrollView, can_focus=True):
         def control(self) -> CombatTable:
             return self.table
 
+    class CursorMoved(Message):
+        """The selection (or the columns a narrow table leaves out) changed: the detail
+        line under the table reads :meth:`CombatTable.detail` again."""
+
+        def __init__(self, table: CombatTable) -> None:
+            super().__init__()
+            self.table = table
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._shown: list[Row] = []
@@ -106,6 +118,8 @@ class CombatTable(ScrollView, can_focus=True):
         """Rendered rows by position, uncropped; a row is dropped from here when it changes."""
         self._header: Strip | None = None
         self._columns = COLUMNS
+        self._hidden: frozenset[int] = frozenset()
+        """Columns left out because the table is too narrow (see :data:`GIVE_WAY`)."""
         self._styles: dict[str, Style] = {}
         self._restyled = True
         """Styles may have changed since they were last read (see :meth:`_check_styles`)."""
@@ -138,16 +152,51 @@ class CombatTable(ScrollView, can_focus=True):
         self._shown = list(rows)
         if widths != self._widths or len(rows) != len(old):
             self._widths = widths
-            self._lines.clear()
-            self._header = None
-            total = sum(widths) + 2 * PAD * len(widths)
-            self.virtual_size = Size(total, len(rows) + 1)
             self.cursor_row = max(0, min(self.cursor_row, len(rows) - 1))
-            self.refresh()
+            self._relayout()
+            self.post_message(self.CursorMoved(self))
             return
         for y, (before, after) in enumerate(zip(old, rows, strict=True)):
             if before != after:
                 self._forget(y)
+                if y == self.cursor_row and self._hidden:
+                    self.post_message(self.CursorMoved(self))
+
+    def _relayout(self) -> None:
+        """Leave out the columns that do not fit (by :data:`GIVE_WAY`) and redraw everything."""
+        room = self.size.width
+        hidden: set[int] = set()
+
+        def needed() -> int:
+            return sum(w + 2 * PAD for x, w in enumerate(self._widths) if x not in hidden)
+
+        for column in GIVE_WAY:
+            if room <= 0 or needed() <= room:
+                break
+            hidden.add(column)
+        self._hidden = frozenset(hidden)
+        self._lines.clear()
+        self._header = None
+        self.virtual_size = Size(needed(), len(self._shown) + 1)
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        before = self._hidden
+        self._relayout()
+        if self._hidden != before:
+            self.post_message(self.CursorMoved(self))
+
+    def detail(self) -> str:
+        """The selected row's cells that a narrow table leaves out: ``Turn: holding · Init: 14``."""
+        if not self._hidden or not 0 <= self.cursor_row < len(self._shown):
+            return ""
+        row = self._shown[self.cursor_row]
+        said = [
+            f"{self._columns[x] or 'Order'}: {row[x][0]}"
+            for x in sorted(self._hidden)
+            if x < len(row) and row[x][0] and x != 1
+        ]
+        return " · ".join(said)
 
     @property
     def selected_id(self) -> str | None:
@@ -169,6 +218,8 @@ class CombatTable(ScrollView, can_focus=True):
             self._forget(self.cursor_row)
             self.cursor_row = row
             self._forget(row)
+            if self._hidden:
+                self.post_message(self.CursorMoved(self))
         body = max(1, self.scrollable_content_region.height - 1)
         top = round(self.scroll_y)
         if row < top:
@@ -251,7 +302,10 @@ class CombatTable(ScrollView, can_focus=True):
     def _render_cells(self, cells: tuple[Cell, ...], base: Style, over: Style | None) -> Strip:
         segments: list[Segment] = []
         pad = " " * PAD
-        for (text, spec), width in zip(cells, self._widths, strict=True):
+        hidden = self._hidden
+        for x, ((text, spec), width) in enumerate(zip(cells, self._widths, strict=True)):
+            if x in hidden:
+                continue
             style = base + _style(spec)
             if over is not None:
                 style += over

@@ -44,4 +44,15 @@ class OddsChart(Static):
         """Show ``bands`` (name → exact probability) under ``title``."""
         self.bands = dict(bands)
         self.border_title = f"Odds · {title}"
-        self.update(chart_text(self.bands))
+        self.update(chart_text(self.bands, self._bar_width()))
+
+    def _bar_width(self) -> int:
+        """The bars shrink to the room left beside names and percentages (never wrapped)."""
+        room = self.content_size.width
+        if room <= 0 or not self.bands:
+            return BAR_WIDTH
+        return max(3, min(BAR_WIDTH, room - max(len(name) for name in self.bands) - 8))
+
+    def on_resize(self) -> None:
+        if self.bands:
+            self.update(chart_text(self.bands, self._bar_width()))

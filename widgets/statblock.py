@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -86,8 +87,14 @@ def statblock_renderable(
                 str(block.morale),
             )
         )
+    narrow = Table.grid(padding=(0, 2))
+    narrow.add_column()
+    narrow.add_column()
     for a, b, c, d in rows:
         grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
+    for a, b, c, d in rows:  # the same pairs one under another, for a narrow screen
+        narrow.add_row(Text(a, style="bold"), b)
+        narrow.add_row(Text(c, style="bold"), d)
     slots = block.powers
     power_text = Text(f"Powers ({slots} slot{'s' if slots != 1 else ''})", style="bold")
     named = [p for p in powers if p.strip()]
@@ -97,10 +104,26 @@ def statblock_renderable(
             power_text.append(clean(named[index]))
         else:
             power_text.append("(unnamed)", style="dim")
-    parts: list[RenderableType] = [title, grid, power_text]
+    parts: list[RenderableType] = [title, _Fit(grid, narrow), power_text]
     for note in notes:
         parts.append(literal(note, style="dim"))
     return Group(*parts)
+
+
+class _Fit:
+    """The two-pair grid where it fits whole, else one pair a line: never ``Bra…``."""
+
+    def __init__(self, wide: Table, narrow: Table) -> None:
+        self.wide, self.narrow = wide, narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        unbounded = options.update(max_width=10_000)  # Measurement.get clamps to max_width
+        fits = Measurement.get(console, unbounded, self.wide).maximum <= options.max_width
+        yield self.wide if fits else self.narrow
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        narrow = Measurement.get(console, options, self.narrow)
+        return Measurement(narrow.minimum, Measurement.get(console, options, self.wide).maximum)
 
 
 class StatblockView(Static):
