@@ -492,6 +492,7 @@ COMMANDS: list[type] = [
     resolution_checks.GripCheck,
     resolution_checks.AcceptDelirium,
     nemron_checks.NemronCheck,
+    nemron_checks.ChooseGoodDrama,
     aspects_checks.AspectsCheck,
     aspects_checks.SpendFate,
 ]
