@@ -120,6 +120,7 @@ class CombatScreen(PanelScreen):
         _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
         _b("s", "morale", "Morale check", "morale", show=False),
+        _b("alt+s", "statblock", "Statblock rolls of the selected NPC", "statblock", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
     ]
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -211,6 +212,7 @@ class CombatScreen(PanelScreen):
             self.table.select_id(self._follow)
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
+        self._show_detail()
         self._offer_keys((enc.model, self._has_hd))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
@@ -508,6 +510,7 @@ class CombatScreen(PanelScreen):
         table = self.table
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+            self._show_detail()
 
     def action_move(self, delta: int) -> None:
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
@@ -743,7 +746,39 @@ class CombatScreen(PanelScreen):
 
     def close_amount(self) -> None:
         self._inline = None
-        self._set_text("#combat-amount", IDLE_AMOUNT)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The line under the table, while no amount is typed: the game's detail about the
+        selected combatant (a Nemron character's limbs), or what the keys there do."""
+        if self._inline is not None:
+            return
+        text = ""
+        enc, cid = self.encounter, self.table.selected_id
+        if enc is not None and cid is not None:
+            seen = self._seen.get(cid)
+            if seen is not None:
+                c = seen.combatant
+                kind = fr.health_kind(c)
+                sheet = self._sheet_of(c) if kind == "pc" else c.stats.get("sheet")
+                try:
+                    text = self.rules.detail(c, sheet if isinstance(sheet, dict) else None)
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    text = ""
+        self._set_text("#combat-amount", clean(text, 200) or IDLE_AMOUNT)
+
+    def action_statblock(self) -> None:
+        """The selected library NPC's statblock rolls (attack, save, skill, morale, Effort)."""
+        c = self._selected()
+        if c is None:
+            return
+        ref = fr.ref_id(c)
+        if c.side != "npc" or ref is None or self.campaign.doc("npcs", ref) is None:
+            self.notify(f"{c.name} has no statblock in the NPC library", markup=False)
+            return
+        from screens.npc_roll import NpcRollScreen
+
+        self.app.push_screen(NpcRollScreen(ref))
 
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
