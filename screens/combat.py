@@ -778,7 +778,8 @@ class CombatScreen(PanelScreen):
             return
         from screens.npc_roll import NpcRollScreen
 
-        self.app.push_screen(NpcRollScreen(ref))
+        assert self.encounter_id is not None
+        self.app.push_screen(NpcRollScreen(ref, (self.encounter_id, c.id)))
 
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
