@@ -402,3 +402,17 @@ def test_effort_is_spent_per_combatant_not_on_the_shared_library_npc(opened: Any
     assert rolls[-1]["who"] == copies[0].name
     campaign.apply(RefreshEffort(npc_id, (eid, copies[0].id)))
     assert "effort_left" not in named(campaign, copies[0].name).stats
+
+
+def test_library_reinforcements_offer_morale_to_hd_allies_NPC_08(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("resolution")
+    eid = running(campaign, turns=1)
+    campaign.apply(cmd.QuickAdd(eid, "Guard", 1, 6, side="pc"))
+    campaign.apply(cmd.MoraleDue(eid))
+    npc_id = campaign.rows("npcs")[0][0]
+    campaign.apply(AddNpcsToEncounter(npc_id, 2, "fixed"))
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None
+    assert [d["id"] for d in doc["morale_due"]] == [named(campaign, "Guard").id]

@@ -360,6 +360,11 @@ class AddNpcsToEncounter:
         tx.put("encounters", encounter_id, {**stored, **fight.to_dict()})
         # "X joins the encounter" lines are said once by the summary; keep any turn lines.
         turn_lines = [line for line in added if not line.endswith("joins the encounter")]
+        if fight.started:
+            # NPC-08: foes' reinforcements: the party side's HD allies check morale.
+            joined = load(tx, encounter_id)
+            turn_lines += joined.reinforced("npc")
+            joined.save()
         lines = [
             tx.log_roll(combatant.name, rolled)
             for combatant, rolled in zip(new, rolls, strict=False)
