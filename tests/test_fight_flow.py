@@ -416,3 +416,18 @@ def test_library_reinforcements_offer_morale_to_hd_allies_NPC_08(opened: Any) ->
     doc = campaign.doc("encounters", eid)
     assert doc is not None
     assert [d["id"] for d in doc["morale_due"]] == [named(campaign, "Guard").id]
+
+
+def test_SOH_06_16_the_weapons_fumble_value_and_critical_suit_reach_the_attack(
+    opened: Any,
+) -> None:
+    campaign = opened("shadows")
+    eid, enc = fight(campaign)
+    goblin = next(c for c in enc.combatants if c.side == "npc")
+    answers = {"card": "Ace of Swords", "fumble": 9, "critical": "Cups"}
+    lines = campaign.apply(cmd.Damage(eid, goblin.id, "", answers))
+    assert any("fumble check" in line and "vs 9" in line for line in lines), lines
+    from rulesets.shadows import fight as shadows_fight
+
+    keys = [f.key for f in shadows_fight.damage_form("pc")]
+    assert keys[-2:] == ["fumble", "critical"] and keys.index("pool") == 9
