@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 
 from screens.form import FormScreen
@@ -312,3 +313,40 @@ async def test_the_log_filters_to_rolls_only_and_back(tmp_path: Path) -> None:
         await pilot.pause()
         assert log.option_count == len(app.campaign.rows("log")) == 4
     app.campaign.store.close()
+
+
+# --- one CheckSpec: the pane, the roll and the command line agree --------------------------------
+
+
+async def test_every_games_pane_is_its_checks_odds_for_every_who(tmp_path: Path) -> None:
+    for game in ("somnihil", "resolution", "nemron", "aspects", "shadows"):
+        app = demo_app(tmp_path / game, game)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("2")
+            for _ in range(len(app.campaign.rows("party")) + 1):
+                pane_is_the_checks(app)
+                await pilot.press("p")
+        app.campaign.store.close()
+
+
+async def test_the_tray_and_tableside_odds_agree_on_an_opposed_dc_and_opposing_skill(
+    tmp_path: Path, capsys: Any
+) -> None:
+    import json
+
+    from app.cli import main
+
+    cases = [
+        ("resolution", {"dc": "9", "mod": "2"}, ["--dc", "9", "--mod", "2"]),
+        ("aspects", {"skill": "3", "opposing": "2"}, ["--skill", "3", "--opposing", "2"]),
+    ]
+    for game, answers, flags in cases:
+        app = demo_app(tmp_path / game, game)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("2")
+            await type_form(app, pilot, answers)
+            pane = {k: float(v) for k, v in pane_is_the_checks(app).items()}
+        app.campaign.store.close()
+        capsys.readouterr()
+        assert main(["odds", "--game", game, *flags, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["bands"] == pytest.approx(pane)
