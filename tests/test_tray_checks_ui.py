@@ -18,7 +18,7 @@ from screens.tray import TrayScreen
 from screens.tray_prompt import TrayPrompt
 from tests.apphelpers import SIZE, demo_app
 from widgets.odds_chart import OddsChart
-from widgets.roll_log import RollLog
+from widgets.roll_log import RollLog, format_entry
 
 
 def rolls(app: Any) -> list[dict[str, Any]]:
@@ -89,6 +89,23 @@ async def test_nemron_initiative_pool_by_keys(tmp_path: Path) -> None:
         await pilot.press("c")
         await pilot.pause()
         assert rolls(app)[-1]["expression"].startswith("d6 › d6 › d4 vs DC 4")
+    app.campaign.store.close()
+
+
+async def test_nemron_specialised_skill_minimum_dc_by_key(tmp_path: Path) -> None:
+    """A specialised skill (Marksmanship) is never below DC 3: in the setup, odds and roll."""
+    from rulesets.nemron import rules as nemron
+
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "minus", "minus", "minus", "z")
+        await pilot.pause()
+        assert "Specialised skill: yes (DC at least 3)" in setup_text(app)
+        assert "Power: d8 keep highest vs DC 3 (asked 1)" in setup_text(app)
+        assert pane_is_the_checks(app) == nemron.odds([8], 3)
+        await pilot.press("c")
+        await pilot.pause()
+        assert rolls(app)[-1]["expression"].startswith("d8 vs DC 3")
     app.campaign.store.close()
 
 
@@ -225,6 +242,8 @@ async def test_aspects_opposing_skill_by_keys_and_each_check_logged_once(tmp_pat
         await pilot.pause()
         assert len(rolls(app)) == 1
         assert log.option_count == len(app.campaign.rows("log")) == 2
+        # the roll's own line shows the result after the fate point, not the first one
+        assert str(log.get_option_at_index(0).prompt) == str(format_entry(rolls(app)[0]))
     app.campaign.store.close()
 
 

@@ -112,8 +112,17 @@ class RollLog(OptionList):
             self._entries = []
             self._shown = 0
         following = self.highlighted is None or self.highlighted >= self.option_count - 1
+        # A shown entry can change in place (a fate point rerolls it, Good Drama makes it a
+        # success): its line is redrawn, not left stale.
+        offset = self._shown - len(self._entries)
+        for i, old in enumerate(self._entries):
+            now = entries[offset + i]
+            if now != old:
+                self._entries[i] = dict(now)
+                self.replace_option_prompt_at_index(i, format_entry(now))
         new = entries[self._shown :]
-        self._entries += new
+        # Copies: the campaign may hand out its own documents, changed in place later.
+        self._entries += [dict(entry) for entry in new]
         self.add_options([format_entry(entry) for entry in new])
         self._shown = len(entries)
         overflow = len(self._entries) - self.MAX_SHOWN

@@ -209,6 +209,7 @@ def _spec(setup: Setup) -> CheckSpec:
     nodes = tuple(setup.values.get("nodes") or ())
     weapon_rank = int(setup.values.get("weapon", NO_WEAPON))
     weapon = weapon_rank if weapon_rank != NO_WEAPON else None
+    specialised = bool(setup.values.get("specialised", False))
     if setup.pc is not None:
         pool = character_pool(setup.pc, attribute, skills, nodes, weapon_rank)
         first = "Initiative" if attribute == INITIATIVE else attribute.capitalize()
@@ -217,11 +218,11 @@ def _spec(setup: Setup) -> CheckSpec:
     else:
         pool = nemron.normalise_pool(given or (6,))
         what = "GM's pool: "
-    target = nemron.minimum_dc(dc, weapon_rank=weapon)
+    target = nemron.minimum_dc(dc, specialised, weapon)
     against = f"DC {target}" + (f" (asked {dc})" if target != dc else "")
     return CheckSpec(
         summary=f"{what}{nemron.pool_text(pool)} keep highest vs {against}",
-        odds=lambda: nemron.odds(pool, dc, boon, weapon_rank=weapon),
+        odds=lambda: nemron.odds(pool, dc, boon, specialised=specialised, weapon_rank=weapon),
         command=NemronCheck(
             setup.who,
             attribute,
@@ -229,6 +230,7 @@ def _spec(setup: Setup) -> CheckSpec:
             dc,
             boons,
             penalties,
+            specialised,
             pool=tuple(pool),
             nodes=nodes,
             weapon_rank=weapon_rank,
@@ -280,6 +282,15 @@ CHECK = Check(
             press="w",
             choices=(NO_WEAPON, *range(nemron.MAX_RANK + 1)),
             show=_weapon_text,
+        ),
+        CheckInput(
+            "specialised",
+            "Specialised skill",
+            "cycle",
+            default=False,
+            press="z",
+            choices=(False, True),
+            show=lambda v: "yes (DC at least 3)" if v else "no",
         ),
         CheckInput(
             "boon",
