@@ -42,7 +42,7 @@ ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 """What the turn-order column holds in each turn model."""
 
 
-IDLE_AMOUNT = "t damage · l heal · space marks an area · T the last roll"
+IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
 """What the amount line says while nothing is being typed in it."""
 
 
@@ -90,7 +90,7 @@ class CombatScreen(PanelScreen):
         _b("alt+k", "move(-1)", "Move up", "move_up"),
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
-        _b("space", "mark", "Mark for an area", "mark", show=False),
+        _b("plus", "mark", "Mark for an area", "mark", show=False, display="+"),
         _b("T", "damage_last_roll", "Damage by the last roll", "damage_last", show=False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
@@ -156,7 +156,7 @@ class CombatScreen(PanelScreen):
         """The running encounter has an HD NPC (the morale key works)."""
         self._inline: _Inline | None = None
         self._marked: set[str] = set()
-        """Combatants marked (space) for one damage or heal on all of them (an area)."""
+        """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
         """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
 
@@ -780,6 +780,15 @@ class CombatScreen(PanelScreen):
 
         assert self.encounter_id is not None
         self.app.push_screen(NpcRollScreen(ref, (self.encounter_id, c.id)))
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste while an amount is typed goes into it (cut at 40 characters)."""
+        inline = self._inline
+        if inline is None:
+            return
+        event.stop()
+        inline.typed = (inline.typed + event.text.replace("\n", " "))[:40]
+        self._set_text("#combat-amount", inline.line(), style="bold")
 
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so

@@ -376,7 +376,7 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
 
 
 async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Path) -> None:
-    """Issue 13: space marks rows; one t lands on all of them (one undo); T deals the tray's
+    """Issue 13: + marks rows; one t lands on all of them (one undo); T deals the tray's
     last roll."""
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
@@ -384,7 +384,7 @@ async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Pat
         assert isinstance(screen, CombatScreen)
         foes = [c for c in saved_encounter(app)["combatants"] if c["side"] == "npc"]
         first = [c["id"] for c in saved_encounter(app)["combatants"]].index(foes[0]["id"])
-        await pilot.press(*["j"] * first, "space", "space")  # marks two foes, moving down
+        await pilot.press(*["j"] * first, "plus", "plus")  # marks two foes, moving down
         await pilot.press("t", "2", "enter")
         await pilot.pause()
         after = {c["id"]: c for c in saved_encounter(app)["combatants"]}
