@@ -41,6 +41,9 @@ CASES: dict[str, str] = {
     "nemron 8×d12 + greater boon vs DC 12 (largest)": (
         "nemron.odds([12] * 8, 12, 'greater boon', specialised=True)"
     ),
+    "nemron 20×d12 nodes + weapon + greater boon": (
+        "nemron.odds([12] * 20, 12, 'greater boon', weapon_rank=4)"
+    ),
     "aspects 2d6+2 vs 1 (typical)": "aspects.odds(2, 1)",
     "aspects 2d6+5 vs 5 (largest)": "aspects.odds(5, 5)",
     "shadows single card, Normal (typical)": "shadows.draw_odds(DECK, 4, 'Normal', 'single')",

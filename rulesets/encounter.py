@@ -242,7 +242,7 @@ class Encounter:
         for i, c in enumerate(self.combatants):
             if c.id == combatant_id:
                 return i
-        raise EncounterError(f"No combatant with id {combatant_id!r} in this encounter")
+        raise EncounterError(f"No combatant with id {str(combatant_id)[:40]!r} in this encounter")
 
     def get(self, combatant_id: str) -> Combatant:
         """The combatant with that id; EncounterError if absent."""

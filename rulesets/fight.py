@@ -469,6 +469,9 @@ class FightRules:
     """The row's conditions column: effect labels and anything else the game marks."""
     turn_note: Callable[[er.Encounter, er.Combatant], str] = _no_note
     """Extra words in the row's turn column once the fight has started."""
+    detail: Callable[[er.Combatant, Doc | None], str] = lambda c, sheet: ""
+    """``detail(combatant, sheet)``: a line about the selected combatant beyond its row (a
+    Nemron character's limbs); ``sheet`` is its PC or foe sheet (None: plain HD HP)."""
     notes: Callable[[Mapping[str, Any], Mapping[str, str]], list[str]] = _no_notes
     """``notes(encounter_doc, names_by_id)``: lines for the tracker's status line."""
     ticked: Callable[[list[tuple[er.Combatant, er.Effect]]], list[str]] | None = None

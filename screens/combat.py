@@ -42,7 +42,7 @@ ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 """What the turn-order column holds in each turn model."""
 
 
-IDLE_AMOUNT = "t damage · l heal · space marks an area · T the last roll"
+IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
 """What the amount line says while nothing is being typed in it."""
 
 
@@ -91,7 +91,7 @@ class CombatScreen(PanelScreen):
         _b("alt+k", "move(-1)", "Move up", "move_up"),
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
-        _b("space", "mark", "Mark for an area", "mark", show=False),
+        _b("plus", "mark", "Mark for an area", "mark", show=False, display="+"),
         _b("T", "damage_last_roll", "Damage by the last roll", "damage_last", show=False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
@@ -122,6 +122,7 @@ class CombatScreen(PanelScreen):
         _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
         _b("s", "morale", "Morale check", "morale", show=False),
+        _b("alt+s", "statblock", "Statblock rolls of the selected NPC", "statblock", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
     ]
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -157,7 +158,7 @@ class CombatScreen(PanelScreen):
         """The running encounter has an HD NPC (the morale key works)."""
         self._inline: _Inline | None = None
         self._marked: set[str] = set()
-        """Combatants marked (space) for one damage or heal on all of them (an area)."""
+        """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
         """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
 
@@ -224,6 +225,7 @@ class CombatScreen(PanelScreen):
             self.table.select_id(self._follow)
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
+        self._show_detail()
         self._offer_keys((enc.model, self._has_hd))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
@@ -267,7 +269,7 @@ class CombatScreen(PanelScreen):
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
             self._shown_text[selector] = (text, style)
-            one_line = selector in ("#encounter-title", "#combat-amount", "#combat-detail")
+            one_line = selector in ("#encounter-title", "#combat-detail")
             self.query_one(selector, Static).update(
                 literal(text, style=style, limit=1000), layout=not one_line
             )
@@ -525,6 +527,7 @@ class CombatScreen(PanelScreen):
         table = self.table
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+            self._show_detail()
 
     def action_move(self, delta: int) -> None:
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
@@ -760,7 +763,49 @@ class CombatScreen(PanelScreen):
 
     def close_amount(self) -> None:
         self._inline = None
-        self._set_text("#combat-amount", IDLE_AMOUNT)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The line under the table, while no amount is typed: the game's detail about the
+        selected combatant (a Nemron character's limbs), or what the keys there do."""
+        if self._inline is not None:
+            return
+        text = ""
+        enc, cid = self.encounter, self.table.selected_id
+        if enc is not None and cid is not None:
+            seen = self._seen.get(cid)
+            if seen is not None:
+                c = seen.combatant
+                kind = fr.health_kind(c)
+                sheet = self._sheet_of(c) if kind == "pc" else c.stats.get("sheet")
+                try:
+                    text = self.rules.detail(c, sheet if isinstance(sheet, dict) else None)
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    text = ""
+        self._set_text("#combat-amount", clean(text, 200) or IDLE_AMOUNT)
+
+    def action_statblock(self) -> None:
+        """The selected library NPC's statblock rolls (attack, save, skill, morale, Effort)."""
+        c = self._selected()
+        if c is None:
+            return
+        ref = fr.ref_id(c)
+        if c.side != "npc" or ref is None or self.campaign.doc("npcs", ref) is None:
+            self.notify(f"{c.name} has no statblock in the NPC library", markup=False)
+            return
+        from screens.npc_roll import NpcRollScreen
+
+        assert self.encounter_id is not None
+        self.app.push_screen(NpcRollScreen(ref, (self.encounter_id, c.id)))
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste while an amount is typed goes into it (cut at 40 characters)."""
+        inline = self._inline
+        if inline is None:
+            return
+        event.stop()
+        inline.typed = (inline.typed + event.text.replace("\n", " "))[:40]
+        self._set_text("#combat-amount", inline.line(), style="bold")
 
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so

@@ -56,11 +56,8 @@ class TrayScreen(PanelScreen):
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
         Binding("s", "show_hand", "Show hand", id="tray.show_hand"),
+        Binding("R", "rolls_only", "Rolls only / whole log", id="tray.rolls_only", show=False),
         Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
-        Binding("v", "log_view", "Log in full", id="tray.log_view", show=False),
-        # enter on the roll log (its focus at start) shows the entries whole; in the dice line
-        # or a hand, enter rolls or plays as before (the focused widget takes it first).
-        Binding("enter", "log_view", "Log in full", id="tray.log_view_enter", show=False),
     ]
 
     def __init__(self) -> None:
@@ -70,6 +67,9 @@ class TrayScreen(PanelScreen):
         self.shown_holder: str | None = None
         self.last_result = Text("")
         self._taking = False
+        self.rolls_only = False
+        self._turn_seen: tuple[Any, ...] | None = None
+        """The encounter turn who-rolls last followed (a new turn moves it again)."""
 
     @property
     def check(self) -> Check | None:
@@ -132,6 +132,40 @@ class TrayScreen(PanelScreen):
                             id=f"tray.input.{spec.key}.{'up' if by > 0 else 'down'}",
                         )
                     )
+
+    def on_mount(self) -> None:
+        self._follow_turn()
+        super().on_mount()
+
+    def on_screen_resume(self) -> None:
+        if self._follow_turn():
+            self._show()
+        super().on_screen_resume()
+
+    def _follow_turn(self) -> bool:
+        """A new turn in the running encounter: who rolls is its PC (an NPC's turn: the GM).
+
+        Only a turn not yet followed moves it, so ``p`` keeps its choice within one turn.
+        """
+        found = current_encounter(self.campaign)
+        if found is None:
+            return False
+        enc_id, enc = found
+        turn = (enc_id, enc.get("round"), enc.get("current"))
+        if turn == self._turn_seen or enc.get("current") is None:
+            return False
+        self._turn_seen = turn
+        acting = next(
+            (c for c in enc.get("combatants", ()) if c.get("id") == enc.get("current")), None
+        )
+        ids = [pid for pid, _ in self.party()]
+        ref = acting.get("ref") if acting is not None and acting.get("side") == "pc" else None
+        index = next((i + 1 for i, pid in enumerate(ids) if str(pid) == str(ref)), 0)
+        if index == self.who_index:
+            return False
+        self.who_index = index
+        self.shown_holder = None
+        return True
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
@@ -203,8 +237,8 @@ class TrayScreen(PanelScreen):
     # --- what is shown ---------------------------------------------------------------------------
     def refresh_data(self) -> None:
         entries = self.campaign.log_entries()
-        self.query_one(RollLog).show_entries(entries)
         rolls = [e for e in entries if e.get("kind") == "roll"]
+        self.query_one(RollLog).show_entries(rolls if self.rolls_only else entries)
         if rolls:
             self.last_result = _result_text(rolls[-1])
         self._show()
@@ -296,12 +330,6 @@ class TrayScreen(PanelScreen):
         if action.id in self.game.checks.spends_once and self.campaign.version != before:
             self._spend_once()
 
-    def action_log_view(self) -> None:
-        """v (or enter on the log): every recent log entry in full, wrapped."""
-        from screens.log_view import LogViewScreen
-
-        self.app.push_screen(LogViewScreen(self.campaign.log_entries()))
-
     def action_session_log(self) -> None:
         """This session's events and rolls as Markdown, in a file beside the save."""
         from app.export import write_session_log
@@ -317,6 +345,14 @@ class TrayScreen(PanelScreen):
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
         self.shown_holder = None
         self._show()
+
+    def action_rolls_only(self) -> None:
+        """The log shows only the dice (sheet changes and events hidden), or everything again."""
+        self.rolls_only = not self.rolls_only
+        log = self.query_one(RollLog)
+        log.border_title = "Roll log: rolls only" if self.rolls_only else "Roll log"
+        log.show_entries([])  # the filter changed: redraw from the first entry
+        self.refresh_data()
 
     def action_dice_line(self) -> None:
         self.query_one("#dice-input", Input).focus()
@@ -409,6 +445,13 @@ class TrayScreen(PanelScreen):
         if any(self.values.get(k) != v for k, v in reset.items()):
             self.values.update(reset)
             self._show()
+
+    @on(RollLog.Chosen)
+    def _read_whole(self, event: RollLog.Chosen) -> None:
+        """Enter on a log line: the entry with every character and die (a line cuts with …)."""
+        from screens.log_line import LogLineScreen
+
+        self.app.push_screen(LogLineScreen(event.entry))
 
     # --- cards -----------------------------------------------------------------------------------
     def action_show_hand(self) -> None:

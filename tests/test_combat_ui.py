@@ -378,7 +378,7 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
 
 
 async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Path) -> None:
-    """Issue 13: space marks rows; one t lands on all of them (one undo); T deals the tray's
+    """Issue 13: + marks rows; one t lands on all of them (one undo); T deals the tray's
     last roll."""
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
@@ -386,7 +386,7 @@ async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Pat
         assert isinstance(screen, CombatScreen)
         foes = [c for c in saved_encounter(app)["combatants"] if c["side"] == "npc"]
         first = [c["id"] for c in saved_encounter(app)["combatants"]].index(foes[0]["id"])
-        await pilot.press(*["j"] * first, "space", "space")  # marks two foes, moving down
+        await pilot.press(*["j"] * first, "plus", "plus")  # marks two foes, moving down
         await pilot.press("t", "2", "enter")
         await pilot.pause()
         after = {c["id"]: c for c in saved_encounter(app)["combatants"]}
@@ -477,4 +477,34 @@ async def test_somnihil_a_spell_cast_by_key_in_initiative_order(tmp_path: Path) 
         await pilot.pause()
         now = app.campaign.doc("party", ref)["resources"]["ap"]["current"]  # type: ignore[index]
         assert now == ap - 2
+    app.campaign.store.close()
+
+
+async def test_nemron_the_selected_combatants_limbs_show_under_the_table(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = str(app.screen.query_one("#combat-amount", Static).render())
+        assert "Kesh Varn: " in line and "torso 10/10" in line and "head 10/10" in line
+        await pilot.press("j")
+        await pilot.pause()
+        line = str(app.screen.query_one("#combat-amount", Static).render())
+        assert "Ylva Rask: " in line
+    app.campaign.store.close()
+
+
+async def test_the_selected_library_npc_rolls_from_its_statblock(tmp_path: Path) -> None:
+    from screens.npc_roll import NpcRollScreen
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        fight = saved_encounter(app)
+        row = next(k for k, c in enumerate(fight["combatants"]) if c["side"] == "npc" and c["ref"])
+        await pilot.press(*["j"] * row, "alt+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcRollScreen)
+        rolls = len(app.campaign.log_entries())
+        await pilot.press("a")
+        await pilot.pause()
+        assert len(app.campaign.log_entries()) == rolls + 1
     app.campaign.store.close()

@@ -140,7 +140,7 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
         before = {c["id"]: c["stats"] for c in doc["combatants"]}
         for goblin in goblins[:2]:
             await select(pilot, screen, goblin["id"])
-            await pilot.press("space")
+            await pilot.press("plus")
         await damage(pilot, "2")
         doc = saved(app)
         for goblin in goblins[:2]:

@@ -379,3 +379,55 @@ def test_SOM_04_05_a_spell_cast_from_the_tracker_in_initiative_order(opened: Any
         campaign.undo()
     assert seen_catastrophe
     assert sheet["resources"]["ap"]["current"] in (ap - 1, ap)  # ap - 1, + 1 on a natural 1
+
+
+def test_effort_is_spent_per_combatant_not_on_the_shared_library_npc(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter, RefreshEffort, RollNpc, npc_block
+
+    campaign = opened("resolution")
+    npc_id = next(i for i, d in campaign.rows("npcs") if npc_block(d).effort != "0")
+    campaign.apply(AddNpcsToEncounter(npc_id, 2, "fixed"))
+    eid, enc = fight(campaign)
+    copies = enc.combatants[-2:]
+    assert all(c.ref == str(npc_id) for c in copies)
+    for _ in range(12):  # until the first copy's Effort die shrinks or runs out
+        campaign.apply(RollNpc(npc_id, "effort", combatant=(eid, copies[0].id)))
+        if "effort_left" in named(campaign, copies[0].name).stats:
+            break
+    assert "effort_left" in named(campaign, copies[0].name).stats
+    assert "effort_left" not in named(campaign, copies[1].name).stats
+    library = campaign.doc("npcs", npc_id)
+    assert library is not None and "effort_left" not in library
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["who"] == copies[0].name
+    campaign.apply(RefreshEffort(npc_id, (eid, copies[0].id)))
+    assert "effort_left" not in named(campaign, copies[0].name).stats
+
+
+def test_library_reinforcements_offer_morale_to_hd_allies_NPC_08(opened: Any) -> None:
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("resolution")
+    eid = running(campaign, turns=1)
+    campaign.apply(cmd.QuickAdd(eid, "Guard", 1, 6, side="pc"))
+    campaign.apply(cmd.MoraleDue(eid))
+    npc_id = campaign.rows("npcs")[0][0]
+    campaign.apply(AddNpcsToEncounter(npc_id, 2, "fixed"))
+    doc = campaign.doc("encounters", eid)
+    assert doc is not None
+    assert [d["id"] for d in doc["morale_due"]] == [named(campaign, "Guard").id]
+
+
+def test_SOH_06_16_the_weapons_fumble_value_and_critical_suit_reach_the_attack(
+    opened: Any,
+) -> None:
+    campaign = opened("shadows")
+    eid, enc = fight(campaign)
+    goblin = next(c for c in enc.combatants if c.side == "npc")
+    answers = {"card": "Ace of Swords", "fumble": 9, "critical": "Cups"}
+    lines = campaign.apply(cmd.Damage(eid, goblin.id, "", answers))
+    assert any("fumble check" in line and "vs 9" in line for line in lines), lines
+    from rulesets.shadows import fight as shadows_fight
+
+    keys = [f.key for f in shadows_fight.damage_form("pc")]
+    assert keys[-2:] == ["fumble", "critical"] and keys.index("pool") == 9

@@ -12,6 +12,7 @@ are the ``max_examples`` below.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import io
 import random
@@ -436,6 +437,10 @@ def field_strategy(command: type, name: str, kind: Any) -> st.SearchStrategy[Any
         return st.one_of(st.none(), *inner)
     if origin is typing.Literal:
         return st.one_of(st.sampled_from(args), nasty_text())
+    if origin in (collections.abc.Mapping, dict) and name == "rolls":
+        values = st.one_of(st.none(), nasty_int())
+        keys = st.one_of(pick("combatant"), nasty_text())
+        return st.dictionaries(keys, values, max_size=3)
     if origin is tuple and args and args[-1] is Ellipsis:
         return st.lists(field_strategy(command, name, args[0]), max_size=3).map(tuple)
     raise NotImplementedError(f"{command.__name__}.{name}: {kind}")
@@ -492,6 +497,7 @@ COMMANDS: list[type] = [
     resolution_checks.GripCheck,
     resolution_checks.AcceptDelirium,
     nemron_checks.NemronCheck,
+    nemron_checks.ChooseGoodDrama,
     aspects_checks.AspectsCheck,
     aspects_checks.SpendFate,
 ]

@@ -76,7 +76,7 @@ async def test_120x36_nothing_the_gm_reads_ends_in_an_ellipsis(tmp_path: Path, g
     app = demo_app(tmp_path, game)
     async with app.run_test(size=SIZES["120x36"]) as pilot:
         await pilot.press(*START, "n", "n", "n")
-        for key in ("1", "2", "c", "v", "escape", "3", "4", "1", "L"):
+        for key in ("1", "2", "c", "enter", "escape", "3", "4", "1", "L"):
             await pilot.press(key)
             await pilot.pause()
             cut = [line.rstrip() for line in screen_text(app) if "…" in line]

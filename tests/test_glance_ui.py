@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
-from screens.log_view import LogViewScreen
+from screens.log_line import LogLineScreen
 from screens.npc_confirm import NpcConfirm
 from screens.npc_roll import NpcRollScreen
 from screens.party import PartyScreen
@@ -159,11 +159,11 @@ async def test_enter_on_the_roll_log_shows_every_entry_whole(tmp_path: Path) -> 
         whole = str(format_entry(last, full=True))
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, LogViewScreen)
+        assert isinstance(app.screen, LogLineScreen)
         shown = " ".join(line.strip(" │") for line in screen_text(app))
         tail = whole.split()[-3:]
         assert " ".join(tail) in " ".join(shown.split()), (clipped, shown)
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, LogViewScreen)
+        assert not isinstance(app.screen, LogLineScreen)
     app.campaign.store.close()

@@ -171,7 +171,7 @@ def test_nem02_boon_and_penalty_cancel(tmp_path: Path) -> None:
     campaign.store.close()
 
 
-def test_nem03_good_drama_gives_luck(tmp_path: Path) -> None:
+def _good_drama_campaign(tmp_path: Path) -> Campaign:
     campaign = demo(tmp_path, "nemron")
 
     def good(r: random.Random) -> bool:
@@ -179,8 +179,63 @@ def test_nem03_good_drama_gives_luck(tmp_path: Path) -> None:
 
     campaign.rng = random.Random(seed_where(good))
     campaign.apply(nemron_checks.NemronCheck(1, "power", (), 3))
+    return campaign
+
+
+def _luck(campaign: Campaign) -> int:
+    pc = campaign.doc("party", 1)
+    assert pc is not None
+    return int(pc.get("resources", {}).get("luck", {}).get("current", 0))
+
+
+def test_nem03_good_drama_waits_for_the_gms_choice_then_gives_luck(tmp_path: Path) -> None:
+    """The text offers Luck, an automatic success or an event: Luck is not always given."""
+    campaign = _good_drama_campaign(tmp_path)
     assert "Good Drama" in rolls(campaign)[-1]["detail"]
-    assert campaign.doc("party", 1)["resources"]["luck"]["current"] == 1  # type: ignore[index]
+    assert rolls(campaign)[-1]["good_drama"] == "pending"
+    assert _luck(campaign) == 0
+    log_id = nemron_checks.newest_good_drama(campaign.rows("log"), 1)
+    assert log_id is not None
+    campaign.apply(nemron_checks.ChooseGoodDrama(log_id, "luck"))
+    assert _luck(campaign) == 1
+    assert nemron_checks.newest_good_drama(campaign.rows("log"), 1) is None
+    with pytest.raises(CommandError, match="no Good Drama left"):
+        campaign.apply(nemron_checks.ChooseGoodDrama(log_id, "luck"))
+    campaign.store.close()
+
+
+def test_nem03_good_drama_as_an_automatic_success_or_an_event(tmp_path: Path) -> None:
+    campaign = _good_drama_campaign(tmp_path)
+    log_id = nemron_checks.newest_good_drama(campaign.rows("log"), 1)
+    assert log_id is not None
+    campaign.apply(nemron_checks.ChooseGoodDrama(log_id, "success"))
+    entry = rolls(campaign)[-1]
+    assert entry["band"] == "success" and "automatic success" in entry["detail"]
+    assert _luck(campaign) == 0
+    campaign.undo()
+    campaign.apply(nemron_checks.ChooseGoodDrama(log_id, "event"))
+    assert "dramatic event" in rolls(campaign)[-1]["detail"] and _luck(campaign) == 0
+    campaign.store.close()
+
+
+def test_nem01_pool_of_any_nodes_weapon_rank_and_initiative(tmp_path: Path) -> None:
+    """``Awareness › Marksmanship › Pistol``: several nodes, the weapon's die and minimum DC."""
+    campaign = demo(tmp_path, "nemron")
+    campaign.store.db.table("party").update(
+        {"skills": {"Marksmanship": 2, "Stealth": 1}}, doc_ids=[1]
+    )
+    campaign.apply(
+        nemron_checks.NemronCheck(1, "awareness", ("Marksmanship",), 1, nodes=("stealth",),
+                                  weapon_rank=2)
+    )  # fmt: skip
+    entry = rolls(campaign)[-1]
+    # awareness 1 (d6), Marksmanship 2 (d8), Stealth 1 (d6), a rank 2 pistol (d8): DC at least 3
+    assert entry["expression"].startswith("d6 › d8 › d6 › d8 vs DC 3")
+    assert len(entry["dice"]) == 4
+    campaign.apply(nemron_checks.NemronCheck(1, nemron_checks.INITIATIVE, (), 4))
+    assert rolls(campaign)[-1]["expression"].startswith("d6 › d6 › d4 vs DC 4")
+    with pytest.raises(CommandError, match="no node 'Flying'"):
+        campaign.apply(nemron_checks.NemronCheck(1, "power", (), 4, nodes=("Flying",)))
     campaign.store.close()
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import RichLog
+from textual import on
+from textual.message import Message
+from textual.widgets import OptionList
 
 from widgets.literal import clean
 
@@ -76,25 +78,66 @@ def format_entry(entry: dict[str, Any], *, full: bool = False) -> Text:
     return line
 
 
-class RollLog(RichLog):
-    """A read-only view of the campaign log; the screen feeds it entries."""
+class RollLog(OptionList):
+    """A read-only view of the campaign log; the screen feeds it entries.
 
-    DEFAULT_CSS = """
-    RollLog { border: round $primary; padding: 0 1; }
+    Each entry is one option, so the GM can move to a line (up/down) and press enter to read
+    it whole (:class:`RollLog.Chosen` carries the entry): a long line ends in ``…`` here.
     """
 
+    DEFAULT_CSS = """
+    RollLog { border: round $primary; padding: 0 1; height: 1fr; max-height: 100%; }
+    RollLog:focus { border: round $primary; }
+    """
+    MAX_SHOWN = 500
+    """Entries kept in the view (the oldest leave first); the campaign keeps them all."""
+
+    class Chosen(Message):
+        """Enter on a log line: the whole entry, for a reader that shows every character."""
+
+        def __init__(self, entry: dict[str, Any]) -> None:
+            super().__init__()
+            self.entry = entry
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(
-            id=id, classes=classes, markup=False, wrap=True, auto_scroll=True, max_lines=500
-        )
+        super().__init__(id=id, classes=classes)
         self.border_title = "Roll log"
+        self._entries: list[dict[str, Any]] = []
         self._shown = 0
 
     def show_entries(self, entries: list[dict[str, Any]]) -> None:
         """Show the log; appends only what is new unless the log shrank (undo)."""
         if len(entries) < self._shown or self._shown == 0:
-            self.clear()
+            self.clear_options()
+            self._entries = []
             self._shown = 0
-        for entry in entries[self._shown :]:
-            self.write(format_entry(entry))
+        following = self.highlighted is None or self.highlighted >= self.option_count - 1
+        # A shown entry can change in place (a fate point rerolls it, Good Drama makes it a
+        # success): its line is redrawn, not left stale.
+        offset = self._shown - len(self._entries)
+        for i, old in enumerate(self._entries):
+            now = entries[offset + i]
+            if now != old:
+                self._entries[i] = dict(now)
+                self.replace_option_prompt_at_index(i, format_entry(now))
+        new = entries[self._shown :]
+        # Copies: the campaign may hand out its own documents, changed in place later.
+        self._entries += [dict(entry) for entry in new]
+        self.add_options([format_entry(entry) for entry in new])
         self._shown = len(entries)
+        overflow = len(self._entries) - self.MAX_SHOWN
+        for _ in range(max(0, overflow)):
+            self.remove_option_at_index(0)
+            del self._entries[0]
+        if following and self.option_count:
+            # The newest line stays in view (and under the cursor) unless the GM moved up.
+            self.highlighted = self.option_count - 1
+
+    def entry_at(self, index: int) -> dict[str, Any]:
+        return self._entries[index]
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self._entries):
+            self.post_message(self.Chosen(self._entries[event.option_index]))

@@ -719,7 +719,7 @@ class Area(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         if not self.combatant_ids:
-            raise RuleError("Mark the combatants first (space)")
+            raise RuleError("Mark the combatants first (+)")
         targets = [fight.combatant(cid) for cid in dict.fromkeys(self.combatant_ids)]
         amount = str(parse_amount(self.amount, fight.tx, "Area"))
         one = Heal if self.heal else Damage

@@ -23,8 +23,8 @@ from typing import Any, Literal
 from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
-from rulesets.base import CheckResult
-from rulesets.fight import DEFAULT_QUICKNESS, foe_health, health_kind, hp_line
+from rulesets.base import CheckResult, RuleError
+from rulesets.fight import DEFAULT_QUICKNESS, Fight, foe_health, health_kind, hp_line, load
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -360,6 +360,11 @@ class AddNpcsToEncounter:
         tx.put("encounters", encounter_id, {**stored, **fight.to_dict()})
         # "X joins the encounter" lines are said once by the summary; keep any turn lines.
         turn_lines = [line for line in added if not line.endswith("joins the encounter")]
+        if fight.started:
+            # NPC-08: foes' reinforcements: the party side's HD allies check morale.
+            joined = load(tx, encounter_id)
+            turn_lines += joined.reinforced("npc")
+            joined.save()
         lines = [
             tx.log_roll(combatant.name, rolled)
             for combatant, rolled in zip(new, rolls, strict=False)
@@ -407,6 +412,10 @@ class RollNpc:
     attribute: str = "brawl"
     target: int | None = None
     system: str = "2d6"
+    combatant: tuple[int, str] | None = None
+    """(encounter id, combatant id): the roll is this instance's, rolled from the tracker; its
+    Effort is spent on the combatant (``stats["effort_left"]``), not on the library NPC shared
+    by every copy."""
 
     @property
     def label(self) -> str:
@@ -418,6 +427,17 @@ class RollNpc:
         doc = _npc(tx, self.npc_id)
         block = npc_block(doc)
         who = str(doc.get("name", "NPC"))
+        if self.combatant is not None:
+            fight = _instance(tx, self.combatant)
+            c = fight.combatant(self.combatant[1])
+            if self.kind == "effort":
+                # The instance's Effort: its own pool, the library NPC's full Effort to start.
+                pool = {"effort_left": c.stats.get("effort_left", block.effort)}
+                lines = self._effort(tx, pool, block, c.name, store=False)
+                c.stats["effort_left"] = pool["effort_left"]
+                fight.save()
+                return lines
+            who = c.name
         return self._roll(tx, doc, block, who)
 
     def _roll(
@@ -442,14 +462,20 @@ class RollNpc:
         return [tx.log_roll(who, result)]
 
     def _effort(
-        self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str
+        self,
+        tx: Transaction,
+        doc: dict[str, Any],
+        block: npc_rules.NPC,
+        who: str,
+        store: bool = True,
     ) -> list[str]:
         now = str(doc.get("effort_left", block.effort))
         if now == "0":
-            raise CommandError(f"{who} has no Effort left (f in its roll dialog refreshes it)")
+            raise CommandError(f"{who} has no Effort left (f refreshes it)")
         use = npc_rules.effort_use(rng=tx.rng, effort_now=now)
         doc["effort_left"] = use.remaining
-        tx.put("npcs", self.npc_id, doc)
+        if store:
+            tx.put("npcs", self.npc_id, doc)
         if use.roll is None:
             text = f"{who} spends Effort {now}: none left"
             return [text]
@@ -464,11 +490,23 @@ class RollNpc:
         return [tx.log_roll(who, check)]
 
 
+def _instance(tx: Transaction, combatant: tuple[int, str]) -> Fight:
+    """The encounter holding one combatant of a library NPC."""
+    try:
+        fight = load(tx, int(combatant[0]))
+        fight.combatant(str(combatant[1]))
+    except RuleError as exc:
+        raise CommandError(str(exc)) from None
+    return fight
+
+
 @dataclass(frozen=True)
 class RefreshEffort:
-    """NPC-05: give an NPC its full Effort back (after a rest)."""
+    """NPC-05: give an NPC its full Effort back (after a rest); with ``combatant``, that
+    instance's Effort in the tracker."""
 
     npc_id: int
+    combatant: tuple[int, str] | None = None
 
     @property
     def label(self) -> str:
@@ -476,6 +514,14 @@ class RefreshEffort:
 
     def run(self, tx: Transaction) -> list[str]:
         doc = _npc(tx, self.npc_id)
+        if self.combatant is not None:
+            fight = _instance(tx, self.combatant)
+            c = fight.combatant(self.combatant[1])
+            if "effort_left" not in c.stats:
+                return []
+            del c.stats["effort_left"]
+            fight.save()
+            return [f"{c.name} has full Effort ({npc_block(doc).effort})"]
         if "effort_left" not in doc:
             return []
         doc.pop("effort_left")

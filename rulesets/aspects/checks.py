@@ -161,7 +161,15 @@ CHECK = Check(
             maximum=30,
             show=lambda v: f"{int(v):+d}",
         ),
-        CheckInput("opposing", "NPC's skill", "number", default=0, minimum=0, maximum=30),
+        CheckInput(
+            "opposing",
+            "NPC's skill",
+            "number",
+            default=0,
+            steps=("right_curly_bracket", "left_curly_bracket"),
+            minimum=0,
+            maximum=30,
+        ),
     ),  # fmt: skip
     spec=_spec,
     legend="f fate point: reroll, keep the better · v / V invoke an aspect ±2 · "

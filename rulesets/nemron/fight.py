@@ -160,6 +160,19 @@ def ticked(counted: list[tuple[er.Combatant, er.Effect]]) -> list[str]:
     return []
 
 
+def limbs_line(c: er.Combatant, sheet: Doc | None) -> str:
+    """Every limb of the selected character or foe: ``Head 3/3 · Torso 0/8 (down) …``."""
+    if not sheet:
+        return ""
+    limbs = nemron.limbs_of(sheet)
+    parts = []
+    for limb in nemron.LIMBS:
+        if limb in limbs:
+            hp, top = int(limbs[limb]["hp"]), int(limbs[limb]["max"])
+            parts.append(f"{nemron.limb_label(limb)} {hp}/{top}" + (" (0)" if hp == 0 else ""))
+    return f"{c.name}: " + " · ".join(parts)
+
+
 FIGHT = FightRules(
     foe=FOE,
     initiative=initiative,
@@ -170,6 +183,7 @@ FIGHT = FightRules(
     heal=heal,
     out=out,
     keeps_turn=lambda sheet: sheet.get("status") == "downed",
+    detail=limbs_line,
     turn_note=turn_note,
     ticked=ticked,
     ranked_conditions=True,

@@ -105,7 +105,33 @@ class AcceptDelirium:
         return [tx.log_roll(str(doc["name"]), result), *changes]
 
 
+ROLLS = {
+    "check": "check vs DC",
+    "grip": "Grip check",
+    "grip major": "Grip check, major event (fail: −2 Grip)",
+}
+"""What ``c`` rolls: the check against the DC, or the character's Grip check (RR-03)."""
+
+
+def _grip_spec(setup: Setup, major: bool) -> CheckSpec:
+    if setup.pc is None or setup.who is None:
+        raise RuleError("a Grip check is rolled for a character: pick one with p")
+    if resolution.is_lost(setup.pc):
+        raise RuleError(f"{setup.pc.get('name', '?')} is lost; there is no Grip left to check")
+    grip = int(setup.pc.get("resources", {}).get("grip", {}).get("current", 0))
+    cost = resolution.MAJOR_GRIP_LOSS if major else resolution.GRIP_LOSS
+    return CheckSpec(
+        summary=f"d20 under Grip {grip} (a failure costs {cost} Grip)",
+        odds=lambda: resolution.grip_odds(grip),
+        command=GripCheck(setup.who, major),
+        odds_title="under Grip",
+    )
+
+
 def _spec(setup: Setup) -> CheckSpec:
+    what = str(setup.values.get("roll", "check"))
+    if what != "check":
+        return _grip_spec(setup, major=what == "grip major")
     dice, dc, mod = str(setup.values["dice"]), int(setup.values["dc"]), int(setup.values["mod"])
     notes = [dc_note(dc)]
     if setup.pc is not None:
@@ -115,8 +141,11 @@ def _spec(setup: Setup) -> CheckSpec:
             f"Grip {grip.get('current', '?')}/{grip.get('max', '?')} (g roll-under) · "
             f"{held} deliria (l)"
         )
+    # A d20 is rolled against the DC's 5e column (RR-01): the line says the number to reach.
+    target = resolution.target_dc(dc, dice)
+    against = f"5e DC {target} (SWN DC {dc})" if dice == "d20" else f"DC {dc}"
     return CheckSpec(
-        summary=f"{dice}{mod:+d} vs DC {dc}",
+        summary=f"{dice}{mod:+d} vs {against}",
         odds=lambda: resolution.odds(dc, mod, dice),
         command=ResolutionCheck(setup.who, dc, mod, dice),
         odds_title="vs DC",
@@ -149,9 +178,19 @@ CHECK = Check(
             maximum=20,
             show=lambda v: f"{int(v):+d}",
         ),
+        CheckInput(
+            "roll",
+            "Roll",
+            "cycle",
+            default="check",
+            press="k",
+            choices=tuple(ROLLS),
+            show=lambda v: ROLLS.get(str(v), str(v)),
+        ),
     ),  # fmt: skip
     spec=_spec,
-    legend="total ≥ DC succeeds; the DC is also given in CE and 5e terms",
+    legend="total ≥ DC succeeds; the DC is also given in CE and 5e terms · "
+    "a Grip check succeeds under the Grip",
     flags=(
         CliFlag("dc", "the DC (SWN)", "int"),
         CliFlag("dice", "2d6 or d20"),

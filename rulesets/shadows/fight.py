@@ -19,7 +19,7 @@ from rulesets.decks import load_deck, save_deck
 from rulesets.fight import Answers, FightRules, FoeSheet, HealthKind, Hit, parse_amount
 from rulesets.shadows import rules as shadows
 from rulesets.table import Action, Field
-from rulesets.tarot import Card, minor_card
+from rulesets.tarot import SUITS, Card, minor_card
 
 Doc = dict[str, Any]
 FOE_POOLS = ("health", "life")
@@ -88,12 +88,20 @@ def _damage_fields(pools: tuple[str, ...] | None) -> tuple[Field, ...]:
               choices=tuple(shadows.DAMAGE_MODIFIERS), required=False),
         Field("modifier", "Resistance", "normal", "choice", choices=MODIFIERS),
     )  # fmt: skip
+    # SOH-06/16: the attacker's weapon's fumble value and critical suit (last, so the
+    # questions above keep their places).
+    weapon = (
+        Field("fumble", "Weapon's fumble value (an Ace checks it)", "0", "int"),
+        Field("critical", "Weapon's critical suit (blank: none)", "", "choice",
+              choices=SUITS, required=False),
+    )  # fmt: skip
     if pools is None:
-        return fields
+        return (*fields, *weapon)
     return (
         *fields,
         Field("pool", "Pool", "hit", "choice", choices=("hit", *pools)),
         Field("firearm", "Firearm (Life ÷5)", "no", "choice", choices=("no", "yes")),
+        *weapon,
     )
 
 
@@ -143,6 +151,8 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
         guard.total,
         kind,
         damage_code=answers.text("weapon") or None,
+        critical_suit=answers.text("critical") or None,
+        fumble_value=answers.whole("fumble"),
         defence_face=answers.flag("face"),
     )
     if result.modifier or result.critical or result.fumble:
