@@ -26,6 +26,7 @@ from typing import NoReturn
 import orjson
 
 from app import __version__
+from app.text import json_safe, visible
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -42,8 +43,15 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _print_json(obj: object) -> None:
-    sys.stdout.write(orjson.dumps(obj).decode() + "\n")
+def _print_json(obj: object, option: int = 0) -> None:
+    # C1, bidi and zero-width characters as \uXXXX escapes: the same data for a JSON reader,
+    # nothing a terminal acts on (orjson escapes only C0 itself).
+    sys.stdout.write(json_safe(orjson.dumps(obj, option=option).decode()) + "\n")
+
+
+def print_text(text: str) -> None:
+    """A line of text for a terminal, every control character in it made visible."""
+    sys.stdout.write("\n".join(visible(line) for line in text.split("\n")) + "\n")
 
 
 # --- tableside roll ----------------------------------------------------------------------------
@@ -73,7 +81,7 @@ def cmd_roll(argv: Sequence[str]) -> int:
         if args.json:
             _print_json(result.as_json())
         else:
-            print(result.text)
+            print_text(result.text)
     return EXIT_OK
 
 
@@ -91,7 +99,7 @@ def cmd_export(argv: Sequence[str]) -> int:
         doc = export_campaign(args.save.expanduser().absolute())
     except StoreError as exc:
         raise UsageError(f"tableside export: {exc}") from None
-    sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+    _print_json(doc, orjson.OPT_INDENT_2)
     return EXIT_OK
 
 
@@ -182,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return SUBCOMMANDS[argv[0]](argv[1:])
         return cmd_open(argv)
     except UsageError as exc:
-        sys.stderr.write(f"{exc}\n")
+        # The message may quote a file name or save text: one visible line, nothing raw.
+        sys.stderr.write(f"{visible(exc)}\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

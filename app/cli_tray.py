@@ -8,13 +8,12 @@ exit 2). ``draw --save`` goes through the same command path as the TUI (open the
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from app.cli import EXIT_OK, UsageError, _Parser, _print_json
+from app.cli import EXIT_OK, UsageError, _Parser, _print_json, print_text
 
 BAR_WIDTH = 30
 
@@ -168,5 +167,5 @@ def cmd_draw(argv: Sequence[str]) -> int:
             _print_json(card)
         else:
             turned = " (reversed)" if card["reversed"] else ""
-            sys.stdout.write(f"{card['name']}{turned}\n")
+            print_text(f"{card['name']}{turned}")
     return EXIT_OK

@@ -6,15 +6,18 @@ import contextlib
 import gc
 import threading
 from collections.abc import Callable, Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.segment import Segment
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import StoreError
+from app.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
@@ -44,6 +47,41 @@ def _party() -> Screen[None]:
     from screens.party import PartyScreen
 
     return PartyScreen()
+
+
+def _guard_the_terminal() -> None:
+    """Remove any control, bidi or zero-width character a widget still draws, at the last step.
+
+    Text from a save is made visible where it is shown (``app.text.visible``: ESC shows as
+    ␛); this is the net under it, so a field that is missed cannot run an escape sequence.
+    It works on Textual's lines of text just before they become terminal output: the text
+    of each segment, never the styles and cursor moves Textual writes itself. The characters
+    removed take no cell, so nothing moves on screen.
+    """
+    from textual.strip import Strip
+
+    if getattr(Strip.render, "guarded", False):
+        return
+    render = Strip.render
+
+    def guarded(self: Strip, console: Any) -> str:
+        if self._render_cache is None:
+            segments = self._segments
+            if has_hidden("".join(text for text, _, control in segments if not control)):
+                self._segments = [
+                    Segment(without_hidden(text), style, control)
+                    if not control
+                    else Segment(text, style, control)
+                    for text, style, control in segments
+                ]
+        return render(self, console)
+
+    guarded.guarded = True  # type: ignore[attr-defined]
+    guarded.unguarded = render  # type: ignore[attr-defined]  # tests check the sources alone
+    Strip.render = guarded  # type: ignore[method-assign]
+
+
+_guard_the_terminal()
 
 
 class TablesideApp(App[None]):
@@ -94,6 +132,24 @@ class TablesideApp(App[None]):
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
         self.call_after_refresh(gc.freeze)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        # Toasts quote names, labels and file names from the save: made visible here, once.
+        super().notify(
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     # --- the one way to change anything ----------------------------------------------------------
     def apply(self, command: Command) -> list[str] | None:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from app.text import visible
 from widgets.footer import TablesideFooter
 
 if TYPE_CHECKING:
@@ -67,7 +68,9 @@ class PanelScreen(Screen[None]):
             f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
             for key, pid, title in PANELS
         )
-        return f"{self.campaign.name} · {self.campaign.ruleset.name}   {tabs}"
+        # The name comes from the save or a file name: made visible, never sent raw (an ESC in
+        # it would write the clipboard or the window title).
+        return f"{visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}   {tabs}"
 
     _drawn_version = -1
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""

@@ -134,7 +134,7 @@ class PartyScreen(PanelScreen):
             return
         ruleset = self.campaign.ruleset
         header = literal(pc.get("name", ""), style="bold")
-        header.append(f"  ·  {ruleset.health(pc)}", style="dim")
+        header.append_text(literal(f"  ·  {ruleset.health(pc)}", style="dim"))
         summary.update(header)
         for row in field_rows(ruleset, pc):
             fields.add_row(row.label, row.value, key=row.key)

@@ -11,7 +11,7 @@ from widgets.literal import clean
 
 
 def format_entry(entry: dict[str, Any]) -> Text:
-    at = str(entry.get("at", ""))[11:19]
+    at = clean(str(entry.get("at", ""))[11:19])
     kind = entry.get("kind", "roll")
     line = Text()
     line.append(f"{at} ", style="dim")
