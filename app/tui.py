@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
-from app.store import StoreError
+from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
 from app.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS
 
@@ -110,6 +110,7 @@ class TablesideApp(App[None]):
         Binding("question_mark", "help", "Keys", id="app.help"),
         Binding("escape", "leave_field", "Leave field", show=False, id="app.leave_field"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
     ]
 
     def __init__(self, campaign: Campaign) -> None:
@@ -117,7 +118,12 @@ class TablesideApp(App[None]):
         self.campaign = campaign
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
+        campaign.store.on_status = self._on_save_status
         self._store_failed = False
+        self.save_problem: str | None = None
+        """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
+        self._size_warned = False
+        self._quit_unsaved = False
 
     def on_ready(self) -> None:
         # Load the dice parser in the background once the first frame is on screen, so the first
@@ -152,10 +158,15 @@ class TablesideApp(App[None]):
         )
 
     # --- the one way to change anything ----------------------------------------------------------
-    def apply(self, command: Command) -> list[str] | None:
-        """Apply a command; on refusal tell the GM why and return None."""
+    def _saving_stopped(self) -> bool:
+        """True (and the GM told) when saving has stopped: no change may be made then."""
         if self._store_failed:
             self.notify("Saving has stopped; changes are not possible.", severity="error")
+        return self._store_failed
+
+    def apply(self, command: Command) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why and return None."""
+        if self._saving_stopped():
             return None
         try:
             lines = self.campaign.apply(command)
@@ -169,6 +180,32 @@ class TablesideApp(App[None]):
 
     def _on_campaign_change(self, tables: list[str]) -> None:
         self.screen.post_message(CampaignChanged(tables))
+        size = self.campaign.store.size
+        if size > WARN_SAVE_BYTES and not self._size_warned:
+            self._size_warned = True
+            self.notify(
+                f"The save is {size / 2**20:.0f} MB; past {MAX_SAVE_BYTES // 2**20} MB changes "
+                "are refused. Trim the log or the NPC library.",
+                title="Large save",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
+
+    def _on_save_status(self, problem: StoreError | None) -> None:
+        # From the writer thread: a write failed for a passing reason, or works again.
+        def show() -> None:
+            self.save_problem = None if problem is None else str(problem)
+            screen = self.screen
+            if hasattr(screen, "show_save_problem"):
+                screen.show_save_problem()
+            if problem is None:
+                self.notify("Saved again: every change is on disk", markup=False)
+
+        if self._thread_id == threading.get_ident():
+            show()
+        else:
+            self.call_from_thread(show)
 
     def _on_store_error(self, exc: StoreError) -> None:
         # Called from the writer thread; hop to the UI thread.
@@ -195,12 +232,24 @@ class TablesideApp(App[None]):
         self.push_screen(QuickRollScreen())
 
     def action_undo(self) -> None:
-        label = self.campaign.undo()
-        self.notify(f"Undid: {label}" if label else "Nothing to undo", markup=False)
+        self._step(self.campaign.undo, "Undid", "Nothing to undo")
 
     def action_redo(self) -> None:
-        label = self.campaign.redo()
-        self.notify(f"Redid: {label}" if label else "Nothing to redo", markup=False)
+        self._step(self.campaign.redo, "Redid", "Nothing to redo")
+
+    def _step(self, step: Callable[[], str | None], done: str, nothing: str) -> None:
+        """Undo or redo, guarded like every other change (the palette reaches them too)."""
+        if self._saving_stopped():
+            return
+        try:
+            label = step()
+        except StoreError as exc:
+            self._on_store_error(exc)
+            return
+        except SaveTooLarge as exc:
+            self.notify(str(exc), title="Not saved", severity="error", markup=False)
+            return
+        self.notify(f"{done}: {label}" if label else nothing, markup=False)
 
     def action_help(self) -> None:
         from screens.help import HelpScreen
@@ -212,7 +261,29 @@ class TablesideApp(App[None]):
     def action_leave_field(self) -> None:
         self.screen.set_focus(None)
 
+    def action_retry_save(self) -> None:
+        if self.campaign.store.unsaved is None:
+            self.notify("Everything is saved", markup=False)
+            return
+        self.campaign.store.retry()
+        self.notify("Trying to save again…", markup=False)
+
     async def action_quit(self) -> None:
+        store = self.campaign.store
+        if store.unsaved is not None and not self._quit_unsaved:
+            store.retry()
+            with contextlib.suppress(StoreError):
+                store.flush(timeout=5)
+            if store.unsaved is not None:
+                self._quit_unsaved = True
+                self.notify(
+                    "Your newest changes are not saved (see the banner). Free space or make "
+                    "the save writable, then ctrl+r; ctrl+q again quits without them.",
+                    title="Not saved",
+                    severity="error",
+                    markup=False,
+                )
+                return
         self._close_store()
         self.exit()
 

@@ -27,6 +27,19 @@ class CampaignHeader(Static):
     """
 
 
+class SaveBanner(Static):
+    """Shown while the newest changes are not on disk (a full disk, a read-only save)."""
+
+    DEFAULT_CSS = """
+    SaveBanner { height: auto; background: $error; color: $text; padding: 0 1; display: none; }
+    SaveBanner.-shown { display: block; }
+    """
+
+    def show_problem(self, problem: str | None) -> None:
+        self.set_class(problem is not None, "-shown")
+        self.update(f"NOT SAVED: {visible(problem)}" if problem else "")
+
+
 PANELS: tuple[tuple[str, str, str], ...] = (
     ("1", "combat", "Combat"),
     ("2", "tray", "Tray"),
@@ -57,6 +70,7 @@ class PanelScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
+        yield SaveBanner(markup=False, id="save-banner")
         yield from self.compose_body()
         yield TablesideFooter()
 
@@ -77,9 +91,15 @@ class PanelScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._drawn_version = self.campaign.version
+        self.show_save_problem()
         self.refresh_data()
 
+    def show_save_problem(self) -> None:
+        """The banner says whether the newest changes are on disk (the app calls this)."""
+        self.query_one(SaveBanner).show_problem(self.tableside.save_problem)
+
     def on_screen_resume(self) -> None:
+        self.show_save_problem()
         # Closing a prompt resumes the panel; redrawing 300 combatants for nothing would double
         # the cost of every damage entry. Only a change made meanwhile calls for a redraw.
         if self._drawn_version != self.campaign.version:
