@@ -365,9 +365,11 @@ class _Writer(threading.Thread):
         """Wait until ``seq`` is written, saving has stopped, or a write is failing."""
         with self.cond:
             return self.cond.wait_for(
-                lambda: self.written_seq >= seq
-                or self.error is not None
-                or (self.unsaved is not None and not self.writing and not self._retry_now),
+                lambda: (
+                    self.written_seq >= seq
+                    or self.error is not None
+                    or (self.unsaved is not None and not self.writing and not self._retry_now)
+                ),
                 timeout,
             )
 
