@@ -45,7 +45,7 @@ def launch(path: Path, *, ruleset: str = "somnihil", seed: int | None = None) ->
 
     campaign = open_campaign(path, ruleset=ruleset, seed=seed)
     paths.remember_last(path)
-    app = TablesideApp(campaign)
+    app = TablesideApp(campaign, handle_signals=True)
     try:
         app.run()
     finally:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -123,9 +125,10 @@ class TablesideApp(App[None]):
         Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
     ]
 
-    def __init__(self, campaign: Campaign) -> None:
+    def __init__(self, campaign: Campaign, *, handle_signals: bool = False) -> None:
         super().__init__()
         self.campaign = campaign
+        self._handle_signals = handle_signals
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
         campaign.store.on_status = self._on_save_status
@@ -171,7 +174,9 @@ class TablesideApp(App[None]):
         """Queue behind the key on each node it may bubble to; at the app, it is done."""
         if self._key_in_flight != token:
             return
-        if index == len(chain) or not chain[index].call_later(self._follow_key, chain, index + 1, token):
+        if index == len(chain) or not chain[index].call_later(
+            self._follow_key, chain, index + 1, token
+        ):
             self._key_done(token)
 
     def _key_done(self, token: int) -> None:
@@ -204,6 +209,14 @@ class TablesideApp(App[None]):
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def on_mount(self) -> None:
+        if self._handle_signals:
+            # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
+            # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
+            # off, the save is flushed, and launch() removes the lock and owner files. By
+            # default Python died on the spot and left all of them behind.
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(signum, self._on_signal)
         # The loaded campaign (a 5,000-NPC library is ~10^6 objects) and the widget tree live
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
@@ -330,6 +343,10 @@ class TablesideApp(App[None]):
 
     def action_leave_field(self) -> None:
         self.screen.set_focus(None)
+
+    def _on_signal(self) -> None:
+        self._close_store()
+        self.exit()
 
     def action_retry_save(self) -> None:
         if self.campaign.store.unsaved is None:
