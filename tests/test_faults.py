@@ -415,3 +415,40 @@ def test_the_campaign_survives_a_random_session_on_a_flaky_disk(
     totals = [e["total"] for e in read_campaign(tmp_path / "c.json")["log"].values()]
     assert totals == [n + 1 for n in range(60)]
     assert _temp_files(tmp_path) == []
+
+
+# --- a big library is drawn lazily ------------------------------------------------------------
+async def test_the_npc_library_formats_only_the_rows_in_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10,000 NPCs: the first visit formats a screenful of rows, not the library (it blocked
+    the UI for 1.2-1.6 s building every row; bench/npc_library.py times it)."""
+    from app.demo import npc_document
+    from widgets import npc_library
+
+    app = demo_app(tmp_path)
+    app.campaign.store.db.table("npcs").insert_multiple(
+        npc_document(f"Foe {i}", ("horde",), i % 4, 1, 0) for i in range(10_000)
+    )
+    formatted: list[str] = []
+    row_cells = npc_library.row_cells
+
+    def counted(doc: dict[str, Any]) -> tuple[str, ...]:
+        formatted.append(doc["name"])
+        return row_cells(doc)
+
+    monkeypatch.setattr(npc_library, "row_cells", counted)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        library = app.screen.query_one(npc_library.NpcLibrary)
+        assert library.row_count == 10_004
+        assert 0 < len(formatted) <= SIZE[1], len(formatted)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Foe 9999" in formatted and len(formatted) <= 2 * SIZE[1]
+        assert app.screen.query_one("#npc-selected").shown is not None  # type: ignore[attr-defined]
+        await pilot.press("slash", *"Foe 12", "enter")
+        await pilot.pause()
+        assert library.row_count == 111  # Foe 12, Foe 120-129, Foe 1200-1299
+    app.campaign.store.close()
