@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 import pytest
+from textual.app import App
 
 from app import cli, schema
 from app import store as store_module
@@ -36,6 +37,16 @@ from app.store import (
 from app.tui import TablesideApp
 from tests.apphelpers import SIZE, demo_app
 from tests.conftest import FIXED_NOW
+
+
+@pytest.fixture(autouse=True)
+def _no_terminal_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save that should be refused but opens must fail the test, not run the TUI here."""
+
+    def opened(self: TablesideApp, **_: Any) -> None:
+        raise AssertionError("the save was opened in the TUI instead of being refused")
+
+    monkeypatch.setattr(TablesideApp, "run", opened)
 
 
 def _demo_data(tmp_path: Path) -> dict[str, Any]:
@@ -179,7 +190,7 @@ def test_a_crash_in_the_app_is_a_failing_exit_code(
     def crash(self: TablesideApp) -> None:
         raise RuntimeError("boom")
 
-    run = TablesideApp.run
+    run = App.run
 
     def run_headless(self: TablesideApp, **_: Any) -> Any:
         return run(self, headless=True, size=SIZE)
