@@ -380,6 +380,14 @@ class _Writer(threading.Thread):
             self.cond.notify_all()
         self.join()
 
+    def abandon(self) -> None:
+        """Stop at once, writing nothing more (the save could not even be created)."""
+        with self.cond:
+            self.pending = None
+            self.closing = True
+            self.cond.notify_all()
+        self.join()
+
 
 def _why(exc: OSError) -> str:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -459,8 +467,12 @@ class CampaignStore:
                     raise StoreError(path, f"unknown game {ruleset!r}")
                 data = schema.empty_campaign(ruleset, name or path.stem)
                 store = cls(path, data, lock, on_error)
-                store.commit()
-                store.flush()
+                try:
+                    store.commit()
+                    store.flush()
+                except BaseException:
+                    store._writer.abandon()  # no writer may retry once the lock is gone
+                    raise
             else:
                 raise StoreError(path, "no such file")
         except BaseException:

@@ -463,3 +463,16 @@ async def test_the_npc_library_formats_only_the_rows_in_view(
         await pilot.pause()
         assert library.row_count == 111  # Foe 12, Foe 120-129, Foe 1200-1299
     app.campaign.store.close()
+
+
+def test_a_new_save_on_a_full_disk_is_refused_and_nothing_keeps_trying(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    before = set(threading.enumerate())
+    FullDisk(monkeypatch)
+    with pytest.raises(StoreError, match="the disk is full"):
+        CampaignStore.open(tmp_path / "new.json")
+    assert not (tmp_path / "new.json").exists() and _temp_files(tmp_path) == []
+    assert not [t for t in set(threading.enumerate()) - before if t.name == "tableside-autosave"]
