@@ -73,40 +73,74 @@ def test_visible_makes_every_attack_visible() -> None:
     assert orjson.loads(json_safe(orjson.dumps(HOSTILE).decode())) == HOSTILE
 
 
+async def walk(app: TablesideApp, *, edit: bool) -> None:
+    """Visit every panel, walk its rows, open the dialogs that quote a document; with
+    ``edit``, also load a poisoned NPC into the builder's text fields."""
+    async with app.run_test(size=SIZE) as pilot:
+        for panel in "1234":
+            await pilot.press(panel)
+            await pilot.pause()
+            for _ in range(8):  # walk the rows so each selected document is drawn
+                await pilot.press("down")
+            await pilot.pause()
+            if panel == "2":
+                await pilot.press("m")  # the cards mode shows decks and hands
+                await pilot.pause()
+            if panel == "3":  # the dialogs that quote the selected NPC
+                for dialog in ("a", "r", "x", *("e" if edit else "")):
+                    await pilot.press(dialog)
+                    await pilot.pause()
+                    await pilot.press("escape")
+                    await pilot.pause()
+            await pilot.press("question_mark")  # every key of the panel
+            await pilot.pause()
+            await pilot.press("escape")
+        await pilot.press("u")  # a toast naming a poisoned change
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+
+
+def poisoned_app(tmp_path: Path, game: str) -> TablesideApp:
+    path, poisoned = hostile_save(tmp_path, game)
+    assert poisoned > 20, "the walk poisoned too few fields to mean anything"
+    store = CampaignStore.open(path)
+    return TablesideApp(Campaign(store, rng=random.Random(1), clock=lambda: FIXED_NOW))
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_no_escape_from_a_save_reaches_the_terminal(
     tmp_path: Path, game: str, recorded: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Without the last guard (see the next test): every place that shows save text must make
+    # Without the last guard (see the next tests): every place that shows save text must make
     # it visible itself, so the GM sees the ␛ instead of nothing.
     monkeypatch.setattr(Strip, "render", Strip.render.unguarded)  # type: ignore[attr-defined]
-    path, poisoned = hostile_save(tmp_path, game)
-    assert poisoned > 20, "the walk poisoned too few fields to mean anything"
-    store = CampaignStore.open(path)
-    app = TablesideApp(Campaign(store, rng=random.Random(1), clock=lambda: FIXED_NOW))
+    app = poisoned_app(tmp_path, game)
     try:
-        async with app.run_test(size=SIZE) as pilot:
-            for panel in "1234":
-                await pilot.press(panel)
-                await pilot.pause()
-                for _ in range(8):  # walk the rows so each selected document is drawn
-                    await pilot.press("down")
-                await pilot.pause()
-                if panel == "2":
-                    await pilot.press("m")  # the cards mode shows decks and hands
-                    await pilot.pause()
-            await pilot.press("u")  # a toast naming a poisoned change
-            await pilot.press("ctrl+y")
-            await pilot.pause()
-            await pilot.press("ctrl+q")
+        await walk(app, edit=False)
     finally:
-        store.close()
+        app.campaign.store.close()
     written = "".join(recorded)
     assert written, "the recording driver recorded nothing"
     found = leaks(written)
     assert not found, f"{len(found)} raw escapes from the save reached the terminal: {found[:5]}"
     assert "\u241b]52;c;" in written, "the poisoned text was never drawn"
     written.encode("utf-8")  # the raw bytes the real driver writes: no lone surrogate either
+
+
+@pytest.mark.parametrize("game", ["somnihil", "nemron"])  # the builder is the same in all
+async def test_nothing_raw_reaches_the_terminal_from_edit_fields_either(
+    tmp_path: Path, game: str, recorded: list[str]
+) -> None:
+    """A text field being edited holds the text as it is (saving it must not change it), so
+    there the last guard is what keeps the terminal safe: as shipped, nothing raw goes out."""
+    app = poisoned_app(tmp_path, game)
+    try:
+        await walk(app, edit=True)
+    finally:
+        app.campaign.store.close()
+    found = leaks("".join(recorded))
+    assert not found, f"{len(found)} raw escapes from the save reached the terminal: {found[:5]}"
 
 
 def run_cli(argv: list[str]) -> tuple[int, bytes, bytes]:
