@@ -209,6 +209,7 @@ class TablesideApp(App[None]):
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def on_mount(self) -> None:
+        self._warn_if_large()  # a save opened already large says so at once
         if self._handle_signals:
             # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
             # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
@@ -263,6 +264,10 @@ class TablesideApp(App[None]):
 
     def _on_campaign_change(self, tables: list[str]) -> None:
         self.screen.post_message(CampaignChanged(tables))
+        self._warn_if_large()
+
+    def _warn_if_large(self) -> None:
+        """Once a session, well before the limit: the GM still has room to trim."""
         size = self.campaign.store.size
         if size > WARN_SAVE_BYTES and not self._size_warned:
             self._size_warned = True

@@ -371,6 +371,11 @@ async def test_the_gm_is_warned_well_before_the_limit(
         warnings = [n for n in app._notifications if n.title == "Large save"]
         assert len(warnings) == 1 and "changes are refused" in warnings[0].message
     app.campaign.store.close()
+    again = demo_app(tmp_path)  # opened already past the mark: told at once
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [n for n in again._notifications if n.title == "Large save"]
+    again.campaign.store.close()
 
 
 # --- quieter faults ---------------------------------------------------------------------------
