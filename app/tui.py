@@ -59,6 +59,8 @@ _NOW = frozenset({"ctrl+q", "ctrl+c"})
 """Keys never queued behind others: quitting works even while a key is stuck."""
 KEY_TIMEOUT = 0.5
 """Longest a key may take to pass through its widgets before the next is sent anyway."""
+PROMPT_WAIT = 1.0
+"""Longest keys are held for a prompt whose field has not taken focus."""
 
 
 def _guard_the_terminal() -> None:
@@ -186,14 +188,16 @@ class TablesideApp(App[None]):
                 self.call_later(self._pump_keys)
 
     def _hold_for_prompt(self) -> bool:
-        """True while the open prompt's field has not taken focus yet (for at most a second)."""
+        """True while the open prompt's field has not taken focus yet (at most PROMPT_WAIT)."""
         field_id = getattr(self.screen, "TYPE_AHEAD", None)
         focused = self.focused
         if field_id is None or (focused is not None and focused.id == field_id):
             return False
         if self._held_for is not self.screen:
             self._held_for, self._held_since = self.screen, time.monotonic()
-        return time.monotonic() - self._held_since < 1.0
+            # If the field never takes focus, the held keys still go on after the second.
+            self.set_timer(PROMPT_WAIT + 0.05, self._pump_keys)
+        return time.monotonic() - self._held_since < PROMPT_WAIT
 
     def type_ahead_ready(self, target: Widget) -> None:
         """The prompt's field has focus: the keys held for it go on, oldest first."""
