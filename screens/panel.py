@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from app.text import visible
 from rulesets.base import RuleError
 from rulesets.game import Game
 from rulesets.table import Action, Context, Panel
@@ -29,6 +30,19 @@ class CampaignHeader(Static):
     DEFAULT_CSS = """
     CampaignHeader { height: 1; background: $primary-background; color: $text; padding: 0 1; }
     """
+
+
+class SaveBanner(Static):
+    """Shown while the newest changes are not on disk (a full disk, a read-only save)."""
+
+    DEFAULT_CSS = """
+    SaveBanner { height: auto; background: $error; color: $text; padding: 0 1; display: none; }
+    SaveBanner.-shown { display: block; }
+    """
+
+    def show_problem(self, problem: str | None) -> None:
+        self.set_class(problem is not None, "-shown")
+        self.update(f"NOT SAVED: {visible(problem)}" if problem else "")
 
 
 PANELS: tuple[tuple[str, str, str], ...] = (
@@ -169,6 +183,7 @@ class PanelScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
+        yield SaveBanner(markup=False, id="save-banner")
         yield from self.compose_body()
         yield TablesideFooter()
 
@@ -180,7 +195,9 @@ class PanelScreen(Screen[None]):
             f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
             for key, pid, title in PANELS
         )
-        return f"{self.campaign.name} · {self.campaign.ruleset.name}   {tabs}"
+        # The name comes from the save or a file name: made visible, never sent raw (an ESC in
+        # it would write the clipboard or the window title).
+        return f"{visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}   {tabs}"
 
     _drawn_version = -1
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
@@ -188,9 +205,15 @@ class PanelScreen(Screen[None]):
     def on_mount(self) -> None:
         self._bind_game_actions()
         self._drawn_version = self.campaign.version
+        self.show_save_problem()
         self.refresh_data()
 
+    def show_save_problem(self) -> None:
+        """The banner says whether the newest changes are on disk (the app calls this)."""
+        self.query_one(SaveBanner).show_problem(self.tableside.save_problem)
+
     def on_screen_resume(self) -> None:
+        self.show_save_problem()
         # Closing a prompt resumes the panel; redrawing 300 combatants for nothing would double
         # the cost of every damage entry. Only a change made meanwhile calls for a redraw.
         if self._drawn_version != self.campaign.version:

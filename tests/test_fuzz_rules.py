@@ -581,8 +581,9 @@ def test_every_command_accepts_or_refuses_fuzzed_fields(
 
 
 def printable(text: str) -> str:
-    """What a literal display must show of ``text``: every character but the controls."""
-    return literal(text, limit=len(text) + 1).plain
+    """What a literal display must show of ``text``, uncut: each control character as its
+    visible stand-in (``⟨U+202E⟩`` is longer than the character it shows)."""
+    return literal(text, limit=10 * len(text) + 1).plain
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, phases=NO_EXPLAIN)
