@@ -441,6 +441,10 @@ def field_strategy(command: type, name: str, kind: Any) -> st.SearchStrategy[Any
         values = st.one_of(st.none(), nasty_int())
         keys = st.one_of(pick("combatant"), nasty_text())
         return st.dictionaries(keys, values, max_size=3)
+    if origin is tuple and args == (int, str):  # (encounter id, combatant id)
+        return st.tuples(
+            st.one_of(pick("encounter"), nasty_int()), st.one_of(pick("combatant"), nasty_text())
+        )
     if origin is tuple and args and args[-1] is Ellipsis:
         return st.lists(field_strategy(command, name, args[0]), max_size=3).map(tuple)
     raise NotImplementedError(f"{command.__name__}.{name}: {kind}")
