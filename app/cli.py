@@ -30,7 +30,8 @@ from pathlib import Path
 import orjson
 
 from app import __version__
-from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json
+from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json, print_text
+from app.text import visible
 
 
 # --- tableside roll ----------------------------------------------------------------------------
@@ -60,7 +61,7 @@ def cmd_roll(argv: Sequence[str]) -> int:
         if args.json:
             print_json(result.as_json())
         else:
-            print(result.text)
+            print_text(result.text)
     return EXIT_OK
 
 
@@ -94,12 +95,12 @@ def cmd_export(argv: Sequence[str]) -> int:
 
     if args.format == "markdown":
         try:
-            sys.stdout.write(export.markdown_log(data, args.session))
+            print_text(export.markdown_log(data, args.session).rstrip("\n"))
         except export.ExportError as exc:
             raise UsageError(f"tableside export: {exc}") from None
         return EXIT_OK
     doc = export.improved_initiative(data) if args.format == "ii" else export_document(data)
-    sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+    print_json(doc, orjson.OPT_INDENT_2)
     return EXIT_OK
 
 
@@ -236,7 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _subcommand(argv[0])(argv[1:])
         return cmd_open(argv)
     except UsageError as exc:
-        sys.stderr.write(f"{exc}\n")
+        # The message may quote a file name or save text: one visible line, nothing raw.
+        sys.stderr.write(f"{visible(exc)}\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -12,6 +12,8 @@ from typing import NoReturn
 
 import orjson
 
+from app.text import json_safe, visible
+
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
@@ -27,5 +29,12 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def print_json(obj: object) -> None:
-    sys.stdout.write(orjson.dumps(obj).decode() + "\n")
+def print_json(obj: object, option: int = 0) -> None:
+    # C1, bidi and zero-width characters as \uXXXX escapes: the same data for a JSON reader,
+    # nothing a terminal acts on (orjson escapes only C0 itself).
+    sys.stdout.write(json_safe(orjson.dumps(obj, option=option).decode()) + "\n")
+
+
+def print_text(text: str) -> None:
+    """A line of text for a terminal, every control character in it made visible."""
+    sys.stdout.write("\n".join(visible(line) for line in text.split("\n")) + "\n")

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from app import importing
-from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json
-from app.commands.npcs import ATTRIBUTE_RANGE, import_summary
+from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json, print_text
+from app.commands.npcs import import_summary
+from app.text import visible
 from rulesets import npc as npc_rules
+from rulesets.npc import ATTRIBUTE_RANGE
 
 LOW, HIGH = ATTRIBUTE_RANGE.start, ATTRIBUTE_RANGE.stop - 1
 
@@ -79,7 +81,7 @@ def cmd_npc(argv: Sequence[str]) -> int:
     if args.json:
         print_json(block.to_json())
     else:
-        print(statblock_text(block))
+        print_text(statblock_text(block))
     return EXIT_OK
 
 
@@ -115,14 +117,14 @@ def _convert(prog: str, path: Path, *, only_5e: bool) -> importing.Converted:
     except importing.ImportFileError as exc:
         raise UsageError(f"{prog}: {exc}") from None
     for index, name, reason in converted.skipped:
-        sys.stderr.write(f"{prog}: skipped #{index} {name or '(no name)'}: {reason}\n")
+        sys.stderr.write(visible(f"{prog}: skipped #{index} {name or '(no name)'}: {reason}") + "\n")
     return converted
 
 
 def _print_conversions(conversions: Sequence[npc_rules.Conversion]) -> None:
     for c in conversions:
         b = c.statblock
-        print(
+        print_text(
             f"{c.source_name} (CR {c.cr_text}): Brawl {b.brawl:+d} Wit {b.wit:+d} "
             f"Will {b.will:+d}; HD {b.hd} AC {b.ac} HP {b.hp_text()}; {c.report()}"
         )
@@ -143,7 +145,7 @@ def cmd_import_5e(argv: Sequence[str]) -> int:
     else:
         _print_conversions(conversions)
         if outcome is not None:
-            print(import_summary(**outcome))
+            print_text(import_summary(**outcome))
     return EXIT_BAD_INPUT if converted.skipped else EXIT_OK
 
 
@@ -168,10 +170,10 @@ def cmd_import(argv: Sequence[str]) -> int:
             }
         )
     else:
-        print(f"{converted.kind}: {len(conversions)} statblock(s)")
+        print_text(f"{converted.kind}: {len(conversions)} statblock(s)")
         _print_conversions(conversions)
         if outcome is not None:
-            print(import_summary(**outcome))
+            print_text(import_summary(**outcome))
     return EXIT_BAD_INPUT if converted.skipped else EXIT_OK
 
 

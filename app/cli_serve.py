@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli_base import EXIT_OK, Parser, UsageError
+from app.text import visible
 
 DEFAULT_PORT = 8000
 ALL_ADDRESSES = ("0.0.0.0", "::", "")
@@ -115,9 +116,9 @@ def _server(command: str, host: str, port: int, url: str, path: Path, notes: lis
         """textual-serve's server, announcing itself in Tableside's words."""
 
         async def on_startup(self, app: Any) -> None:
-            print(f"Players' view of {path}", flush=True)
+            print(visible(f"Players' view of {path}"), flush=True)
             print(f"Open {url} in a browser (Ctrl+C stops)", flush=True)
             for line in notes:
-                print(line, flush=True)
+                print(visible(line), flush=True)
 
     return PlayersServer(command, host=host, port=port, title="Tableside", public_url=url)

@@ -8,13 +8,12 @@ exit 2). ``draw --save`` goes through the same command path as the TUI (open the
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli_base import EXIT_OK, Parser, UsageError, print_json
+from app.cli_base import EXIT_OK, Parser, UsageError, print_json, print_text
 
 if TYPE_CHECKING:
     from rulesets.checks import Check
@@ -200,5 +199,5 @@ def cmd_draw(argv: Sequence[str]) -> int:
             print_json(card)
         else:
             turned = " (reversed)" if card["reversed"] else ""
-            sys.stdout.write(f"{card['name']}{turned}\n")
+            print_text(f"{card['name']}{turned}")
     return EXIT_OK

@@ -15,6 +15,8 @@ class TableHost(Protocol):
     """The running Tableside app as its panels see it."""
 
     campaign: Campaign
+    save_problem: str | None
+    """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
 
     def apply(self, command: Command) -> list[str] | None:
         """Apply a command; on refusal tell the GM why and return None."""

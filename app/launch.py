@@ -46,8 +46,11 @@ def launch(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | None = No
 
     campaign = open_campaign(path, ruleset=ruleset, seed=seed)
     paths.remember_last(path)
+    app = TablesideApp(campaign, handle_signals=True)
     try:
-        TablesideApp(campaign).run()
+        app.run()
     finally:
         campaign.store.close()
-    return 0
+    # Textual sets 1 after an unhandled exception (it has printed the traceback): a crash
+    # must not look like a clean exit to a script or a shell.
+    return app.return_code or 0

@@ -8,6 +8,7 @@ opens, and one that breaks it is reported with the exact place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,18 @@ SCHEMA_VERSION = 2
 """v1: first release layout. v2: every roll-log entry carries ``kind`` and ``who``."""
 
 TABLES = ("meta", "party", "npcs", "encounters", "log", "decks")
+
+
+MAX_DEPTH = 32
+"""Deepest nesting a save may have (a campaign needs about 8). orjson writes at most 255 levels
+and Python's recursion stops near 1,000: a save nested deeper is refused, not half-read."""
+
+MAX_NUMBER = 2**53
+"""The largest whole number a save may hold anywhere."""
+
+_DOC_ID = re.compile(r"[1-9][0-9]{0,14}")
+"""A document id as TinyDB writes it: ASCII digits, no leading zero (so "1" and "01" cannot
+both exist and collide as the same row), small enough to be an exact JSON number."""
 
 
 class SchemaError(ValueError):
@@ -42,11 +55,15 @@ def _check_str(doc: dict[str, Any], key: str, where: str) -> None:
 def validate(data: Any) -> dict[str, Any]:
     """Raise :class:`SchemaError` naming the first problem; return the data (migrated)."""
     _require(isinstance(data, dict), "top level", "must be an object of tables")
+    _check_depth(data)
     meta_table = data.get("meta")
     _require(
         isinstance(meta_table, dict) and len(meta_table) >= 1, "meta", "table missing or empty"
     )
-    meta = next(iter(meta_table.values()))
+    # The app reads the campaign's own document as meta id 1; another id (or a second one)
+    # would open and then fail in every panel.
+    _require(list(meta_table) == ["1"], "meta", "must hold exactly one document, with id 1")
+    meta = meta_table["1"]
     _require(isinstance(meta, dict), "meta", "document must be an object")
     version = meta.get("schema_version")
     _require(
@@ -73,14 +90,47 @@ def validate(data: Any) -> dict[str, Any]:
         _require(isinstance(docs, dict), table, "must be an object of documents")
         for doc_id, doc in docs.items():
             where = f"{table}[{doc_id}]"
-            _require(str(doc_id).isdigit(), where, "document id must be a number")
+            _require(
+                _DOC_ID.fullmatch(doc_id) is not None,
+                where,
+                "document id must be a number: 1 or more in digits 0-9, "
+                "no leading zeros, at most 15 digits",
+            )
             _require(isinstance(doc, dict), where, "document must be an object")
-            _CHECKS.get(table, lambda d, w: None)(doc, where)
+            if table == "party":
+                _check_party(doc, where, meta["ruleset"])
+            else:
+                _CHECKS[table](doc, where)
     return data
+
+
+def _check_depth(data: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH`, without recursing (a hostile save may
+    nest thousands deep)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if _is_int(child):
+                # past this a number is not exact in JSON readers, and past 64 bits orjson
+                # cannot write the save back: every later change would be refused
+                _require(abs(child) <= MAX_NUMBER, "a number", f"{child} is too large")
+            elif isinstance(child, dict | list):
+                _require(
+                    depth < MAX_DEPTH,
+                    "top level",
+                    f"nested more than {MAX_DEPTH} levels deep; a campaign never is",
+                )
+                stack.append((child, depth + 1))
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 _TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -90,6 +140,11 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "text?": (lambda v: v is None or isinstance(v, str), "text or null"),
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "list": (lambda v: isinstance(v, list), "a list"),
+    "texts": (_texts, "a list of texts"),
+    "ints": (
+        lambda v: isinstance(v, list) and all(_is_int(i) for i in v),
+        "a list of whole numbers",
+    ),
     "object": (lambda v: isinstance(v, dict), "an object"),
 }
 
@@ -109,14 +164,16 @@ FIELDS: dict[str, dict[str, str]] = {
         "advancements_pending": "int",
     },
     "npcs": {
-        "concepts": "list",
+        "concepts": "texts",
         "brawl": "int",
         "wit": "int",
         "will": "int",
+        "quick_hd": "int?",
         "statblock": "object",
-        "powers": "list",
+        "powers": "texts",
         "notes": "text",
         "source": "object",
+        "effort_left": "text",
     },
     "encounters": {
         "id": "text",
@@ -129,7 +186,7 @@ FIELDS: dict[str, dict[str, str]] = {
         "next_seq": "int",
         "morale_due": "list",
     },
-    "log": {"who": "text", "text": "text", "label": "text", "dice": "list"},
+    "log": {"who": "text", "text": "text", "label": "text", "dice": "ints"},
     "decks": {"kind": "text"},
 }
 """The type of every field the panels read, checked where present (absent ones get defaults):
@@ -157,11 +214,13 @@ def _check_named(doc: dict[str, Any], where: str) -> None:
     _check_str(doc, "name", where)
 
 
-def _check_party(doc: dict[str, Any], where: str) -> None:
+def _check_party(doc: dict[str, Any], where: str, game: str) -> None:
     _check_named(doc, where)
     _check_fields(doc, "party", where)
     for key, value in doc.get("attributes", {}).items():
         _require(_is_int(value), f"{where}.attributes.{key}", "must be a whole number")
+        low, high = _attribute_range(game, key)
+        _require(low <= value <= high, f"{where}.attributes.{key}", f"must be from {low} to {high}")
     for key, res in doc.get("resources", {}).items():
         _require(
             isinstance(res, dict) and _is_int(res.get("current")) and _is_int(res.get("max")),
@@ -174,9 +233,31 @@ def _check_party(doc: dict[str, Any], where: str) -> None:
         _require(isinstance(track, dict), f"{where}.tracks.{key}", "must be an object")
 
 
+def _attribute_range(game: str, key: str) -> tuple[int, int]:
+    """The game's range for a sheet attribute (the one the party panel enforces)."""
+    from rulesets.registry import get
+
+    spec = next((a for a in get(game).sheet.attributes if a.key == key), None)
+    return (spec.minimum, spec.maximum) if spec is not None else (-99, 99)
+
+
 def _check_npc(doc: dict[str, Any], where: str) -> None:
+    from rulesets.npc import CONVERTED_RANGE, MAX_QUICK_HD
+
     _check_named(doc, where)
     _check_fields(doc, "npcs", where)
+    # The statblock is rebuilt from these on every draw, one line per power slot: an
+    # attribute of 300000 would hang the panel, so the range the builder keeps is the limit.
+    low, high = CONVERTED_RANGE.start, CONVERTED_RANGE.stop - 1
+    for key in ("brawl", "wit", "will"):
+        if key in doc:
+            _require(low <= doc[key] <= high, f"{where}.{key}", f"must be from {low} to {high}")
+    if doc.get("quick_hd") is not None:
+        _require(
+            0 <= doc["quick_hd"] <= MAX_QUICK_HD,
+            f"{where}.quick_hd",
+            f"must be from 0 to {MAX_QUICK_HD}",
+        )
 
 
 def _check_encounter(doc: dict[str, Any], where: str) -> None:
@@ -210,8 +291,7 @@ def _check_deck(doc: dict[str, Any], where: str) -> None:
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
-    "meta": lambda doc, where: _check_meta(doc, where),
-    "party": _check_party,
+    "meta": _check_meta,
     "npcs": _check_npc,
     "encounters": _check_encounter,
     "log": _check_log,

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import orjson
 from tinydb.table import Document, Table
 
-from app.store import CampaignStore
+from app.store import CampaignStore, SaveTooLarge
 from rulesets import registry
 from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
@@ -284,6 +284,9 @@ class Campaign:
             # make every later autosave fail, so the change is refused whole.
             self._rollback(tx)
             raise CommandError("A number in that change is too large to save") from None
+        except SaveTooLarge as exc:
+            self._rollback(tx)
+            raise CommandError(f"Not done: {exc}") from None
         self.undo_stack.append(Entry(command.label, list(tx.changes.values()), lines))
         del self.undo_stack[:-UNDO_LIMIT]
         self.redo_stack.clear()

@@ -19,11 +19,13 @@ Why it is shaped like this:
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
-import shutil
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +41,12 @@ from rulesets import registry
 
 BACKUPS_KEPT = 3
 MAX_SAVE_BYTES = 64 * 1024 * 1024
-"""A campaign is a few MB at most; anything bigger is not ours and is refused, not parsed."""
+"""A campaign is a few MB at most; anything bigger is not ours and is refused, not parsed.
+Tableside never writes a save this large (:class:`SaveTooLarge`), so it can always reopen it."""
+WARN_SAVE_BYTES = 32 * 1024 * 1024
+"""Past this the GM is warned, with half the room still left to trim the log or library."""
+RETRY_SECONDS = 2.0
+"""How often a save that could not be written (a full disk, a read-only file) is tried again."""
 
 
 class StoreError(Exception):
@@ -61,6 +68,10 @@ class CorruptSave(StoreError):
 
 class ExternalChange(StoreError):
     """Another program changed the save since we last wrote it."""
+
+
+class SaveTooLarge(ValueError):
+    """A change would make the save larger than Tableside may write; nothing was queued."""
 
 
 def lock_path(path: Path) -> Path:
@@ -98,20 +109,32 @@ def atomic_write(path: Path, payload: bytes) -> None:
     tmp = folder / f"{_temp_prefix(path)}{os.getpid()}.{threading.get_ident()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
-        view = memoryview(payload)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+        try:
+            view = memoryview(payload)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        # A full disk fails mid-write: the partial temp file would hold the space the next
+        # attempt needs, so it goes at once (the save itself was never touched).
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     fsync_dir(folder)
 
 
 def read_campaign(path: Path) -> dict[str, Any]:
     """Parse and validate a save. Raises :class:`CorruptSave` with the reason; writes nothing."""
+    return load_campaign(path)[0]
+
+
+def load_campaign(path: Path) -> tuple[dict[str, Any], bytes]:
+    """:func:`read_campaign`, also returning the bytes it parsed (to fingerprint them)."""
     try:
         info = path.lstat()
     except FileNotFoundError:
@@ -141,9 +164,36 @@ def read_campaign(path: Path) -> dict[str, Any]:
     except orjson.JSONDecodeError as exc:
         raise CorruptSave(path, f"is not valid JSON ({exc})") from None
     try:
-        return schema.validate(data)
+        data = schema.validate(data)
     except schema.SchemaError as exc:
         raise CorruptSave(path, f"is not a valid campaign ({exc})") from None
+    try:
+        orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
+        raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
+    return data, raw
+
+
+def digest(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=16).digest()
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why ``path`` (a save or its folder) must not be written, or None.
+
+    The write bits say what the owner wants even where they would not stop us (root ignores
+    them): a save made 0444 is not to be replaced.
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        path, os.W_OK
+    ):
+        kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
+        return f"the {kind} is read-only (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
 
 
 def follow_link(path: Path) -> Path:
@@ -185,21 +235,46 @@ class MemoryStorage(Storage):
 
 @dataclass(frozen=True)
 class _Fingerprint:
+    """What the save on disk looked like when we last wrote (or read) it.
+
+    Size, mtime and inode are the cheap check; the content hash catches an edit of the same
+    size whose mtime was put back, which they cannot."""
+
     size: int
     mtime_ns: int
     inode: int
+    content: bytes
 
     @classmethod
-    def of(cls, path: Path) -> _Fingerprint | None:
+    def of(cls, path: Path, payload: bytes) -> _Fingerprint | None:
         try:
             info = path.stat()
         except FileNotFoundError:
             return None
-        return cls(info.st_size, info.st_mtime_ns, info.st_ino)
+        return cls(info.st_size, info.st_mtime_ns, info.st_ino, digest(payload))
+
+    def matches(self, path: Path) -> bool:
+        """True when the file still holds what we last wrote (reads it when stat agrees)."""
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            return False
+        if (info.st_size, info.st_mtime_ns, info.st_ino) != (self.size, self.mtime_ns, self.inode):
+            return False
+        try:
+            return digest(path.read_bytes()) == self.content
+        except OSError:
+            return False
 
 
 class _Writer(threading.Thread):
-    """Writes snapshots in order on one thread; a newer snapshot supersedes a waiting one."""
+    """Writes snapshots in order on one thread; a newer snapshot supersedes a waiting one.
+
+    A write that fails for a reason that can pass (a full disk, the save or its folder made
+    read-only) keeps its snapshot and is tried again every :data:`RETRY_SECONDS`, or at once
+    on :meth:`retry`; newer changes still supersede it. A change made behind our back stops
+    the writer for good: only the GM can decide whose version wins.
+    """
 
     def __init__(self, store: CampaignStore) -> None:
         super().__init__(name="tableside-autosave", daemon=True)
@@ -211,6 +286,12 @@ class _Writer(threading.Thread):
         self.written_seq = 0
         self.closing = False
         self.error: StoreError | None = None
+        """Saving stopped for good (the file was changed behind our back)."""
+        self.unsaved: StoreError | None = None
+        """The last write failed for a passing reason; the snapshot waits in ``pending``."""
+        self.writing = False
+        self._retry_at = 0.0
+        self._retry_now = False
 
     def submit(self, seq: int, payload: list[bytes]) -> None:
         with self.cond:
@@ -219,45 +300,105 @@ class _Writer(threading.Thread):
             self.pending = (seq, payload)
             self.cond.notify_all()
 
-    def run(self) -> None:
-        while True:
-            with self.cond:
-                while self.pending is None and not self.closing:
+    def retry(self) -> None:
+        """Try the waiting snapshot again now (the GM freed space, or pressed the key)."""
+        with self.cond:
+            self._retry_now = True
+            self.cond.notify_all()
+
+    def _next(self) -> tuple[int, list[bytes]] | None:
+        """Wait for a snapshot that is due; None when the thread should end."""
+        with self.cond:
+            while True:
+                if self.error is not None or (self.pending is None and self.closing):
+                    return None
+                if self.pending is not None:
+                    wait = self._retry_at - time.monotonic()
+                    if self.unsaved is None or self._retry_now or wait <= 0:
+                        break
+                    self.cond.wait(wait)
+                else:
                     self.cond.wait()
-                if self.pending is None:
-                    return
-                seq, payload = self.pending
-                self.pending = None
+            item, self.pending = self.pending, None
+            self._retry_now = False
+            self.writing = True
+            return item
+
+    def run(self) -> None:
+        while (item := self._next()) is not None:
+            seq, payload = item
+            joined = b"".join(payload)
             try:
-                self.store._write_now(b"".join(payload))
+                self.store._write_now(joined)
             except StoreError as exc:
                 with self.cond:
                     self.error = exc
+                    self.writing = False
                     self.cond.notify_all()
                 self.store._report(exc)
                 return
             except OSError as exc:
-                err = StoreError(self.store.path, f"could not be written ({exc.strerror or exc})")
+                problem = StoreError(self.store.path, f"is not saved: {_why(exc)}")
                 with self.cond:
-                    self.error = err
+                    if self.pending is None:  # nothing newer came meanwhile: keep this one
+                        self.pending = (seq, [joined])
+                    first = self.unsaved is None
+                    self.unsaved = problem
+                    self.writing = False
+                    self._retry_at = time.monotonic() + RETRY_SECONDS
+                    give_up = self.closing and not self._retry_now
                     self.cond.notify_all()
-                self.store._report(err)
-                return
+                if first:
+                    self.store._report_status(problem)
+                if give_up:
+                    return
+                continue
             with self.cond:
                 self.written_seq = seq
+                resumed = self.unsaved is not None
+                self.unsaved = None
+                self.writing = False
                 self.cond.notify_all()
+            if resumed:
+                self.store._report_status(None)
 
     def wait_for(self, seq: int, timeout: float | None = None) -> bool:
+        """Wait until ``seq`` is written, saving has stopped, or a write is failing."""
         with self.cond:
             return self.cond.wait_for(
-                lambda: self.written_seq >= seq or self.error is not None, timeout
+                lambda: (
+                    self.written_seq >= seq
+                    or self.error is not None
+                    or (self.unsaved is not None and not self.writing and not self._retry_now)
+                ),
+                timeout,
             )
 
     def close(self) -> None:
         with self.cond:
             self.closing = True
+            self._retry_now = self.unsaved is not None  # one last try, then give up
             self.cond.notify_all()
         self.join()
+
+    def abandon(self) -> None:
+        """Stop at once, writing nothing more (the save could not even be created)."""
+        with self.cond:
+            self.pending = None
+            self.closing = True
+            self.cond.notify_all()
+        self.join()
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full; Tableside tries again every few seconds (ctrl+r: now)"
+    if isinstance(exc, PermissionError) or exc.errno == errno.EROFS:
+        return (
+            f"{exc.strerror or exc}; Tableside will not replace it and tries again every few "
+            "seconds (ctrl+r: now)"
+        )
+    return f"could not be written ({exc.strerror or exc}); retrying (ctrl+r: now)"
 
 
 class CampaignStore:
@@ -269,15 +410,21 @@ class CampaignStore:
         data: dict[str, Any],
         lock: FileLock,
         on_error: Callable[[StoreError], None] | None = None,
+        raw: bytes = b"",
     ) -> None:
         self.path = path
         self.data = data
         self._lock = lock
         self.on_error = on_error
+        self.on_status: Callable[[StoreError | None], None] | None = None
+        """Told (from the writer thread) when saving fails for a passing reason, and with
+        None when it works again."""
         self.db = TinyDB(storage=MemoryStorage, data=data)
         self._seq = 0
         self._table_json: dict[str, bytes] = {}
-        self._fingerprint = _Fingerprint.of(path)
+        self.size = len(raw)
+        """Bytes of the newest snapshot (the save on disk when nothing is pending)."""
+        self._fingerprint = _Fingerprint.of(path, raw)
         self._writer = _Writer(self)
         self._writer.start()
         self.closed = False
@@ -309,20 +456,28 @@ class CampaignStore:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(path, f"folder cannot be created ({exc.strerror or exc})") from None
+        # Said at open, not at the first change: a folder we cannot write a temp file into
+        # (a lock file left there would otherwise let us in), or a save we may not replace.
+        _refuse_read_only(path, path.parent)
         lock = acquire_lock(path)
         try:
             _clean_temp_files(path)
             if path.exists() or path.is_symlink():
-                data = read_campaign(path)
-                _rotate_backups(path)
-                store = cls(path, data, lock, on_error)
+                data, raw = load_campaign(path)  # an unreadable save says so first
+                _refuse_read_only(path, path)
+                _rotate_backups(path, raw)
+                store = cls(path, data, lock, on_error, raw)
             elif create:
                 if not registry.is_known(ruleset):
                     raise StoreError(path, f"unknown game {ruleset!r}")
                 data = schema.empty_campaign(ruleset, name or path.stem)
                 store = cls(path, data, lock, on_error)
-                store.commit()
-                store.flush()
+                try:
+                    store.commit()
+                    store.flush()
+                except BaseException:
+                    store._writer.abandon()  # no writer may retry once the lock is gone
+                    raise
             else:
                 # Removed between the check above and the lock: the lock file is ours to remove.
                 with contextlib.suppress(OSError):
@@ -340,7 +495,8 @@ class CampaignStore:
         ``tables`` names the tables that changed since the last commit (None: all). The others
         reuse their serialised bytes, so a combat change does not re-serialise a 5,000-NPC
         library: the snapshot is still the whole campaign, spliced from per-table JSON.
-        Raises TypeError, queueing nothing, if the data cannot be serialised.
+        Raises TypeError, queueing nothing, if the data cannot be serialised, and
+        :class:`SaveTooLarge` if it would pass :data:`MAX_SAVE_BYTES`.
         """
         if self.closed:
             raise StoreError(self.path, "is closed")
@@ -353,22 +509,38 @@ class CampaignStore:
             for name in names
             if name in dirty or name not in self._table_json
         }
+        payload = [b"{"]
+        for i, name in enumerate(names):
+            table = fresh[name] if name in fresh else self._table_json[name]
+            payload += (b"," if i else b"", orjson.dumps(name), b":", table)
+        payload.append(b"}")
+        size = sum(map(len, payload))
+        if size > MAX_SAVE_BYTES:
+            # Never written: Tableside would refuse to open its own file. The cache keeps the
+            # state before this change, which the caller rolls back to.
+            raise SaveTooLarge(
+                f"that change would make the save {size / 2**20:.0f} MB, past the "
+                f"{MAX_SAVE_BYTES // 2**20} MB a campaign may be; it is not saved"
+            )
         self._table_json.update(fresh)
         for name in set(self._table_json) - set(names):
             del self._table_json[name]
-        payload = [b"{"]
-        for i, name in enumerate(names):
-            payload += (b"," if i else b"", orjson.dumps(name), b":", self._table_json[name])
-        payload.append(b"}")
+        self.size = size
         self._seq += 1
         self._writer.submit(self._seq, payload)
         return self._seq
 
     def flush(self, timeout: float | None = None) -> None:
-        """Block until everything committed so far is on disk."""
+        """Block until everything committed so far is on disk (raises if it cannot be)."""
         self._writer.wait_for(self._seq, timeout)
         if self._writer.error is not None:
             raise self._writer.error
+        if self._writer.unsaved is not None and self.saved_seq < self._seq:
+            raise self._writer.unsaved
+
+    def retry(self) -> None:
+        """Try a failed write again now."""
+        self._writer.retry()
 
     @property
     def saved_seq(self) -> int:
@@ -378,20 +550,30 @@ class CampaignStore:
     def error(self) -> StoreError | None:
         return self._writer.error
 
+    @property
+    def unsaved(self) -> StoreError | None:
+        """Why the newest changes are not on disk yet (None: all saved, or being saved)."""
+        return self._writer.unsaved
+
     def _write_now(self, payload: bytes) -> None:
-        current = _Fingerprint.of(self.path)
-        if self._fingerprint is not None and current != self._fingerprint:
+        if self._fingerprint is not None and not self._fingerprint.matches(self.path):
             raise ExternalChange(
                 self.path,
                 "was changed by another program since Tableside last saved it; "
                 "not overwriting it (your last change is not saved)",
             )
+        if (reason := read_only_reason(self.path)) is not None:
+            raise PermissionError(errno.EACCES, reason)
         atomic_write(self.path, payload)
-        self._fingerprint = _Fingerprint.of(self.path)
+        self._fingerprint = _Fingerprint.of(self.path, payload)
 
     def _report(self, exc: StoreError) -> None:
         if self.on_error is not None:
             self.on_error(exc)
+
+    def _report_status(self, problem: StoreError | None) -> None:
+        if self.on_status is not None:
+            self.on_status(problem)
 
     def close(self) -> None:
         """Drain pending writes, then release the lock."""
@@ -402,6 +584,17 @@ class CampaignStore:
         _release(self._lock, self.path)
         if self._writer.error is not None:
             raise self._writer.error
+        if self._writer.unsaved is not None and self._writer.pending is not None:
+            raise self._writer.unsaved
+
+
+def _refuse_read_only(path: Path, where: Path) -> None:
+    if (reason := read_only_reason(where)) is not None:
+        raise StoreError(
+            path,
+            f"cannot be saved: {reason}. Tableside will not replace it; make it writable "
+            "(chmod u+w) or open a copy",
+        )
 
 
 def acquire_lock(path: Path) -> FileLock:
@@ -437,16 +630,32 @@ def _clean_temp_files(path: Path) -> None:
             leftover.unlink()
 
 
-def _rotate_backups(path: Path) -> None:
-    """Keep the last few good saves, one per opening, so a bad session can be walked back."""
+def _rotate_backups(path: Path, raw: bytes) -> None:
+    """Keep the last few good saves, so a bad session can be walked back.
+
+    Only a save that changed since the newest backup is backed up: opening and closing three
+    times must not push the history out. The new backup is written whole (temp file, then
+    rename) before the older ones move, and a failed copy (a full disk) leaves no partial file.
+    """
     baks = backup_paths(path)
     with contextlib.suppress(OSError):
+        if digest(baks[0].read_bytes()) == digest(raw):
+            return
+    tmp = path.with_name(f"{_temp_prefix(path)}bak.tmp")
+    try:
+        with open(tmp, "wb") as out:
+            out.write(raw)
+            out.flush()
+            os.fsync(out.fileno())
         for older, newer in zip(reversed(baks[1:]), reversed(baks[:-1]), strict=True):
             if newer.exists():
                 os.replace(newer, older)
-        tmp = path.with_name(f"{_temp_prefix(path)}bak.tmp")
-        shutil.copyfile(path, tmp)
         os.replace(tmp, baks[0])
+    except OSError:
+        # A backup that cannot be made does not stop the GM from playing; its partial temp
+        # file must not eat the space the save itself needs.
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def export_campaign(path: Path) -> dict[str, Any]:

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.segment import Segment
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widget import Widget
 
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
-from app.store import StoreError
+from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
+from app.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
@@ -44,6 +53,49 @@ def _party() -> Screen[None]:
     from screens.party import PartyScreen
 
     return PartyScreen()
+
+
+_NOW = frozenset({"ctrl+q", "ctrl+c"})
+"""Keys never queued behind others: quitting works even while a key is stuck."""
+KEY_TIMEOUT = 0.5
+"""Longest a key may take to pass through its widgets before the next is sent anyway."""
+PROMPT_WAIT = 1.0
+"""Longest keys are held for a prompt whose field has not taken focus."""
+
+
+def _guard_the_terminal() -> None:
+    """Remove any control, bidi or zero-width character a widget still draws, at the last step.
+
+    Text from a save is made visible where it is shown (``app.text.visible``: ESC shows as
+    ␛); this is the net under it, so a field that is missed cannot run an escape sequence.
+    It works on Textual's lines of text just before they become terminal output: the text
+    of each segment, never the styles and cursor moves Textual writes itself. The characters
+    removed take no cell, so nothing moves on screen.
+    """
+    from textual.strip import Strip
+
+    if getattr(Strip.render, "guarded", False):
+        return
+    render = Strip.render
+
+    def guarded(self: Strip, console: Any) -> str:
+        if self._render_cache is None:
+            segments = self._segments
+            if has_hidden("".join(text for text, _, control in segments if not control)):
+                self._segments = [
+                    Segment(without_hidden(text), style, control)
+                    if not control
+                    else Segment(text, style, control)
+                    for text, style, control in segments
+                ]
+        return render(self, console)
+
+    guarded.guarded = True  # type: ignore[attr-defined]
+    guarded.unguarded = render  # type: ignore[attr-defined]  # tests check the sources alone
+    Strip.render = guarded  # type: ignore[method-assign]
+
+
+_guard_the_terminal()
 
 
 class TablesideApp(App[None]):
@@ -78,16 +130,87 @@ class TablesideApp(App[None]):
             id="app.leave_field",
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
     ]
 
-    def __init__(self, campaign: Campaign) -> None:
+    def __init__(self, campaign: Campaign, *, handle_signals: bool = False) -> None:
         super().__init__()
         self.campaign = campaign
+        self._handle_signals = handle_signals
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
+        campaign.store.on_status = self._on_save_status
         self._store_failed = False
         self.keymap: dict[str, str] = {}
         """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
+        self.save_problem: str | None = None
+        """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
+        self._size_warned = False
+        self._keys: list[events.Key] = []
+        self._key_in_flight: int | None = None
+        self._key_serial = 0
+        self._held_for: Screen[object] | None = None
+        self._held_since = 0.0
+        self._quit_unsaved = False
+
+    # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
+    # Textual forwards a key to the focused widget and runs the app's bindings when it comes
+    # back up, through the app's own queue, behind keys typed since: at 15 ms a key on a busy
+    # machine, ``d 1d1+1 enter 1d1+2 enter`` sent digits to the panel before the quick roll
+    # opened, or appended the second roll to the first before enter was handled (7 of 8
+    # logged). So a key is forwarded only when the one before it has been through every
+    # widget it bubbles to, and a prompt (``TYPE_AHEAD`` on its screen) gets the keys typed
+    # before its field had focus.
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key not in _NOW:
+            self._keys.append(event)
+            await self._pump_keys()
+            return
+        await super().on_event(event)
+
+    async def _pump_keys(self) -> None:
+        while self._keys and self._key_in_flight is None and not self._hold_for_prompt():
+            key = self._keys.pop(0)
+            target = self.focused or self.screen
+            self._key_serial += 1
+            token = self._key_serial
+            self._key_in_flight = token
+            # A key whose widget goes away mid-way (a panel switch) must not stall the rest.
+            self.set_timer(KEY_TIMEOUT, lambda t=token: self._key_done(t))
+            await super().on_event(key)
+            self._follow_key(list(target.ancestors_with_self), 0, token)
+
+    def _follow_key(self, chain: list[DOMNode], index: int, token: int) -> None:
+        """Queue behind the key on each node it may bubble to; at the app, it is done."""
+        if self._key_in_flight != token:
+            return
+        if index == len(chain) or not chain[index].call_later(
+            self._follow_key, chain, index + 1, token
+        ):
+            self._key_done(token)
+
+    def _key_done(self, token: int) -> None:
+        if self._key_in_flight == token:
+            self._key_in_flight = None
+            if self._keys:
+                self.call_later(self._pump_keys)
+
+    def _hold_for_prompt(self) -> bool:
+        """True while the open prompt's field has not taken focus yet (at most PROMPT_WAIT)."""
+        field_id = getattr(self.screen, "TYPE_AHEAD", None)
+        focused = self.focused
+        if field_id is None or (focused is not None and focused.id == field_id):
+            return False
+        if self._held_for is not self.screen:
+            self._held_for, self._held_since = self.screen, time.monotonic()
+            # If the field never takes focus, the held keys still go on after the second.
+            self.set_timer(PROMPT_WAIT + 0.05, self._pump_keys)
+        return time.monotonic() - self._held_since < PROMPT_WAIT
+
+    def type_ahead_ready(self, target: Widget) -> None:
+        """The prompt's field has focus: the keys held for it go on, oldest first."""
+        if self._keys:
+            self.call_later(self._pump_keys)
 
     def on_ready(self) -> None:
         # Load the dice parser in the background once the first frame is on screen, so the first
@@ -98,6 +221,15 @@ class TablesideApp(App[None]):
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def on_mount(self) -> None:
+        self._warn_if_large()  # a save opened already large says so at once
+        if self._handle_signals:
+            # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
+            # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
+            # off, the save is flushed, and launch() removes the lock and owner files. By
+            # default Python died on the spot and left all of them behind.
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(signum, self._on_signal)
         # The loaded campaign (a 5,000-NPC library is ~10^6 objects) and the widget tree live
         # as long as the app: moved out of the collector's sight, a full collection no longer
         # lands on a keypress as a 30 ms pause.
@@ -123,11 +255,34 @@ class TablesideApp(App[None]):
         text = super().get_key_display(binding)
         return "ctrl+" + text[1:] if len(text) > 1 and text.startswith("^") else text
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        # Toasts quote names, labels and file names from the save: made visible here, once.
+        super().notify(
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
+
     # --- the one way to change anything ----------------------------------------------------------
-    def apply(self, command: Command) -> list[str] | None:
-        """Apply a command; on refusal tell the GM why and return None."""
+    def _saving_stopped(self) -> bool:
+        """True (and the GM told) when saving has stopped: no change may be made then."""
         if self._store_failed:
             self.notify("Saving has stopped; changes are not possible.", severity="error")
+        return self._store_failed
+
+    def apply(self, command: Command) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why and return None."""
+        if self._saving_stopped():
             return None
         try:
             lines = self.campaign.apply(command)
@@ -141,6 +296,36 @@ class TablesideApp(App[None]):
 
     def _on_campaign_change(self, tables: list[str]) -> None:
         self.screen.post_message(CampaignChanged(tables))
+        self._warn_if_large()
+
+    def _warn_if_large(self) -> None:
+        """Once a session, well before the limit: the GM still has room to trim."""
+        size = self.campaign.store.size
+        if size > WARN_SAVE_BYTES and not self._size_warned:
+            self._size_warned = True
+            self.notify(
+                f"The save is {size / 2**20:.0f} MB; past {MAX_SAVE_BYTES // 2**20} MB changes "
+                "are refused. Trim the log or the NPC library.",
+                title="Large save",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
+
+    def _on_save_status(self, problem: StoreError | None) -> None:
+        # From the writer thread: a write failed for a passing reason, or works again.
+        def show() -> None:
+            self.save_problem = None if problem is None else str(problem)
+            screen = self.screen
+            if hasattr(screen, "show_save_problem"):
+                screen.show_save_problem()
+            if problem is None:
+                self.notify("Saved again: every change is on disk", markup=False)
+
+        if self._thread_id == threading.get_ident():
+            show()
+        else:
+            self.call_from_thread(show)
 
     def _on_store_error(self, exc: StoreError) -> None:
         # Called from the writer thread; hop to the UI thread.
@@ -167,12 +352,24 @@ class TablesideApp(App[None]):
         self.push_screen(QuickRollScreen())
 
     def action_undo(self) -> None:
-        label = self.campaign.undo()
-        self._say(f"Undid: {label}" if label else "Nothing to undo")
+        self._step(self.campaign.undo, "Undid", "Nothing to undo")
 
     def action_redo(self) -> None:
-        label = self.campaign.redo()
-        self._say(f"Redid: {label}" if label else "Nothing to redo")
+        self._step(self.campaign.redo, "Redid", "Nothing to redo")
+
+    def _step(self, step: Callable[[], str | None], done: str, nothing: str) -> None:
+        """Undo or redo, guarded like every other change (the palette reaches them too)."""
+        if self._saving_stopped():
+            return
+        try:
+            label = step()
+        except StoreError as exc:
+            self._on_store_error(exc)
+            return
+        except SaveTooLarge as exc:
+            self.notify(str(exc), title="Not saved", severity="error", markup=False)
+            return
+        self._say(f"{done}: {label}" if label else nothing)
 
     def _say(self, line: str) -> None:
         """A change's outcome on the panel's event line; a toast only where there is none."""
@@ -193,7 +390,33 @@ class TablesideApp(App[None]):
     def action_leave_field(self) -> None:
         self.screen.set_focus(None)
 
+    def _on_signal(self) -> None:
+        self._close_store()
+        self.exit()
+
+    def action_retry_save(self) -> None:
+        if self.campaign.store.unsaved is None:
+            self.notify("Everything is saved", markup=False)
+            return
+        self.campaign.store.retry()
+        self.notify("Trying to save again…", markup=False)
+
     async def action_quit(self) -> None:
+        store = self.campaign.store
+        if store.unsaved is not None and not self._quit_unsaved:
+            store.retry()
+            with contextlib.suppress(StoreError):
+                store.flush(timeout=5)
+            if store.unsaved is not None:
+                self._quit_unsaved = True
+                self.notify(
+                    "Your newest changes are not saved (see the banner). Free space or make "
+                    "the save writable, then ctrl+r; ctrl+q again quits without them.",
+                    title="Not saved",
+                    severity="error",
+                    markup=False,
+                )
+                return
         self._close_store()
         self.exit()
 

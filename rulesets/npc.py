@@ -67,6 +67,16 @@ if TYPE_CHECKING:
     pass
 
 
+ATTRIBUTE_RANGE = range(-3, 9)
+"""Brawl/Wit/Will of the text's first table, -3..+8: what the CLI accepts and what the builder
+builds without a warning."""
+CONVERTED_RANGE = range(-5, 11)
+"""Brawl/Wit/Will a conversion can produce and the builder keeps: -5..+10, the 5e modifiers of
+scores 1..30 (NPC-09; WN morale 2..12 gives Will -5..+5, NPC-10). ``rulesets.npc.build``
+extends every column past the table (checked in tests/test_npc_commands.py), so such an NPC
+is edited and saved as it is, with a warning, never clamped."""
+
+
 ATTRIBUTES: tuple[str, ...] = ("brawl", "wit", "will")
 """NPC-01: the three NPC attributes, in the text's order."""
 MAX_CONCEPTS = 3

@@ -19,8 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from app.commands.npcs import CONVERTED_RANGE, beyond_table
+from app.commands.npcs import beyond_table
 from rulesets import npc as npc_rules
+from rulesets.npc import CONVERTED_RANGE
 from widgets.literal import literal
 
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (

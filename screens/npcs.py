@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from app.commands.npcs import (
-    CONVERTED_RANGE,
     AddNpcsToEncounter,
     DeleteNpc,
     DuplicateNpc,
@@ -34,6 +32,7 @@ from app.importing import Converted
 from app.queries import current_encounter
 from app.state import CommandError
 from rulesets import npc as npc_rules
+from rulesets.npc import CONVERTED_RANGE
 from screens.npc_add import AddToEncounterScreen
 from screens.npc_confirm import NpcConfirm
 from screens.npc_convert import WithoutNumberForm
@@ -42,6 +41,7 @@ from screens.npc_roll import NpcRollScreen
 from screens.panel import PanelScreen
 from widgets.literal import literal
 from widgets.npc_attribute import AttributeField
+from widgets.npc_library import NpcLibrary
 from widgets.statblock import StatblockView
 
 ATTRIBUTE_IDS = ("npc-brawl", "npc-wit", "npc-will")
@@ -104,7 +104,7 @@ class NpcScreen(PanelScreen):
             with Vertical(id="npc-left"):
                 yield Label("NPC library", classes="panel-title")
                 yield Input(placeholder="/ filter by name or concept", id="npc-filter")
-                yield DataTable(id="npc-library", cursor_type="row", zebra_stripes=True)
+                yield NpcLibrary(id="npc-library")
                 yield StatblockView(id="npc-selected")
             with Vertical(id="npc-builder"):
                 yield Static("", id="npc-builder-title", markup=False)
@@ -132,9 +132,6 @@ class NpcScreen(PanelScreen):
                 yield StatblockView(id="npc-statblock")
 
     def on_mount(self) -> None:
-        table = self.query_one("#npc-library", DataTable)
-        for label, width in (("Name", 18), ("Concepts", 12), ("HD", 3), ("AC", 3), ("HP", 4)):
-            table.add_column(label, width=width)
         super().on_mount()
         self._update_builder()
 
@@ -157,38 +154,15 @@ class NpcScreen(PanelScreen):
         return needle in hay.casefold()
 
     def _fill_table(self) -> None:
-        table = self.query_one("#npc-library", DataTable)
-        selected = self.selected_id()
+        # The list formats only the rows in view (widgets.npc_library): filling it with
+        # 10,000 NPCs is one list, not 10,000 rows built before the first paint.
         needle = self.query_one("#npc-filter", Input).value.strip().casefold()
-        table.clear()
-        rows = []
-        for doc_id, npc in self._rows:
-            if not self._matches(npc, needle):
-                continue
-            block = npc.get("statblock", {})
-            rows.append(
-                (
-                    literal(npc.get("name", ""), limit=40),
-                    literal(", ".join(map(str, npc.get("concepts", []))), limit=30),
-                    Text(str(block.get("hd", ""))),
-                    Text(str(block.get("ac", ""))),
-                    Text(str(block.get("hp", ""))),
-                )
-            )
-            table.add_row(*rows[-1], key=str(doc_id))
-        if selected is not None and str(selected) in {k.value for k in table.rows}:
-            table.move_cursor(row=table.get_row_index(str(selected)))
+        rows = self._rows if not needle else [r for r in self._rows if self._matches(r[1], needle)]
+        self.query_one(NpcLibrary).show(rows)
         self._show_selected()
 
     def selected_id(self) -> int | None:
-        table = self.query_one("#npc-library", DataTable)
-        if not table.row_count:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        except Exception:  # noqa: BLE001 - a cursor past the rows means "nothing selected"
-            return None
-        return int(key.value) if key.value is not None else None
+        return self.query_one(NpcLibrary).selected_id
 
     def _selected_doc(self) -> tuple[int, dict[str, Any]] | None:
         npc_id = self.selected_id()
@@ -221,11 +195,11 @@ class NpcScreen(PanelScreen):
             effort_left=doc.get("effort_left"),
         )
 
-    @on(DataTable.RowHighlighted, "#npc-library")
+    @on(NpcLibrary.Highlighted)
     def _highlighted(self) -> None:
         self._show_selected()
 
-    @on(DataTable.RowSelected, "#npc-library")
+    @on(NpcLibrary.Selected)
     def _selected(self) -> None:
         self.action_edit()
 
@@ -235,7 +209,7 @@ class NpcScreen(PanelScreen):
 
     @on(Input.Submitted, "#npc-filter")
     def _filter_done(self) -> None:
-        self.query_one("#npc-library", DataTable).focus()
+        self.query_one(NpcLibrary).focus()
 
     # --- builder -----------------------------------------------------------------------------
     def _attributes(self) -> tuple[int, int, int]:
@@ -344,7 +318,7 @@ class NpcScreen(PanelScreen):
         self.query_one("#npc-filter", Input).focus()
 
     def action_leave(self) -> None:
-        self.query_one("#npc-library", DataTable).focus()
+        self.query_one(NpcLibrary).focus()
 
     def action_new(self) -> None:
         self._unless_unsaved(self._new)
@@ -405,12 +379,10 @@ class NpcScreen(PanelScreen):
         self.refresh_data()
         self._select(self.editing)
         self._update_builder()
-        self.query_one("#npc-library", DataTable).focus()
+        self.query_one(NpcLibrary).focus()
 
     def _select(self, npc_id: int) -> None:
-        table = self.query_one("#npc-library", DataTable)
-        if str(npc_id) in {k.value for k in table.rows}:
-            table.move_cursor(row=table.get_row_index(str(npc_id)))
+        if self.query_one(NpcLibrary).select_id(npc_id):
             self._show_selected()
 
     def action_duplicate(self) -> None:
@@ -486,7 +458,7 @@ class NpcScreen(PanelScreen):
             new = [doc_id for doc_id, _ in self.campaign.rows("npcs") if doc_id not in before]
             if new:
                 self._select(new[0])
-            self.query_one("#npc-library", DataTable).focus()
+            self.query_one(NpcLibrary).focus()
 
         self.app.push_screen(NpcImportScreen(), chosen)
 

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from app.text import visible
 from rulesets.base import RuleError
 from rulesets.game import Game
 from rulesets.table import Action, Context, Panel
@@ -33,6 +34,19 @@ class CampaignHeader(Static):
         text-wrap: nowrap; text-overflow: ellipsis;
     }
     """
+
+
+class SaveBanner(Static):
+    """Shown while the newest changes are not on disk (a full disk, a read-only save)."""
+
+    DEFAULT_CSS = """
+    SaveBanner { height: auto; background: $error; color: $text; padding: 0 1; display: none; }
+    SaveBanner.-shown { display: block; }
+    """
+
+    def show_problem(self, problem: str | None) -> None:
+        self.set_class(problem is not None, "-shown")
+        self.update(f"NOT SAVED: {visible(problem)}" if problem else "")
 
 
 PANELS: tuple[tuple[str, str, str], ...] = (
@@ -189,6 +203,7 @@ class PanelScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
+        yield SaveBanner(markup=False, id="save-banner")
         yield from self.compose_body()
         if self.EVENT_LINE:
             yield EventLine(id="event-line")
@@ -202,8 +217,10 @@ class PanelScreen(Screen[None]):
             f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
             for key, pid, title in PANELS
         )
-        # The tabs first: on a narrow screen the campaign's name gives way, not the panels.
-        return f"{tabs}   {self.campaign.name} · {self.campaign.ruleset.name}"
+        # The tabs first: on a narrow screen the campaign's name gives way, not the panels. The
+        # name comes from the save or a file name: made visible, never sent raw (an ESC in it
+        # would write the clipboard or the window title).
+        return f"{tabs}   {visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}"
 
     _drawn_version = -1
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
@@ -224,9 +241,15 @@ class PanelScreen(Screen[None]):
         self._fit_size(self.app.size.width, self.app.size.height)
         self._bind_game_actions()
         self._drawn_version = self.campaign.version
+        self.show_save_problem()
         self.refresh_data()
 
+    def show_save_problem(self) -> None:
+        """The banner says whether the newest changes are on disk (the app calls this)."""
+        self.query_one(SaveBanner).show_problem(self.tableside.save_problem)
+
     def on_screen_resume(self) -> None:
+        self.show_save_problem()
         # Closing a prompt resumes the panel; redrawing 300 combatants for nothing would double
         # the cost of every damage entry. Only a change made meanwhile calls for a redraw.
         if self._drawn_version != self.campaign.version:

@@ -129,7 +129,7 @@ class PartyScreen(PanelScreen):
             summary.update("No PC selected — press a to add one")
             return
         header = literal(pc.get("name", ""), style="bold")
-        header.append(f"  ·  {self.campaign.ruleset.health(pc)}", style="dim")
+        header.append_text(literal(f"  ·  {self.campaign.ruleset.health(pc)}", style="dim"))
         code = code_for(self.campaign.meta, self.selected_id or 0)
         if code:
             header.append(f"  ·  player code {code}", style="bold")

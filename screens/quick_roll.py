@@ -13,6 +13,7 @@ from textual.widgets import Input, Label, Static
 
 from app.commands.dice import RollDice
 from rulesets import dice
+from screens.prompt_input import PromptInput
 
 if TYPE_CHECKING:
     from app.host import TableHost
@@ -28,11 +29,13 @@ class QuickRollScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="quick_roll.close")
     ]
+    TYPE_AHEAD = "quick-roll-input"
+    """The id of the field that gets keys typed after ``d`` before it has focus (app.tui)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Roll (e.g. 2d20kh1+3, 4d6kh3, 1d6e6; enter rolls, escape closes)")
-            yield Input(
+            yield PromptInput(
                 placeholder="dice expression",
                 id="quick-roll-input",
                 max_length=dice.MAX_EXPRESSION_LENGTH,
@@ -52,7 +55,8 @@ class QuickRollScreen(ModalScreen[None]):
         if lines:
             self.query_one("#quick-roll-result", Static).update("\n".join(lines))
             self.query_one("#quick-roll-error", Static).update("")
-            event.input.clear()
+        else:
+            self.query_one(PromptInput).restore(event.value)
 
     def action_close(self) -> None:
         self.dismiss(None)

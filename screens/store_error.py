@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from app.text import visible
+
 
 class StoreErrorScreen(ModalScreen[None]):
     DEFAULT_CSS = """
@@ -27,7 +29,7 @@ class StoreErrorScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Saving stopped", classes="panel-title")
-            yield Static(self.message, markup=False)
+            yield Static(visible(self.message), markup=False)
             yield Static(
                 "Tableside will not overwrite the file. Quit (q), look at the file, and reopen it.",
                 markup=False,

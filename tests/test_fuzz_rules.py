@@ -441,6 +441,10 @@ def field_strategy(command: type, name: str, kind: Any) -> st.SearchStrategy[Any
         values = st.one_of(st.none(), nasty_int())
         keys = st.one_of(pick("combatant"), nasty_text())
         return st.dictionaries(keys, values, max_size=3)
+    if origin is tuple and args == (int, str):  # (encounter id, combatant id)
+        return st.tuples(
+            st.one_of(pick("encounter"), nasty_int()), st.one_of(pick("combatant"), nasty_text())
+        )
     if origin is tuple and args and args[-1] is Ellipsis:
         return st.lists(field_strategy(command, name, args[0]), max_size=3).map(tuple)
     raise NotImplementedError(f"{command.__name__}.{name}: {kind}")
@@ -581,8 +585,9 @@ def test_every_command_accepts_or_refuses_fuzzed_fields(
 
 
 def printable(text: str) -> str:
-    """What a literal display must show of ``text``: every character but the controls."""
-    return literal(text, limit=len(text) + 1).plain
+    """What a literal display must show of ``text``, uncut: each control character as its
+    visible stand-in (``⟨U+202E⟩`` is longer than the character it shows)."""
+    return literal(text, limit=10 * len(text) + 1).plain
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, phases=NO_EXPLAIN)

@@ -204,7 +204,8 @@ def test_npc09_huge_scores_import_beyond_builder_range(demo: Campaign) -> None:
 
 def test_npc09_builder_range_is_what_conversions_produce() -> None:
     """5e scores 1..30 give -5..+10; the rules build every one, the builder saves them."""
-    from app.commands.npcs import ATTRIBUTE_RANGE, CONVERTED_RANGE, beyond_table
+    from app.commands.npcs import beyond_table
+    from rulesets.npc import ATTRIBUTE_RANGE, CONVERTED_RANGE
 
     assert npc_rules.ability_modifier_5e(1) == CONVERTED_RANGE.start
     assert npc_rules.ability_modifier_5e(30) == CONVERTED_RANGE.stop - 1

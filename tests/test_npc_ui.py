@@ -17,6 +17,7 @@ from screens.npc_roll import NpcRollScreen
 from screens.npcs import NpcScreen
 from tests.apphelpers import SIZE, demo_app
 from widgets.npc_attribute import AttributeField
+from widgets.npc_library import NpcLibrary
 from widgets.statblock import StatblockView
 
 
@@ -34,7 +35,7 @@ async def test_npc01_build_by_keys_save_filter_and_add_three(tmp_path: Path) -> 
         await pilot.press("3")
         screen = app.screen
         assert isinstance(screen, NpcScreen)
-        assert isinstance(app.focused, DataTable)  # digits still switch panels
+        assert isinstance(app.focused, NpcLibrary)  # digits still switch panels
         await pilot.press("n", *"Bandit", "tab", *"brutal, cunning", "tab")
         assert isinstance(app.focused, AttributeField)
         await pilot.press("plus", "plus", "plus", "tab", "plus", "plus", "tab", "plus", "plus")
@@ -51,10 +52,10 @@ async def test_npc01_build_by_keys_save_filter_and_add_three(tmp_path: Path) -> 
         assert bandit["concepts"] == ["brutal", "cunning"]
         # find it by typing
         await pilot.press("slash", *"band")
-        table = screen.query_one("#npc-library", DataTable)
+        table = screen.query_one("#npc-library", NpcLibrary)
         assert table.row_count == 1
         await pilot.press("enter")
-        assert isinstance(app.focused, DataTable)
+        assert isinstance(app.focused, NpcLibrary)
         # three into the encounter, fixed HP
         await pilot.press("a")
         assert isinstance(app.screen, AddToEncounterScreen)
@@ -236,7 +237,7 @@ async def test_npc09_import_dialog_previews_and_imports_the_sample(tmp_path: Pat
         assert devil["source"]["system"] == "5e" and devil["source"]["cr"] == "8"
         quipper = next(n for n in saved if n["name"] == "Quipper")
         assert quipper["source"]["cr"] == "0"
-        assert app.screen.query_one("#npc-library", DataTable).row_count == 29
+        assert app.screen.query_one("#npc-library", NpcLibrary).row_count == 29
         await pilot.press("u")  # one command: one undo takes the whole import back
         await pilot.pause()
         assert len(app.campaign.rows("npcs")) == 4

@@ -163,8 +163,11 @@ def test_folder_in_place_of_save_is_refused(tmp_path: Path) -> None:
 def test_backups_rotate_and_newest_good_one_is_found(save_path: Path) -> None:
     store = CampaignStore.open(save_path, name="first")
     store.close()
-    for _ in range(4):
-        CampaignStore.open(save_path).close()
+    for session in range(4):
+        store = CampaignStore.open(save_path)
+        store.db.table("log").insert({"at": "t", "kind": "event", "text": f"session {session}"})
+        store.commit()
+        store.close()
     assert all(p.exists() for p in backup_paths(save_path))
     save_path.write_bytes(b"garbage")
     assert newest_good_backup(save_path) == backup_paths(save_path)[0]

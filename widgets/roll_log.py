@@ -55,7 +55,7 @@ def dice_text(entry: dict[str, Any], *, full: bool = False) -> Text:
 
 def format_entry(entry: dict[str, Any], *, full: bool = False) -> Text:
     """One log entry as a line; ``full`` keeps every character and die (a long entry's view)."""
-    at = str(entry.get("at", ""))[11:19]
+    at = clean(str(entry.get("at", ""))[11:19])
     kind = entry.get("kind", "roll")
     line = Text()
     line.append(f"{at} ", style="dim")

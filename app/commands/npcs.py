@@ -25,6 +25,7 @@ from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import DEFAULT_QUICKNESS, Fight, foe_health, health_kind, hp_line, load
+from rulesets.npc import ATTRIBUTE_RANGE
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -33,14 +34,6 @@ MAX_GROUP = 50
 MAX_NAME = 80
 MAX_TARGET = 100
 """The highest AC or DC a roll is made against: real ones stay under 40; more is a typo."""
-ATTRIBUTE_RANGE = range(-3, 9)
-"""Brawl/Wit/Will of the text's first table, -3..+8: what the CLI accepts and what the builder
-builds without a warning."""
-CONVERTED_RANGE = range(-5, 11)
-"""Brawl/Wit/Will a conversion can produce and the builder keeps: -5..+10, the 5e modifiers of
-scores 1..30 (NPC-09; WN morale 2..12 gives Will -5..+5, NPC-10). ``rulesets.npc.build``
-extends every column past the table (checked in tests/test_npc_commands.py), so such an NPC
-is edited and saved as it is, with a warning, never clamped."""
 
 
 def beyond_table(brawl: int, wit: int, will: int) -> str:

@@ -1,0 +1,192 @@
+"""Nothing from a save reaches the terminal raw: the bytes written are read and searched.
+
+Each game's demo campaign, with a roll log and both decks, has every free-text field of every
+document, the campaign name and the file name laced with ``tests.hostile.HOSTILE``. The TUI
+runs with Textual's headless driver turned into a recording one (it renders exactly as the
+real driver does, into a list instead of a tty), every panel is visited and its rows walked,
+and the recorded output is searched for raw ESC sequences, C1 controls and bidi or zero-width
+characters. The CLI's stdout and stderr are read the same way. ``test_signals`` runs the real
+driver in a pty for the header and the file name.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from textual.drivers.headless_driver import HeadlessDriver
+from textual.strip import Strip
+
+from app import cli
+from app.commands.dice import RollDice
+from app.demo import write_demo
+from app.state import Campaign
+from app.store import CampaignStore, atomic_write, read_campaign
+from app.text import has_hidden, json_safe, visible
+from app.tui import TablesideApp
+from rulesets import registry
+from rulesets.decks import DrawCards
+from tests.apphelpers import SIZE
+from tests.conftest import FIXED_NOW
+from tests.hostile import HOSTILE, leaks, poison
+
+HOSTILE_STEM = "camp\x1b]0;PWN\x07\x1b]52;c;UFdO\x1b\\\x9b2J\u202eevil"
+
+
+def hostile_save(folder: Path, game: str) -> tuple[Path, int]:
+    """A demo save for ``game`` (with rolls and draws) poisoned in every free-text field."""
+    path = folder / f"{HOSTILE_STEM}.json"
+    write_demo(game, path, seed=5)
+    store = CampaignStore.open(path)
+    campaign = Campaign(store, rng=random.Random(5), clock=lambda: FIXED_NOW)
+    campaign.apply(RollDice("2d6+1"))
+    campaign.apply(DrawCards("minor", 3))
+    campaign.apply(DrawCards("major", 1))
+    store.close()
+    data, poisoned = poison(read_campaign(path))
+    atomic_write(path, orjson.dumps(data))
+    return path, poisoned
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Everything the app writes to its terminal, as the real driver would write it."""
+    out: list[str] = []
+    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+    monkeypatch.setattr(HeadlessDriver, "write", lambda self, data: out.append(data))
+    yield out
+
+
+def test_visible_makes_every_attack_visible() -> None:
+    shown = visible(HOSTILE)
+    assert not leaks(shown)
+    assert not has_hidden(shown)
+    assert shown.startswith("\u241b]52;c;")  # ␛ stands in for ESC, so the GM sees it
+    assert "\u27e8U+202E\u27e9" in shown and "\u27e8U+009B\u27e9" in shown
+    assert visible("Goblin [bold]") == "Goblin [bold]"
+    assert orjson.loads(json_safe(orjson.dumps(HOSTILE).decode())) == HOSTILE
+
+
+async def walk(app: TablesideApp, *, edit: bool) -> None:
+    """Visit every panel, walk its rows, open the dialogs that quote a document; with
+    ``edit``, also load a poisoned NPC into the builder's text fields."""
+    async with app.run_test(size=SIZE) as pilot:
+        for panel in "1234":
+            await pilot.press(panel)
+            await pilot.pause()
+            for _ in range(8):  # walk the rows so each selected document is drawn
+                await pilot.press("down")
+            await pilot.pause()
+            if panel == "2":
+                await pilot.press("m")  # the cards mode shows decks and hands
+                await pilot.pause()
+            if panel == "3":  # the dialogs that quote the selected NPC
+                for dialog in ("a", "r", "x", *("e" if edit else "")):
+                    await pilot.press(dialog)
+                    await pilot.pause()
+                    await pilot.press("escape")
+                    await pilot.pause()
+            await pilot.press("question_mark")  # every key of the panel
+            await pilot.pause()
+            await pilot.press("escape")
+        await pilot.press("u")  # a toast naming a poisoned change
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+
+
+def poisoned_app(tmp_path: Path, game: str) -> TablesideApp:
+    path, poisoned = hostile_save(tmp_path, game)
+    assert poisoned > 20, "the walk poisoned too few fields to mean anything"
+    store = CampaignStore.open(path)
+    return TablesideApp(Campaign(store, rng=random.Random(1), clock=lambda: FIXED_NOW))
+
+
+@pytest.mark.parametrize("game", registry.ids())
+async def test_no_escape_from_a_save_reaches_the_terminal(
+    tmp_path: Path, game: str, recorded: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without the last guard (see the next tests): every place that shows save text must make
+    # it visible itself, so the GM sees the ␛ instead of nothing.
+    monkeypatch.setattr(Strip, "render", Strip.render.unguarded)  # type: ignore[attr-defined]
+    app = poisoned_app(tmp_path, game)
+    try:
+        await walk(app, edit=False)
+    finally:
+        app.campaign.store.close()
+    written = "".join(recorded)
+    assert written, "the recording driver recorded nothing"
+    found = leaks(written)
+    assert not found, f"{len(found)} raw escapes from the save reached the terminal: {found[:5]}"
+    assert "\u241b]52;c;" in written, "the poisoned text was never drawn"
+    written.encode("utf-8")  # the raw bytes the real driver writes: no lone surrogate either
+
+
+@pytest.mark.parametrize("game", ["somnihil", "nemron"])  # the builder is the same in all
+async def test_nothing_raw_reaches_the_terminal_from_edit_fields_either(
+    tmp_path: Path, game: str, recorded: list[str]
+) -> None:
+    """A text field being edited holds the text as it is (saving it must not change it), so
+    there the last guard is what keeps the terminal safe: as shipped, nothing raw goes out."""
+    app = poisoned_app(tmp_path, game)
+    try:
+        await walk(app, edit=True)
+    finally:
+        app.campaign.store.close()
+    found = leaks("".join(recorded))
+    assert not found, f"{len(found)} raw escapes from the save reached the terminal: {found[:5]}"
+
+
+def run_cli(argv: list[str]) -> tuple[int, bytes, bytes]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue().encode(), err.getvalue().encode()
+
+
+@pytest.mark.parametrize("game", registry.ids())
+def test_no_escape_from_a_save_reaches_stdout(tmp_path: Path, game: str) -> None:
+    path, _ = hostile_save(tmp_path, game)
+    code, out, err = run_cli(["export", str(path)])
+    assert code == 0, err
+    assert not leaks(out.decode()) and not leaks(err.decode())
+    exported: dict[str, Any] = orjson.loads(out)
+    assert exported["name"].startswith(HOSTILE), "export must keep the data exactly"
+    code, out, err = run_cli(["draw", "--save", str(path), "--count", "2"])
+    assert not leaks(out.decode() + err.decode())
+    # errors naming a poisoned file name go to a terminal too
+    missing = tmp_path / f"{HOSTILE_STEM}-missing" / "x.json"
+    for argv in (["export", str(missing)], ["export", str(tmp_path / HOSTILE_STEM)]):
+        code, out, err = run_cli(argv)
+        assert code == 2 and err.count(b"\n") == 1
+        assert not leaks(err.decode()), err
+
+
+async def test_the_last_guard_removes_what_a_widget_draws_raw(
+    tmp_path: Path, recorded: list[str]
+) -> None:
+    """A widget that forgets :func:`visible` still cannot write an escape to the terminal."""
+    from textual.widgets import Static
+
+    from tests.apphelpers import demo_app
+
+    app = demo_app(tmp_path)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await app.screen.mount(Static(f"raw{HOSTILE}end", markup=False))
+            await pilot.pause()
+            app.notify(f"toast {HOSTILE}")
+            await pilot.pause()
+            toasts = [n.message for n in app._notifications]
+    finally:
+        app.campaign.store.close()
+    written = "".join(recorded)
+    assert "raw]52;c;UFdORUQ=\\]2;PWN\\]0;PWN[2J31m0;PWNRTLisozwend" in written
+    assert toasts == [f"toast {visible(HOSTILE)}"]
+    assert not leaks(written)

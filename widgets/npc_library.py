@@ -1,0 +1,226 @@
+"""The NPC library list: a virtual view that renders only the rows on screen.
+
+A DataTable builds every row up front: the first visit to a panel holding 10,000 NPCs blocked
+the UI for 1.2-1.6 s (issue 12). This Line API widget keeps the library documents as they are
+and formats a row only when it scrolls into view, each once until the library changes, so the
+first paint costs the same for ten NPCs or ten thousand. Columns have fixed widths, so nothing
+has to be measured across the whole library either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.cells import set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from app.text import visible
+
+COLUMNS: tuple[tuple[str, int], ...] = (
+    ("Name", 18),
+    ("Concepts", 12),
+    ("HD", 3),
+    ("AC", 3),
+    ("HP", 4),
+)
+PAD = 1
+STYLE_NAMES = ("npc-library--header", "npc-library--even-row", "npc-library--cursor")
+
+Entry = tuple[int, dict[str, Any]]
+"""A library NPC: its document id and document (read-only)."""
+
+
+def row_cells(doc: dict[str, Any]) -> tuple[str, ...]:
+    """The text of each column for one NPC, every control character made visible."""
+    block = doc.get("statblock", {}) or {}
+    concepts = doc.get("concepts", [])
+    return (
+        visible(doc.get("name", ""), 40),
+        visible(", ".join(map(str, concepts)), 30),
+        visible(block.get("hd", ""), 8),
+        visible(block.get("ac", ""), 8),
+        visible(block.get("hp", ""), 8),
+    )
+
+
+class NpcLibrary(ScrollView, can_focus=True):
+    """Library NPCs, one line each; only the lines in view are ever formatted."""
+
+    DEFAULT_CSS = """
+    NpcLibrary {
+        background: $surface;
+        color: $foreground;
+        & > .npc-library--header { text-style: bold; background: $panel; color: $foreground; }
+        & > .npc-library--even-row { background: $surface-lighten-1 50%; }
+        &:dark > .npc-library--even-row { background: $surface-darken-1 40%; }
+        & > .npc-library--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus > .npc-library--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move_cursor(-1)", "Up", show=False),
+        Binding("down", "move_cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+
+    class Highlighted(Message):
+        """The cursor moved to another NPC (or the library changed under it)."""
+
+    class Selected(Message):
+        """The GM pressed enter or double-clicked an NPC."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._entries: list[Entry] = []
+        self.cursor_row = 0
+        self._lines: dict[int, Strip] = {}
+        self._header: Strip | None = None
+        self._width = sum(w for _, w in COLUMNS) + 2 * PAD * len(COLUMNS)
+
+    # --- feeding -------------------------------------------------------------------------------
+    def show(self, entries: Sequence[Entry]) -> None:
+        """Show these NPCs (in order), keeping the cursor on the same NPC where it still is."""
+        keep = self.selected_id
+        self._entries = list(entries)
+        self._lines.clear()
+        self.virtual_size = Size(self._width, len(self._entries) + 1)
+        row = next((i for i, (doc_id, _) in enumerate(self._entries) if doc_id == keep), None)
+        self.cursor_row = max(0, min(self.cursor_row if row is None else row, self.row_count - 1))
+        self.refresh()
+        self.post_message(self.Highlighted())
+
+    @property
+    def row_count(self) -> int:
+        return len(self._entries)
+
+    @property
+    def ids(self) -> list[int]:
+        return [doc_id for doc_id, _ in self._entries]
+
+    def get_row_at(self, row: int) -> list[Text]:
+        """The cells of a row as Rich Text (what a test or a screen reader would read)."""
+        return [Text(cell) for cell in row_cells(self._entries[row][1])]
+
+    @property
+    def selected_id(self) -> int | None:
+        if not 0 <= self.cursor_row < len(self._entries):
+            return None
+        return self._entries[self.cursor_row][0]
+
+    def select_id(self, npc_id: int) -> bool:
+        """Put the cursor on that NPC; False when it is not in the list (filtered out)."""
+        for row, (doc_id, _) in enumerate(self._entries):
+            if doc_id == npc_id:
+                self.move_cursor(row)
+                return True
+        return False
+
+    def move_cursor(self, row: int) -> None:
+        if not self._entries:
+            return
+        row = max(0, min(row, len(self._entries) - 1))
+        if row != self.cursor_row:
+            self._forget(self.cursor_row)
+            self.cursor_row = row
+            self._forget(row)
+            self.post_message(self.Highlighted())
+        body = max(1, self.scrollable_content_region.height - 1)
+        top = round(self.scroll_y)
+        if row < top:
+            self.scroll_to(y=row, animate=False)
+        elif row >= top + body:
+            self.scroll_to(y=row - body + 1, animate=False)
+
+    def _forget(self, row: int) -> None:
+        self._lines.pop(row, None)
+        self.refresh_lines(row + 1)
+
+    # --- keys and mouse ------------------------------------------------------------------------
+    def action_move_cursor(self, delta: int) -> None:
+        self.move_cursor(self.cursor_row + delta)
+
+    def action_page(self, direction: int) -> None:
+        self.move_cursor(self.cursor_row + direction * max(1, self.size.height - 1))
+
+    def action_edge(self, last: int) -> None:
+        self.move_cursor(len(self._entries) - 1 if last else 0)
+
+    def action_select(self) -> None:
+        if self.selected_id is not None:
+            self.post_message(self.Selected())
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = round(self.scroll_y) + offset.y - 1
+        if 0 <= row < len(self._entries):
+            self.move_cursor(row)
+            if event.chain > 1:
+                self.action_select()
+
+    # --- rendering -----------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.clear()
+        self._header = None
+
+    def on_focus(self) -> None:
+        self._forget(self.cursor_row)
+
+    def on_blur(self) -> None:
+        self._forget(self.cursor_row)
+
+    def _cells(self, cells: Sequence[str], style: Style) -> Strip:
+        pad = " " * PAD
+        return Strip(
+            [
+                Segment(pad + set_cell_size(text, width) + pad, style)
+                for text, (_, width) in zip(cells, COLUMNS, strict=True)
+            ]
+        )
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            if self._header is None:
+                header = base + self.get_component_rich_style("npc-library--header", partial=True)
+                self._header = self._cells([name for name, _ in COLUMNS], header)
+            return self._header.crop_extend(scroll_x, scroll_x + width, base)
+        row = scroll_y + y - 1
+        if row >= len(self._entries):
+            return Strip.blank(width, base)
+        strip = self._lines.get(row)
+        if strip is None:
+            style = base
+            if row % 2:
+                style += self.get_component_rich_style("npc-library--even-row", partial=True)
+            if row == self.cursor_row:
+                style += self.get_component_rich_style("npc-library--cursor", partial=True)
+            strip = self._cells(row_cells(self._entries[row][1]), style)
+            self._lines[row] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
