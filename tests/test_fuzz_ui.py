@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Input, Static
 
 from app.store import read_campaign
 from app.tui import TablesideApp
+from screens.npc_confirm import NpcConfirm
 from tests.apphelpers import SIZE, demo_app
 from widgets.literal import literal
 
@@ -255,6 +256,9 @@ async def test_npc_builder_saves_names_literally_or_refuses(tmp_path: Path) -> N
             count, told = len(app.campaign.rows("npcs")), notes(app)
             await pilot.press("n")
             await pilot.pause()
+            if isinstance(app.screen, NpcConfirm):  # a refused save left edits: n asks first
+                await pilot.press("y")
+                await pilot.pause()
             await paste(pilot, "#npc-name", name, enter=False)
             await paste(pilot, "#npc-concepts", "[red]a[/red], \x1b[1mb, " + LONG, enter=False)
             await paste(pilot, "#npc-powers", "[@click=app.quit]x[/]; \x00", enter=False)
