@@ -182,6 +182,10 @@ class Fight:
     def save(self) -> None:
         """Store the encounter; the last thing a command does (the document is handed over:
         it shares nested values with this fight, which must not change them afterwards)."""
+        if self.doc.get("morale_due"):
+            # A foe that dropped later in the same change (an area) is out: it checks no morale.
+            out = {c.id for c in self.enc.combatants if c.defeated}
+            self.doc["morale_due"] = [d for d in self.due() if d.get("id") not in out]
         merged = {**self.doc, **self.enc.to_dict()}
         self.tx.put("encounters", self.doc_id, merged, handed_over=True)
 

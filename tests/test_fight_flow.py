@@ -292,6 +292,20 @@ def test_area_damage_rolls_once_and_lands_on_each_with_one_undo(opened: Any) -> 
         campaign.apply(cmd.Area(eid, (), "3"))
 
 
+def test_a_foe_defeated_in_an_area_owes_no_morale_check_NPC_08(opened: Any) -> None:
+    """One goblin drops first (its allies owe morale), then a second drops in the same area:
+    only the one still standing checks morale; a defeated foe does not."""
+    campaign = opened("nemron")
+    eid = running(campaign, turns=0)
+    goblins = [c for c in fight(campaign)[1].combatants if c.side == "npc"]
+    first, second, third = goblins[:3]
+    campaign.apply(cmd.Area(eid, (first.id, second.id), "5"))
+    enc_doc = campaign.doc("encounters", eid)
+    assert enc_doc is not None
+    due = [d["id"] for d in enc_doc.get("morale_due", [])]
+    assert due == [third.id]
+
+
 # --------------------------------------------------------------------------- Somnihil
 
 
