@@ -20,12 +20,11 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from widgets.cursor_list import CursorList
 from widgets.literal import clean
 
 Cell = tuple[str, str]
@@ -52,7 +51,7 @@ def _style(spec: str) -> Style:
     return Style.parse(spec) if spec else Style.null()
 
 
-class CombatTable(ScrollView, can_focus=True):
+class CombatTable(CursorList):
     """Combatants in turn order, fed whole rows, repainted line by line."""
 
     DEFAULT_CSS = """
@@ -76,16 +75,6 @@ class CombatTable(ScrollView, can_focus=True):
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move_cursor(-1)", "Up", show=False),
-        Binding("down", "move_cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(0)", "First", show=False),
-        Binding("end", "edge(1)", "Last", show=False),
-        Binding("enter", "select", "Select", show=False),
-    ]
 
     class Selected(Message):
         """The GM pressed enter or clicked on a combatant."""
@@ -112,10 +101,7 @@ class CombatTable(ScrollView, can_focus=True):
         self._shown: list[Row] = []
         self.ids: list[str] = []
         """Combatant id of each row, in order."""
-        self.cursor_row = 0
         self._widths: list[int] = [cell_len(c) for c in COLUMNS]
-        self._lines: dict[int, Strip] = {}
-        """Rendered rows by position, uncropped; a row is dropped from here when it changes."""
         self._header: Strip | None = None
         self._columns = COLUMNS
         self._hidden: frozenset[int] = frozenset()
@@ -209,52 +195,13 @@ class CombatTable(ScrollView, can_focus=True):
         if combatant_id in self.ids:
             self.move_cursor(row=self.ids.index(combatant_id))
 
-    def move_cursor(self, row: int, animate: bool = False) -> None:
-        """Put the selection on a row (clamped) and scroll it into view."""
-        if not self._shown:
-            return
-        row = max(0, min(row, len(self._shown) - 1))
-        if row != self.cursor_row:
-            self._forget(self.cursor_row)
-            self.cursor_row = row
-            self._forget(row)
-            if self._hidden:
-                self.post_message(self.CursorMoved(self))
-        body = max(1, self.scrollable_content_region.height - 1)
-        top = round(self.scroll_y)
-        if row < top:
-            self.scroll_to(y=row, animate=animate)
-        elif row >= top + body:
-            self.scroll_to(y=row - body + 1, animate=animate)
-
-    def _forget(self, row: int) -> None:
-        self._lines.pop(row, None)
-        self.refresh_lines(row + 1)
-
-    # --- keys and mouse ------------------------------------------------------------------------
-    def action_move_cursor(self, delta: int) -> None:
-        self.move_cursor(self.cursor_row + delta)
-
-    def action_page(self, direction: int) -> None:
-        body = max(1, self.scrollable_content_region.height - 1)
-        self.move_cursor(self.cursor_row + direction * body)
-
-    def action_edge(self, last: int) -> None:
-        self.move_cursor(len(self._shown) - 1 if last else 0)
+    def _cursor_moved(self) -> None:
+        if self._hidden:
+            self.post_message(self.CursorMoved(self))
 
     def action_select(self) -> None:
         if (cid := self.selected_id) is not None:
             self.post_message(self.Selected(self, cid))
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return
-        row = round(self.scroll_y) + offset.y - 1
-        if 0 <= row < len(self._shown):
-            self.move_cursor(row)
-            if event.chain > 1:
-                self.action_select()
 
     # --- rendering -----------------------------------------------------------------------------
     def notify_style_update(self) -> None:

@@ -16,14 +16,12 @@ from rich.cells import set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
-from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from app.text import visible
+from widgets.cursor_list import CursorList
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("Name", 18),
@@ -52,7 +50,7 @@ def row_cells(doc: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-class NpcLibrary(ScrollView, can_focus=True):
+class NpcLibrary(CursorList):
     """Library NPCs, one line each; only the lines in view are ever formatted."""
 
     DEFAULT_CSS = """
@@ -75,16 +73,6 @@ class NpcLibrary(ScrollView, can_focus=True):
     }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move_cursor(-1)", "Up", show=False),
-        Binding("down", "move_cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(0)", "First", show=False),
-        Binding("end", "edge(1)", "Last", show=False),
-        Binding("enter", "select", "Select", show=False),
-    ]
-
     class Highlighted(Message):
         """The cursor moved to another NPC (or the library changed under it)."""
 
@@ -94,8 +82,6 @@ class NpcLibrary(ScrollView, can_focus=True):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._entries: list[Entry] = []
-        self.cursor_row = 0
-        self._lines: dict[int, Strip] = {}
         self._header: Strip | None = None
         self._width = sum(w for _, w in COLUMNS) + 2 * PAD * len(COLUMNS)
 
@@ -137,49 +123,13 @@ class NpcLibrary(ScrollView, can_focus=True):
                 return True
         return False
 
-    def move_cursor(self, row: int) -> None:
-        if not self._entries:
-            return
-        row = max(0, min(row, len(self._entries) - 1))
-        if row != self.cursor_row:
-            self._forget(self.cursor_row)
-            self.cursor_row = row
-            self._forget(row)
-            self.post_message(self.Highlighted())
-        body = max(1, self.scrollable_content_region.height - 1)
-        top = round(self.scroll_y)
-        if row < top:
-            self.scroll_to(y=row, animate=False)
-        elif row >= top + body:
-            self.scroll_to(y=row - body + 1, animate=False)
+    def _cursor_moved(self) -> None:
+        self.post_message(self.Highlighted())
 
-    def _forget(self, row: int) -> None:
-        self._lines.pop(row, None)
-        self.refresh_lines(row + 1)
-
-    # --- keys and mouse ------------------------------------------------------------------------
-    def action_move_cursor(self, delta: int) -> None:
-        self.move_cursor(self.cursor_row + delta)
-
-    def action_page(self, direction: int) -> None:
-        self.move_cursor(self.cursor_row + direction * max(1, self.size.height - 1))
-
-    def action_edge(self, last: int) -> None:
-        self.move_cursor(len(self._entries) - 1 if last else 0)
-
+    # --- keys ------------------------------------------------------------------------------------
     def action_select(self) -> None:
         if self.selected_id is not None:
             self.post_message(self.Selected())
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return
-        row = round(self.scroll_y) + offset.y - 1
-        if 0 <= row < len(self._entries):
-            self.move_cursor(row)
-            if event.chain > 1:
-                self.action_select()
 
     # --- rendering -----------------------------------------------------------------------------
     def notify_style_update(self) -> None:

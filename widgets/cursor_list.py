@@ -1,0 +1,87 @@
+"""What a keyboard list drawn with the Line API shares: a row cursor, its keys, scrolling it into
+view, and clicks. The combat tracker's table and the NPC library are such lists; each draws
+its own lines and names what a row is."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class CursorList(ScrollView, can_focus=True):
+    """Rows under one header line; subclasses count rows, draw them and say what enter means.
+
+    ``_lines`` caches each row's drawn strip: :meth:`_forget` drops one row, so moving the
+    cursor repaints two lines, not the list.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move_cursor(-1)", "Up", show=False),
+        Binding("down", "move_cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.cursor_row = 0
+        self._lines: dict[int, Strip] = {}
+
+    @property
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def action_select(self) -> None:
+        """Enter or a double click on the cursor's row."""
+
+    def _cursor_moved(self) -> None:
+        """The cursor is on another row (tell whoever follows it)."""
+
+    def move_cursor(self, row: int, animate: bool = False) -> None:
+        """Put the cursor on a row (clamped) and scroll it into view below the header."""
+        if not self.row_count:
+            return
+        row = max(0, min(row, self.row_count - 1))
+        if row != self.cursor_row:
+            self._forget(self.cursor_row)
+            self.cursor_row = row
+            self._forget(row)
+            self._cursor_moved()
+        body = max(1, self.scrollable_content_region.height - 1)
+        top = round(self.scroll_y)
+        if row < top:
+            self.scroll_to(y=row, animate=animate)
+        elif row >= top + body:
+            self.scroll_to(y=row - body + 1, animate=animate)
+
+    def _forget(self, row: int) -> None:
+        self._lines.pop(row, None)
+        self.refresh_lines(row + 1)
+
+    # --- keys and mouse ------------------------------------------------------------------------
+    def action_move_cursor(self, delta: int) -> None:
+        self.move_cursor(self.cursor_row + delta)
+
+    def action_page(self, direction: int) -> None:
+        body = max(1, self.scrollable_content_region.height - 1)
+        self.move_cursor(self.cursor_row + direction * body)
+
+    def action_edge(self, last: int) -> None:
+        self.move_cursor(self.row_count - 1 if last else 0)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = round(self.scroll_y) + offset.y - 1
+        if 0 <= row < self.row_count:
+            self.move_cursor(row)
+            if event.chain > 1:
+                self.action_select()
