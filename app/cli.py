@@ -120,7 +120,7 @@ def cmd_keys(argv: Sequence[str]) -> int:
     # Every installed game's actions: which of them a campaign offers depends on its game.
     for game_id in registry.ids():
         for _key, panel, _title in PANELS:
-            register_bindings(panel, action_bindings(registry.game(game_id), panel))  # type: ignore[arg-type]
+            register_bindings(panel, action_bindings(registry.game(game_id), panel))
 
     print(keys_listing(TablesideApp))
     return EXIT_OK

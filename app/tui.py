@@ -242,7 +242,7 @@ class TablesideApp(App[None]):
 
         # The open game's actions are rebindable by their ids like the panels' own keys.
         for _key, panel, _title in PANELS:
-            register_bindings(panel, action_bindings(self.campaign.game, panel))  # type: ignore[arg-type]
+            register_bindings(panel, action_bindings(self.campaign.game, panel))
         keymap, problem = load_keymap(type(self))
         if keymap:
             self.keymap = keymap

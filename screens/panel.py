@@ -49,7 +49,7 @@ class SaveBanner(Static):
         self.update(f"NOT SAVED: {visible(problem)}" if problem else "")
 
 
-PANELS: tuple[tuple[str, str, str], ...] = (
+PANELS: tuple[tuple[str, Panel, str], ...] = (
     ("1", "combat", "Combat"),
     ("2", "tray", "Tray"),
     ("3", "npcs", "NPCs"),
