@@ -402,7 +402,10 @@ class CombatScreen(PanelScreen):
     def _turn_state(self, enc: er.Encounter, c: er.Combatant) -> str:
         if not enc.started:
             return ""
-        bits = ["defeated"] if c.defeated else []
+        if c.defeated:
+            # Out of the fight: whether it acted or holds no longer matters this round.
+            return "defeated"
+        bits: list[str] = []
         if c.held:
             bits.append("holding")
         if enc.model == "ap_rounds":

@@ -377,6 +377,29 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
     app.campaign.store.close()
 
 
+async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path) -> None:
+    """Once out, whether it acted no longer matters: the turn column says "defeated", not
+    "defeated acted" (found trying the Somnihil demo at 120x36)."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        first = saved_encounter(app)["current"]
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        screen.table.select_id(first)
+        await pilot.press("X")
+        await pilot.pause()
+        fight = saved_encounter(app)
+        done = next(c for c in fight["combatants"] if c["id"] == first)
+        assert done["defeated"] and done["acted"]
+        row = screen.table.get_row_at(screen.table.ids.index(first))
+        assert str(row[6]) == "defeated"
+    app.campaign.store.close()
+
+
 async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Path) -> None:
     """Issue 13: + marks rows; one t lands on all of them (one undo); T deals the tray's
     last roll."""
