@@ -6,7 +6,7 @@ The file maps binding ids to keys; a dotted id may be written quoted or as TOML 
     "combat.next_turn" = "space"      # or, the same:  [combat]  next_turn = "space"
     "app.undo" = ["u", "ctrl+z"]      # a list, or "u,ctrl+z"
 
-A bad file (not TOML, an unknown id, a key taken twice in one panel) is reported in one line
+A bad file (not TOML, an unknown id, a misspelt key, a key taken twice in one panel) is reported in one line
 naming the file and the line; then no key of it is used (half a keymap can put two actions
 on one key), and the file is never written.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
-from textual.keys import _normalize_key_list
+from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
 
 from app.paths import APP_NAME
 
@@ -131,6 +131,24 @@ def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+_MODIFIERS = frozenset({"ctrl", "alt", "shift", "meta", "super", "hyper"})
+_NAMED_KEYS = frozenset(
+    {k.value.rpartition("+")[2] for k in Keys}
+    | {_character_to_key(chr(code)) for code in range(32, 127)}
+    | {"enter"}
+)
+
+
+def is_key_name(key: str) -> bool:
+    """A key a terminal can send: modifiers, then a named key (``f5``, ``pageup``), one
+    character, or a character's name (``left_square_bracket``). A misspelt ``spcae`` is not
+    one: bound, it would never fire, and the action would be unreachable."""
+    *modifiers, base = key.split("+") if key not in {"+", "plus"} else [key]
+    if not base or any(m not in _MODIFIERS for m in modifiers):
+        return False
+    return len(base) == 1 or base in _NAMED_KEYS or key_to_character(base) is not None
+
+
 class KeymapError(ValueError):
     """A keymap file that is not used; the message is the one line the GM sees."""
 
@@ -170,7 +188,14 @@ def parse_keymap(text: str, path: Path, groups: list[Group]) -> dict[str, str]:
             raise _problem(
                 path, line, f"unknown binding id {binding_id!r} (tableside keys lists them)"
             )
-        keymap[binding_id] = _normalize_key_list(",".join(k.strip() for k in keys))
+        chosen = _normalize_key_list(",".join(k.strip() for k in keys))
+        unknown = [k for k in chosen.split(",") if not is_key_name(k)]
+        if unknown:
+            raise _problem(
+                path, line, f"{binding_id}: {unknown[0]!r} is not a key (e.g. \"space\", \"f5\","
+                " \"ctrl+x\", \"]\")"
+            )
+        keymap[binding_id] = chosen
     _check_clashes(keymap, groups, path, lines)
     return keymap
 

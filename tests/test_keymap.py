@@ -78,6 +78,8 @@ async def test_a_games_own_action_is_rebound_by_its_id(tmp_path: Path, keys_file
         ('[combat]\nnext_turn = "d"\n', 2, "key 'd' taken twice in the Combat panel"),
         ('"combat.next_turn" = "space"\n"combat.damage = "x"\n', 2, "not TOML"),
         ('"combat.next_turn" = 3\n', 1, "must be a key"),
+        ('\n"combat.next_turn" = "spcae"\n', 2, "combat.next_turn: 'spcae' is not a key"),
+        ('"combat.damage" = ["u", "ctl+u"]\n', 1, "combat.damage: 'ctl+u' is not a key"),
     ],
 )
 async def test_a_bad_keymap_is_one_line_naming_file_and_line_and_defaults_stay(
@@ -133,3 +135,14 @@ def test_no_keymap_file_imports_no_panel(tmp_path: Path) -> None:
         raise AssertionError("panels were imported for a missing keymap")
 
     assert km.load_keymap(TablesideApp, tmp_path / "none.toml", groups=fail) == ({}, None)
+
+
+def test_every_default_key_is_a_key_name_so_a_keymap_can_copy_it() -> None:
+    """The check that refuses a misspelt key must accept every key the app binds itself."""
+    from app.keymap import binding_groups, is_key_name, keys_of
+    from app.tui import TablesideApp
+
+    keys = [k for g in binding_groups(TablesideApp) for b in g.bindings for k in keys_of(b, {})]
+    assert len(keys) > 60
+    assert [k for k in keys if not is_key_name(k)] == []
+    assert not any(is_key_name(k) for k in ("spcae", "ctl+x", "alt+", "f5x"))
