@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -150,16 +151,27 @@ def cmd_import_5e(argv: Sequence[str]) -> int:
 
 
 def cmd_import(argv: Sequence[str]) -> int:
-    """``tableside import FILE [--save SAVE] [--json]``: Improved Initiative or 5e SRD JSON."""
+    """``tableside import FILE [--save SAVE] [--no-fight] [--json]``: Improved Initiative or
+    5e SRD JSON; an Improved Initiative encounter is recreated in the tracker too."""
     prog = "tableside import"
-    args = _import_parser(
+    parser = _import_parser(
         prog,
         "Convert the statblocks of an Improved Initiative library or encounter, or of a 5e SRD "
-        "monster file (told apart by content), into NPC statblocks.",
-    ).parse_args(argv)
+        "monster file (told apart by content), into NPC statblocks. With --save, an Improved "
+        "Initiative encounter becomes a fight in the tracker: its order, HP, conditions, round "
+        "and whose turn.",
+    )
+    parser.add_argument(
+        "--no-fight", action="store_true", help="import an encounter's statblocks only"
+    )
+    args = parser.parse_args(argv)
     converted = _convert(prog, args.file, only_5e=False)
+    if args.no_fight:
+        converted = replace(converted, encounters=())
     conversions = list(converted.conversions)
-    outcome = _save(prog, args.save, converted) if args.save is not None and conversions else None
+    wanted = args.save is not None and (conversions or converted.encounters)
+    outcome = _save(prog, args.save, converted) if wanted else None
+    fights = (outcome or {}).pop("encounters", None)
     if args.json:
         print_json(
             {
@@ -167,18 +179,26 @@ def cmd_import(argv: Sequence[str]) -> int:
                 **(outcome or {}),
                 "skipped": len(converted.skipped),
                 "npcs": [conversion_json(c) for c in conversions],
+                **({"encounters": fights} if fights is not None else {}),
             }
         )
     else:
         print_text(f"{converted.kind}: {len(conversions)} statblock(s)")
         _print_conversions(conversions)
-        if outcome is not None:
+        if outcome and "added" in outcome:
             print_text(import_summary(**outcome))
+        for fight in fights or ():
+            state = f"round {fight['round']}" if fight["round"] else "not started"
+            print_text(f"Encounter {fight['name']}: {fight['combatants']} combatant(s), {state}")
+            if fight["left_out"]:
+                print_text(f"  left out: {', '.join(fight['left_out'])}")
     return EXIT_BAD_INPUT if converted.skipped else EXIT_OK
 
 
-def _save(prog: str, path: Path, converted: importing.Converted) -> dict[str, int]:
-    """Apply one ImportNpcs to the campaign; how many were added, updated and left alone."""
+def _save(prog: str, path: Path, converted: importing.Converted) -> dict[str, Any]:
+    """Apply one import to the campaign: how many NPCs were added, updated and left alone,
+    and (an encounter file) what each recreated fight holds."""
+    from app.commands.encounter_import import ImportEncounters
     from app.commands.npcs import ImportNpcs
     from app.state import Campaign, CommandError
     from app.store import CampaignStore, StoreError
@@ -187,7 +207,11 @@ def _save(prog: str, path: Path, converted: importing.Converted) -> dict[str, in
         store = CampaignStore.open(path.expanduser().absolute(), create=False)
     except StoreError as exc:
         raise UsageError(f"{prog}: {exc}") from None
-    command = ImportNpcs(converted.conversions, converted.kind)
+    command: ImportNpcs | ImportEncounters = (
+        ImportEncounters(converted.conversions, converted.encounters, converted.source_hp)
+        if converted.encounters
+        else ImportNpcs(converted.conversions, converted.kind)
+    )
     try:
         Campaign(store).apply(command)
     except CommandError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,10 @@ class Converted:
     kind: str
     conversions: tuple[npc_rules.Conversion, ...]
     skipped: tuple[tuple[int, str, str], ...]
+    encounters: tuple[ii.SavedEncounter, ...] = ()
+    """An Improved Initiative encounter file's fights (an account export's saved ones)."""
+    source_hp: dict[str, int] = field(default_factory=dict)
+    """Each statblock's own maximum HP by name, for the share a wounded combatant keeps."""
 
 
 def convert_data(data: Any, path: Path, *, only_5e: bool = False) -> Converted:
@@ -91,7 +95,14 @@ def convert_data(data: Any, path: Path, *, only_5e: bool = False) -> Converted:
     blocks = None if only_5e else ii.statblocks_in(data)
     if blocks is not None:
         conversions, errors = ii.convert_all(blocks)
-        return Converted(path, ii.SYSTEM, tuple(conversions), tuple(errors))
+        return Converted(
+            path,
+            ii.SYSTEM,
+            tuple(conversions),
+            tuple(errors),
+            tuple(ii.encounters_in(data, path.stem)),
+            ii.max_hp_by_name(blocks),
+        )
     if not only_5e and not isinstance(data, list):
         raise ImportFileError(
             f"{path}: neither Improved Initiative statblocks nor a 5e SRD monster list"

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -66,21 +67,160 @@ def statblocks_in(data: object) -> list[Any] | None:
     if not isinstance(data, Mapping):
         return None
     if isinstance(data.get("Combatants"), list):
-        found: list[Any] = []
-        seen: set[str] = set()
-        for combatant in data["Combatants"]:
-            block = combatant.get("StatBlock") if isinstance(combatant, Mapping) else None
-            if not isinstance(block, Mapping) or not is_statblock(block):
-                continue
-            if not block.get("Player") and block["Name"] not in seen:
-                seen.add(block["Name"])
-                found.append(block)
-        return found
+        return _combatant_blocks(data, set())
     keyed = [v for k, v in data.items() if str(k).startswith(LIBRARY_PREFIX)]
-    if keyed:
-        return keyed
+    saved = [v for k, v in data.items() if str(k).startswith(ENCOUNTER_PREFIX)]
+    if keyed or saved:
+        # A saved encounter's foes that are not in the library too: the fight needs them.
+        seen = {str(v.get("Name")) for v in keyed if isinstance(v, Mapping)}
+        return keyed + [b for e in saved for b in _combatant_blocks(e, seen)]
     values = list(data.values())
     return values if values and all(is_statblock(v) for v in values) else None
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A condition on an Improved Initiative combatant; ``remaining`` None lasts until removed,
+    ``at_start`` says it counts down at the start of its bearer's turn (else at the end)."""
+
+    text: str
+    remaining: int | None = None
+    at_start: bool = False
+
+
+@dataclass(frozen=True)
+class EncounterEntry:
+    """One combatant of an Improved Initiative encounter, as the tracker needs it."""
+
+    id: str
+    name: str
+    """The alias the GM gave it (``"Goblin 2"``), else its statblock's name."""
+    statblock_name: str
+    player: bool
+    """A player's character (its statblock says so): matched to the party by name."""
+    current_hp: int | None
+    temp_hp: int
+    initiative: int | None
+    hidden: bool
+    tags: tuple[Tag, ...] = ()
+
+
+@dataclass(frozen=True)
+class SavedEncounter:
+    """An Improved Initiative encounter: its combatants in turn order, the round counter (0:
+    not started) and whose turn it is."""
+
+    name: str
+    entries: tuple[EncounterEntry, ...]
+    round: int
+    active_id: str | None
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+        return int(value)
+    return None
+
+
+def _tag(raw: object) -> Tag | None:
+    if isinstance(raw, str):
+        return Tag(raw.strip()) if raw.strip() else None
+    if not isinstance(raw, Mapping) or not str(raw.get("Text") or "").strip():
+        return None
+    remaining = _whole(raw.get("DurationRemaining"))
+    return Tag(
+        str(raw["Text"]).strip(),
+        remaining if remaining is not None and remaining > 0 else None,
+        raw.get("DurationTiming") == "StartOfTurn",
+    )
+
+
+def encounters_in(data: object, fallback_name: str = "Imported encounter") -> list[SavedEncounter]:
+    """The fights of an Improved Initiative encounter file, or the saved encounters of an
+    account export (keyed ``ImprovedInitiative.SavedEncounters.<id>``); [] for anything else."""
+    if not isinstance(data, Mapping):
+        return []
+    if isinstance(data.get("Combatants"), list):
+        found = _encounter(data, fallback_name)
+        return [found] if found is not None else []
+    saved = [v for k, v in data.items() if str(k).startswith(ENCOUNTER_PREFIX)]
+    return [e for e in (_encounter(v, fallback_name) for v in saved) if e is not None]
+
+
+def _encounter(data: object, fallback_name: str) -> SavedEncounter | None:
+    """The fight of an Improved Initiative encounter (None when ``data`` is not one).
+
+    Reading: the combatants' order in the file is the turn order, as Improved Initiative keeps
+    it sorted by initiative; a combatant with no statblock is left out (nothing to track)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("Combatants"), list):
+        return None
+    entries = []
+    for index, raw in enumerate(data["Combatants"]):
+        block = raw.get("StatBlock") if isinstance(raw, Mapping) else None
+        if not isinstance(block, Mapping) or not is_statblock(block):
+            continue
+        statblock_name = str(block["Name"]).strip()
+        alias = str(raw.get("Alias") or "").strip()
+        tags = tuple(t for t in map(_tag, raw.get("Tags") or ()) if t is not None)
+        entries.append(
+            EncounterEntry(
+                id=str(raw.get("Id") or index),
+                name=alias or statblock_name,
+                statblock_name=statblock_name,
+                player=bool(block.get("Player")),
+                current_hp=_whole(raw.get("CurrentHP")),
+                temp_hp=max(0, _whole(raw.get("TemporaryHP")) or 0),
+                initiative=_whole(raw.get("Initiative")),
+                hidden=bool(raw.get("Hidden")),
+                tags=tags,
+            )
+        )
+    # Two unnamed Goblins read "Goblin 1" and "Goblin 2", as the tracker numbers a group.
+    unnamed = Counter(e.name for e in entries if e.name == e.statblock_name)
+    numbers: Counter[str] = Counter()
+    for k, e in enumerate(entries):
+        if e.name == e.statblock_name and unnamed[e.name] > 1:
+            numbers[e.name] += 1
+            entries[k] = replace(e, name=f"{e.name} {numbers[e.name]}")
+    active = data.get("ActiveCombatantId")
+    return SavedEncounter(
+        name=str(data.get("Name") or "").strip() or fallback_name,
+        entries=tuple(entries),
+        round=max(0, _whole(data.get("RoundCounter")) or 0),
+        active_id=str(active) if active not in (None, "") else None,
+    )
+
+
+def max_hp_by_name(blocks: Sequence[object]) -> dict[str, int]:
+    """Each statblock's maximum HP by its name (those with a whole, positive one)."""
+    found: dict[str, int] = {}
+    for block in blocks:
+        if is_statblock(block):
+            assert isinstance(block, Mapping)
+            hp = _whole(_value(block.get("HP")))
+            if hp is not None and hp > 0:
+                found[str(block["Name"]).strip()] = hp
+    return found
+
+
+def _combatant_blocks(encounter: object, seen: set[str]) -> list[Any]:
+    """The statblocks of an encounter's foes, each name once (``seen`` grows)."""
+    found: list[Any] = []
+    raw = encounter.get("Combatants") if isinstance(encounter, Mapping) else None
+    for combatant in raw if isinstance(raw, list) else ():
+        block = combatant.get("StatBlock") if isinstance(combatant, Mapping) else None
+        if not isinstance(block, Mapping) or not is_statblock(block):
+            continue
+        if not block.get("Player") and str(block["Name"]) not in seen:
+            seen.add(str(block["Name"]))
+            found.append(block)
+    return found
 
 
 def _value(entry: object) -> object:

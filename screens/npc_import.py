@@ -4,7 +4,9 @@ A full SRD file is a few megabytes and hundreds of monsters, so reading and conv
 in a thread worker; the preview lists every conversion (HD against 2 x CR, how far off, and
 whether that is acceptable) and every skipped entry with its index and reason, so the GM sees
 what the rules did before anything lands in the library. Enter imports them all; the panel
-applies one :class:`app.commands.npcs.ImportNpcs`, so a single undo takes the import back.
+applies one :class:`app.commands.npcs.ImportNpcs` (an Improved Initiative encounter file:
+one :class:`app.commands.encounter_import.ImportEncounters`, its fight recreated in the
+tracker), so a single undo takes the import back.
 """
 
 from __future__ import annotations
@@ -147,9 +149,14 @@ class NpcImportScreen(ModalScreen[Converted | None]):
         self.query_one("#npc-import-skipped", Static).update(skipped)
         count = len(preview.conversions)
         off = sum(1 for c in preview.conversions if not c.acceptable)
+        fights = "".join(
+            f"\nEncounter {clean(e.name, 40)}: {len(e.entries)} combatants join the tracker"
+            for e in preview.encounters[:3]
+        )
+        wanted = count or preview.encounters
         status = (
-            f"{preview.kind}: {count} converted ({off} off target), {len(preview.skipped)} skipped: "
-            + ("enter imports all" if count else "nothing to import")
+            f"{preview.kind}: {count} converted ({off} off target), {len(preview.skipped)} "
+            "skipped: " + ("enter imports all" if wanted else "nothing to import") + fights
         )
         self._status(Text(status, style="bold"))
         if count:
@@ -160,7 +167,7 @@ class NpcImportScreen(ModalScreen[Converted | None]):
         self.action_import_all()
 
     def action_import_all(self) -> None:
-        if self.preview is None or not self.preview.conversions:
+        if self.preview is None or not (self.preview.conversions or self.preview.encounters):
             self._status(Text("Read a file with monsters first (enter on the path)", "bold red"))
             return
         self.dismiss(self.preview)

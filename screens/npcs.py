@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Static
 
+from app.commands.encounter_import import ImportEncounters
 from app.commands.npcs import (
     AddNpcsToEncounter,
     DeleteNpc,
@@ -447,13 +448,17 @@ class NpcScreen(PanelScreen):
         """NPC-09: preview a statblock file, then import it all as one undoable command."""
 
         def chosen(converted: Converted | None) -> None:
-            if not converted or not converted.conversions:
+            if not converted or not (converted.conversions or converted.encounters):
                 return
             before = {doc_id for doc_id, _ in self.campaign.rows("npcs")}
-            lines = self.tableside.apply(ImportNpcs(converted.conversions, converted.kind))
-            if lines is None:
+            lines = self.tableside.apply(
+                ImportEncounters(converted.conversions, converted.encounters, converted.source_hp)
+                if converted.encounters
+                else ImportNpcs(converted.conversions, converted.kind)
+            )
+            if not lines:
                 return
-            self.show_result([f"{lines[0]} (u undoes)"])
+            self.show_result([*lines[:-1], f"{lines[-1]} (u undoes)"])
             self.refresh_data()
             new = [doc_id for doc_id, _ in self.campaign.rows("npcs") if doc_id not in before]
             if new:

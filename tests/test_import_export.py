@@ -315,3 +315,107 @@ def test_a_folder_or_a_nul_in_the_path_is_one_line(
     for path in (str(tmp_path), "bad\x00name.json"):
         code, out, err = run(capsys, command, path)
         assert code == 2 and out == "" and err.count("\n") == 1
+
+
+# --- an Improved Initiative encounter becomes a fight -----------------------------------------
+def _fight(save: Path, name: str) -> dict[str, object]:
+    found = [e for e in read_campaign(save)["encounters"].values() if e["name"] == name]
+    assert len(found) == 1, [e["name"] for e in read_campaign(save)["encounters"].values()]
+    return found[0]
+
+
+def test_reading_an_ii_encounter_numbers_unnamed_foes_and_keeps_tags() -> None:
+    from rulesets import improved_initiative as ii
+
+    [saved] = ii.encounters_in(json.loads(II_ENCOUNTER.read_text(encoding="utf-8")))
+    assert (saved.name, saved.round, saved.active_id) == ("Goblin ambush", 2, "c1")
+    assert [(e.name, e.player, e.current_hp, e.initiative) for e in saved.entries] == [
+        ("Goblin 1", False, 4, 15),
+        ("Goblin 2", False, 7, 9),
+        ("Aria", True, 24, 18),
+    ]
+    assert saved.entries[1].hidden and saved.entries[1].tags == (ii.Tag("Poisoned", 2),)
+    assert ii.encounters_in({"Combatants": "no"}) == [] and ii.encounters_in([1, 2]) == []
+
+
+def test_importing_an_ii_encounter_recreates_the_fight_on_its_turn(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    save = write_demo("resolution", tmp_path / "c.json", seed=1)
+    encounter = json.loads(II_ENCOUNTER.read_text(encoding="utf-8"))
+    encounter["Combatants"][2]["Alias"] = "Mara Quell"  # a player the party has
+    file = tmp_path / "ambush.json"
+    file.write_text(json.dumps(encounter))
+    code, out, err = run(capsys, "import", str(file), "--save", str(save), "--json")
+    report = json.loads(out)
+    assert (code, err) == (0, "")
+    assert report["encounters"] == [
+        {"name": "Goblin ambush", "combatants": 3, "round": 2, "left_out": []}
+    ]
+    fight = _fight(save, "Goblin ambush")
+    rows = fight["combatants"]
+    assert isinstance(rows, list)
+    assert [(c["name"], c["side"], c["initiative"]) for c in rows] == [
+        ("Mara Quell", "pc", 18),
+        ("Goblin 1", "npc", 15),
+        ("Goblin 2", "npc", 9),
+    ]
+    assert (fight["round"], fight["started"]) == (2, True)
+    assert fight["current"] == rows[1]["id"]  # the goblin whose turn it was
+    assert rows[2]["hidden"] and [e["name"] for e in rows[2]["conditions"]] == ["Poisoned"]
+    assert rows[2]["conditions"][0]["remaining"] == 2
+    data = read_campaign(save)
+    made = next(k for k, e in data["encounters"].items() if e["name"] == "Goblin ambush")
+    assert next(iter(data["meta"].values()))["current_encounter"] == int(made)
+    code, out, _ = run(capsys, "import", str(file), "--save", str(save), "--json")
+    assert json.loads(out)["encounters"][0]["name"] == "Goblin ambush (2)"
+    code, out, _ = run(capsys, "import", str(file), "--save", str(save), "--no-fight", "--json")
+    assert code == 0 and "encounters" not in json.loads(out)
+    assert len(read_campaign(save)["encounters"]) == 3
+
+
+def test_a_player_not_in_the_party_is_left_out_and_said(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    save = write_demo("somnihil", tmp_path / "c.json", seed=1)
+    code, out, _ = run(capsys, "import", str(II_ENCOUNTER), "--save", str(save))
+    assert code == 0
+    assert "Encounter Goblin ambush: 2 combatant(s), round 2" in out.splitlines()
+    assert "  left out: Aria" in out.splitlines()
+
+
+def test_exporting_a_fight_to_ii_and_importing_it_back_gives_the_same_fight(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import random
+
+    from app.commands import combat
+
+    save = write_demo("resolution", tmp_path / "a.json", seed=3)
+    campaign = Campaign(CampaignStore.open(save), rng=random.Random(2))
+    fight_id, stored = campaign.rows("encounters")[0]
+    campaign.apply(combat.RollInitiative(fight_id))
+    campaign.apply(combat.StartEncounter(fight_id))
+    goblin = next(c for c in campaign.doc("encounters", fight_id)["combatants"] if c["ref"]
+                  and c["side"] == "npc")
+    campaign.apply(combat.Damage(fight_id, goblin["id"], "2"))
+    campaign.apply(combat.NextTurn(fight_id))
+    original = campaign.doc("encounters", fight_id)
+    campaign.store.close()
+    code, out, _ = run(capsys, "export", str(save), "--format", "ii")
+    exported = tmp_path / "ii.json"
+    exported.write_text(out)
+    code, out, err = run(capsys, "import", str(exported), "--save", str(save))
+    assert (code, err) == (0, "")
+    again = _fight(save, f"{stored['name']} (2)")
+
+    def shape(fight: dict[str, object]) -> list[tuple[object, ...]]:
+        rows = fight["combatants"]
+        assert isinstance(rows, list)
+        return [(c["name"], c["side"], c["initiative"], c["stats"].get("hp")) for c in rows]
+
+    assert shape(again) == shape(original)
+    assert again["round"] == original["round"] == 1
+    names = {c["id"]: c["name"] for c in again["combatants"]}  # type: ignore[union-attr]
+    was = {c["id"]: c["name"] for c in original["combatants"]}
+    assert names[again["current"]] == was[original["current"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import DataTable, Input, Static
 
@@ -321,6 +322,18 @@ def test_npc_builder_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ig
     assert snap_compare(demo_app(tmp_path, "resolution"), press=keys, terminal_size=SIZE)
 
 
+async def _read_in_import_dialog(pilot: Any, path: Path) -> None:
+    """3, i, the file's path, enter: the import dialog shows the file's preview."""
+    app = pilot.app
+    await pilot.press("3", "i")
+    dialog = app.screen
+    assert isinstance(dialog, NpcImportScreen)
+    dialog.query_one("#npc-import-path", Input).value = str(path)
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_the_npc_panel_imports_an_improved_initiative_library_and_updates_on_reimport(
     tmp_path: Path,
 ) -> None:
@@ -328,13 +341,7 @@ async def test_the_npc_panel_imports_an_improved_initiative_library_and_updates_
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
         for expected in ("3 added, 0 updated, 0 left alone", "0 added, 0 updated, 3 left alone"):
-            await pilot.press("3", "i")
-            dialog = app.screen
-            assert isinstance(dialog, NpcImportScreen)
-            dialog.query_one("#npc-import-path", Input).value = str(library)
-            await pilot.press("enter")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await _read_in_import_dialog(pilot, library)
             assert "Improved Initiative: 3 converted" in _static(app, "#npc-import-status")
             await pilot.press("enter")
             await pilot.pause()
@@ -343,4 +350,28 @@ async def test_the_npc_panel_imports_an_improved_initiative_library_and_updates_
             assert expected in said.replace("\n", " "), said
         names = [d["name"] for _, d in app.campaign.rows("npcs")]
         assert names.count("Bandit Captain") == 1 and len(names) == 4 + 3
+    app.campaign.store.close()
+
+
+async def test_importing_an_ii_encounter_from_the_npc_panel_recreates_the_fight(
+    tmp_path: Path,
+) -> None:
+    encounter = Path(__file__).parent / "fixtures" / "improved-initiative-encounter.json"
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _read_in_import_dialog(pilot, encounter)
+        status = _static(app, "#npc-import-status")
+        assert "Encounter Goblin ambush: 3 combatants join the tracker" in status
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(app.screen.query_one("#event-line", Static).render()).replace("\n", " ")
+        assert "Encounter Goblin ambush recreated" in said and "round 2" in said
+        await pilot.press("1")
+        await pilot.pause()
+        title = str(app.screen.query_one("#encounter-title", Static).render())
+        assert "Goblin ambush" in title and "Round 2" in title and "Goblin 1" in title
+        await pilot.press("u")  # one undo takes the fight and the statblocks back
+        await pilot.pause()
+        fights = [d["name"] for _, d in app.campaign.rows("encounters")]
+        assert fights == ["Ambush at the Mill"]
     app.campaign.store.close()
