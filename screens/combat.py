@@ -362,8 +362,11 @@ class CombatScreen(PanelScreen):
             if pc is not None and fr.is_out(self.rules, c, pc):
                 # Out of the fight, a PC shows as such (taken out, dead), not as numbers; one
                 # the game lets keep its turn (dying) shows both.
-                status = str(pc.get("status") or "out")
-                text = status if fr.counts_out(self.rules, c, pc) else f"{status} · {text}"
+                # Out by its numbers (0 HP) with its status still the sheet's first ("alive"),
+                # the numbers are what says why: the Turn column says it is defeated.
+                status = str(pc.get("status") or "")
+                if status and status != self.campaign.ruleset.sheet.statuses[0]:
+                    text = status if fr.counts_out(self.rules, c, pc) else f"{status} · {text}"
         elif kind == "foe":
             text = fr.foe_health(self.rules, c.stats["sheet"])
         else:

@@ -531,3 +531,19 @@ async def test_the_selected_library_npc_rolls_from_its_statblock(tmp_path: Path)
         await pilot.pause()
         assert len(app.campaign.log_entries()) == rolls + 1
     app.campaign.store.close()
+
+
+async def test_a_resolution_pc_at_0_hp_shows_its_numbers_not_alive(tmp_path: Path) -> None:
+    """Out by its HP while its status is still "alive": the row said "alive" (found playing the
+    Resolution demo at 80x24); it reads its HP, and the Turn column says defeated."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("i", "alt+r", "t", "1", "0", "enter")  # the acting PC takes 10
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        row = [str(cell) for cell in screen.table.get_row_at(0)]
+        assert row[4].startswith("0/8 HP · Grip") and "alive" not in row[4]
+        assert saved_encounter(app)["combatants"][0]["defeated"] is True
+        assert row[6] == "defeated"
+    app.campaign.store.close()
