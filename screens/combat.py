@@ -845,6 +845,10 @@ class CombatScreen(PanelScreen):
         typed = inline.typed
         fields = [replace(f, default=typed) if k == 0 else f for k, f in enumerate(inline.fields)]
         self.close_amount()
+        # The form starts past the amount once it is typed, or where the game lets it be blank
+        # (an attack card instead); a required amount not typed yet is where it starts.
+        skip = len(fields) > 1 and (typed.strip() or not fields[0].required)
+        start = 1 if skip else 0
 
         def done(v: dict[str, Any] | None) -> None:
             if v is not None:
@@ -853,7 +857,7 @@ class CombatScreen(PanelScreen):
                 )
 
         self.app.push_screen(
-            FormScreen(f"{inline.verb} {inline.who}", fields, start=1 if len(fields) > 1 else 0),
+            FormScreen(f"{inline.verb} {inline.who}", fields, start=start),
             done,
         )
 

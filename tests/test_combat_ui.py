@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from app.commands import combat as cmd
 from app.queries import current_encounter
@@ -546,4 +546,22 @@ async def test_a_resolution_pc_at_0_hp_shows_its_numbers_not_alive(tmp_path: Pat
         assert row[4].startswith("0/8 HP · Grip") and "alive" not in row[4]
         assert saved_encounter(app)["combatants"][0]["defeated"] is True
         assert row[6] == "defeated"
+    app.campaign.store.close()
+
+
+async def test_tab_with_no_amount_typed_opens_the_form_on_the_amount(tmp_path: Path) -> None:
+    """Nemron: t, tab put the focus on Limb, so the amount a GM typed next became a limb
+    (found playing the Nemron demo at 80x24); with the amount typed, tab goes past it."""
+    from screens.form import FormScreen
+
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "tab")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.focused is form.query(Input).first()
+        await pilot.press("escape", "t", "4", "tab")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.focused is form.query(Input)[1] and form.query(Input).first().value == "4"
     app.campaign.store.close()
