@@ -366,7 +366,10 @@ class CombatScreen(PanelScreen):
                 # the numbers are what says why: the Turn column says it is defeated.
                 status = str(pc.get("status") or "")
                 if status and status != self.campaign.ruleset.sheet.statuses[0]:
-                    text = status if fr.counts_out(self.rules, c, pc) else f"{status} · {text}"
+                    if fr.counts_out(self.rules, c, pc):
+                        text = status
+                    elif status.casefold() not in text.casefold():  # said once ("DOWNED")
+                        text = f"{status} · {text}"
         elif kind == "foe":
             text = fr.foe_health(self.rules, c.stats["sheet"])
         else:

@@ -565,3 +565,17 @@ async def test_tab_with_no_amount_typed_opens_the_form_on_the_amount(tmp_path: P
         assert isinstance(form, FormScreen)
         assert form.focused is form.query(Input)[1] and form.query(Input).first().value == "4"
     app.campaign.store.close()
+
+
+async def test_a_downed_nemron_pc_says_downed_once(tmp_path: Path) -> None:
+    """The row read "downed · 45/54 HP · DOWNED" (found playing the Nemron demo at 80x24)."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("i", "alt+r", "t", "3", "0", "tab", *"torso", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        health = str(screen.table.get_row_at(0)[4])
+        assert health.casefold().count("downed") == 1, health
+        assert "45/54 HP" in health
+    app.campaign.store.close()
