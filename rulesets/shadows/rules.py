@@ -211,7 +211,7 @@ class SkillDraw:
         used = next(i for i, c in enumerate(self.cards) if c is self.used)
         unused = tuple(i for i in range(len(self.cards)) if i != used)
         return CheckResult(
-            expression=f"{self.mode} draw +{self.bonus} vs {self.difficulty}",
+            expression=f"{self.mode} draw {self.bonus:+d} vs {self.difficulty}",
             total=self.total,
             dice=tuple(values),
             band=self.band,
