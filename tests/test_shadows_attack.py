@@ -158,6 +158,8 @@ async def test_play_a_card_from_the_hand_by_keys(tmp_path: Path) -> None:
         assert isinstance(screen, CombatScreen)
         await _press(pilot, "f")  # Agnes (selected) states a mental focus for the round
         assert app.campaign.doc("party", 1)["focus"] == "mental"  # type: ignore[index]
+        detail = str(screen.query_one("#combat-amount", Static).render())
+        assert "Focus: mental" in detail  # shown under the tracker for the selected PC
         await _press(pilot, "f", "f")  # … and back to physical
         await _press(pilot, "2", "h", "1")  # hands dealt in the tray, back to the tracker
         hand = [c.label for c in _minor(app.campaign).hand("1")]

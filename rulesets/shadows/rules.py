@@ -701,14 +701,17 @@ def deal_combat_hands(rng: random.Random, deck: DeckState, sizes: Mapping[str, i
     """
     events = [deck.gather_and_shuffle(rng)]
     dealt = dict.fromkeys(sizes, 0)
-    for turn in range(max(sizes.values(), default=0)):
+    turn = 0
+    # Round by round while cards remain: a huge size (a typo, a fuzzer) ends with the deck.
+    while deck.draw_pile and any(size > turn for size in sizes.values()):
         for cid, size in sizes.items():
-            if turn < size:
-                if not deck.draw_pile:
-                    events.append(f"Minor Arcana ran out: {cid} is short of {size - turn} cards")
-                    continue
+            if turn < size and deck.draw_pile:
                 deck.give(cid, [deck.draw_pile.pop(0)])
                 dealt[cid] += 1
+        turn += 1
+    for cid, size in sizes.items():
+        if dealt[cid] < size:
+            events.append(f"Minor Arcana ran out: {cid} is short of {size - dealt[cid]} cards")
     return CombatDeal(dealt, dict(sizes), tuple(events))
 
 
