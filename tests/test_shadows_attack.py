@@ -120,6 +120,16 @@ def test_soh11_an_attack_off_the_attackers_focus_is_minus_3(tmp_path: Path) -> N
     campaign.store.close()
 
 
+def test_soh06_an_ace_typed_into_the_damage_form_needs_the_fumble_value(tmp_path: Path) -> None:
+    from app.commands.combat import Damage
+
+    campaign, enc_id = _started(tmp_path)
+    goblin = _by_name(campaign, "Goblin 1")
+    with pytest.raises(CommandError, match=r"An Ace checks the weapon's fumble value: type it"):
+        campaign.apply(Damage(enc_id, goblin["id"], "", {"card": "Ace Swords", "fumble": "0"}))
+    campaign.store.close()
+
+
 def test_a_card_not_in_the_hand_or_a_foes_attack_is_refused(tmp_path: Path) -> None:
     campaign, enc_id = _started(tmp_path)
     campaign.apply(StackMinor((("1", ("9 Swords", "Queen Cups")),)))

@@ -147,6 +147,9 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
     if guard.cover:
         parts.append(f"cover/movement {guard.cover}")
     lines = [f"{c.name}'s defence {guard.total} = " + " + ".join(parts)]
+    if card.value == 1 and not 1 <= answers.whole("fumble") <= 14:
+        # SOH-06: an Ace is checked against the weapon's fumble value; 0 would never fumble.
+        raise shadows.RuleError("An Ace checks the weapon's fumble value: type it (1-14)")
     deck_id, deck = load_deck(hit.tx, "minor")
     result = shadows.resolve_attack(
         hit.rng,
