@@ -6,6 +6,7 @@ can import its screens without a cycle.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from app.state import Campaign, Command
@@ -18,6 +19,9 @@ class TableHost(Protocol):
     save_problem: str | None
     """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
 
-    def apply(self, command: Command) -> list[str] | None:
-        """Apply a command; on refusal tell the GM why and return None."""
+    def apply(
+        self, command: Command, refused: Callable[[str], None] | None = None
+    ) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why (``refused``: hand it the message
+        instead, e.g. to show it in the form it came from) and return None."""
         ...

@@ -280,14 +280,20 @@ class TablesideApp(App[None]):
             self.notify("Saving has stopped; changes are not possible.", severity="error")
         return self._store_failed
 
-    def apply(self, command: Command) -> list[str] | None:
-        """Apply a command; on refusal tell the GM why and return None."""
+    def apply(
+        self, command: Command, refused: Callable[[str], None] | None = None
+    ) -> list[str] | None:
+        """Apply a command; on refusal tell the GM why (``refused``: hand it the message
+        instead) and return None."""
         if self._saving_stopped():
             return None
         try:
             lines = self.campaign.apply(command)
         except CommandError as exc:
-            self.notify(str(exc), title="Not done", severity="warning", markup=False)
+            if refused is not None:
+                refused(str(exc))
+            else:
+                self.notify(str(exc), title="Not done", severity="warning", markup=False)
             return None
         except StoreError as exc:
             self._on_store_error(exc)

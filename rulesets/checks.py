@@ -226,6 +226,8 @@ class CardTable:
     play: Callable[[str, str], Command]
     status: Callable[[Rows], Sequence[str]] = lambda rows: ()
     empty: str = "No hands dealt"
+    holder: Callable[[Doc], str] | None = None
+    """How a hand's holder reads, from its party sheet (its name and focus); None: the name."""
 
 
 @dataclass(frozen=True)

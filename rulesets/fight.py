@@ -525,6 +525,65 @@ def settle_defeated(fight: Fight, c: er.Combatant, was_out: bool, sheet: Doc | N
     return []
 
 
+def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
+    temp = int(c.stats.get("temp_hp", 0) or 0)
+    if temp <= 0 or amount <= 0:
+        return amount, []
+    used = min(temp, amount)
+    c.stats["temp_hp"] = temp - used
+    if c.stats["temp_hp"] == 0:
+        del c.stats["temp_hp"]
+    return amount - used, [f"{c.name}'s temporary HP absorbs {used}"]
+
+
+def _hp_damage(fight: Fight, hit: Hit, amount: int) -> list[str]:
+    """Plain HD HP down; NPC-08 morale offers when it drops an ally or halves it."""
+    c = hit.combatant
+    amount, note = fight.rules.hp_damage(hit, amount)
+    before = int(c.stats.get("hp", 0))
+    top = int(c.stats.get("hp_max", before))
+    after = max(0, before - amount)
+    c.stats["hp"] = after
+    said = f" ({note})" if note else ""
+    lines = [f"{c.name} takes {before - after} damage{said}: {before} → {after}/{top} HP"]
+    if after == 0 and before > 0:
+        lines.append(f"{c.name} drops")
+        for ally in fight.enc.combatants:
+            if ally.id != c.id and ally.side == c.side:
+                lines += fight.offer_morale(ally, f"{c.name} dropped")
+    elif before * 2 > top >= after * 2 and after > 0:
+        lines += fight.offer_morale(c, "lost half its HP")
+    return lines
+
+
+def deal_damage(
+    fight: Fight, combatant_id: str, amount: str, answers: Mapping[str, Any]
+) -> list[str]:
+    """The one damage path: the game's damage form's answers (``amount`` a number or dice, or
+    blank where the game resolves an attack) land on the combatant by where its health lives,
+    after temporary HP; a combatant the damage takes out is marked defeated. A game's own
+    command that ends in damage (a card played as an attack) calls this too."""
+    c = fight.combatant(combatant_id)
+    rules = fight.rules
+    kind = health_kind(c)
+    was_out = counts_out(rules, c, fight.sheet(c))
+    hit = Hit(fight, c, kind, Answers(answers))
+    dealt, lines = rules.damage_amount(hit, str(amount))
+    if dealt is None:
+        return lines
+    if kind == "hp" or rules.damage_is_points:
+        dealt, absorbed = _absorb(c, dealt)
+        lines += absorbed
+    if kind == "hp":
+        return lines + _hp_damage(fight, hit, dealt) + settle_defeated(fight, c, was_out, None)
+    sheet = fight.sheet(c)  # again: the damage form's answers may have changed it
+    assert sheet is not None
+    hurt = rules.foe.hurt if kind == "foe" else rules.hurt
+    sheet, more = hurt(hit, sheet, dealt)
+    fight.put_sheet(c, sheet)
+    return lines + more + settle_defeated(fight, c, was_out, sheet)
+
+
 def foe_health(rules: FightRules, sheet: Doc) -> str:
     try:
         return rules.foe.health(sheet)
@@ -550,6 +609,7 @@ __all__ = [
     "has_effect",
     "health_kind",
     "counts_out",
+    "deal_damage",
     "hp_line",
     "is_out",
     "settle_defeated",

@@ -9,7 +9,7 @@ a traceback), and the result is a dict of cleaned strings and ints.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from textual import on
@@ -90,13 +90,23 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
     ]
 
-    def __init__(self, title: str, fields: Sequence[Field], hint: str = "", start: int = 0) -> None:
+    def __init__(
+        self,
+        title: str,
+        fields: Sequence[Field],
+        hint: str = "",
+        start: int = 0,
+        submit: Callable[[dict[str, Any]], str | None] | None = None,
+    ) -> None:
         super().__init__(classes="form")
         self.title_text = title
         self.fields = tuple(fields)
         self.hint = hint
         self.start = start
         """The field focused first (a form opened from an inline prompt goes on from there)."""
+        self.submit = submit
+        """Takes the answers while the form is still open: a refusal's message keeps it open
+        with what was typed and the message shown; None closes it."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form-box"):
@@ -138,9 +148,17 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         try:
             result = self.values()
         except FieldError as exc:
-            self.query_one("#form-error", Static).update(literal(str(exc)))
+            self.show_error(str(exc))
+            return
+        problem = self.submit(result) if self.submit is not None else None
+        if problem:
+            self.show_error(problem)
             return
         self.dismiss(result)
+
+    def show_error(self, message: str) -> None:
+        """The message under the fields; the typed values stay as they are."""
+        self.query_one("#form-error", Static).update(literal(message))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -162,23 +162,35 @@ class PanelScreen(Screen[None]):
             return
         from screens.form import FormScreen
 
-        def answered(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self._take(action, ctx, values)
+        def submit(values: dict[str, Any]) -> str | None:
+            return self._take(action, ctx, values, in_form=True)
 
-        self.app.push_screen(FormScreen(title, fields), answered)
+        # A refusal keeps the form open with what was typed and why, so the GM corrects one
+        # field instead of typing the whole form again.
+        self.app.push_screen(FormScreen(title, fields, submit=submit))
 
-    def _take(self, action: Action, ctx: Context, values: Mapping[str, Any]) -> None:
+    def _take(
+        self, action: Action, ctx: Context, values: Mapping[str, Any], in_form: bool = False
+    ) -> str | None:
+        """Make and apply the action's command; a refusal's message (None: done). Outside a
+        form the GM is told here."""
+        refusal: list[str] = []
         try:
             command = action.make(ctx, values)
         except RuleError as exc:
-            self.notify(str(exc), title="Not done", severity="warning", markup=False)
-            return
-        self.send(command)
+            refusal.append(str(exc))
+        else:
+            self.send(command, refused=refusal.append if in_form else None)
+        if refusal and not in_form:
+            self.notify(refusal[0], title="Not done", severity="warning", markup=False)
+        return refusal[0] if refusal else None
 
-    def send(self, command: AppCommand) -> list[str] | None:
-        """Apply a command through the app; show what happened. None if refused."""
-        lines = self.tableside.apply(command)
+    def send(
+        self, command: AppCommand, refused: Callable[[str], None] | None = None
+    ) -> list[str] | None:
+        """Apply a command through the app; show what happened. None if refused (the app
+        tells the GM why, or ``refused`` is handed the message)."""
+        lines = self.tableside.apply(command, refused)
         if lines:
             self.show_result(lines)
         return lines

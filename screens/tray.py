@@ -194,7 +194,8 @@ class TrayScreen(PanelScreen):
     def decks(self) -> tuple[DeckState, DeckState]:
         rows = self.campaign.rows("decks")
         try:
-            return find_deck(rows, "minor")[1], find_deck(rows, "major")[1]
+            party = self.campaign.rows("party")  # the Major Arcana PCs hold are out of the deck
+            return find_deck(rows, "minor")[1], find_deck(rows, "major", party)[1]
         except DeckError as exc:
             self.notify(f"A saved deck is damaged: {exc}", severity="error", markup=False)
             return find_deck([], "minor")[1], find_deck([], "major")[1]
@@ -292,7 +293,8 @@ class TrayScreen(PanelScreen):
         table = self.game.checks.cards
         assert table is not None
         minor, major = self.decks()
-        names = {str(pid): str(doc.get("name", pid)) for pid, doc in self.party()}
+        named = table.holder or (lambda doc: str(doc.get("name", "?")))
+        names = {str(pid): named(doc) for pid, doc in self.party()}
         status = deck_status(minor, major, names, self.shown_holder, empty=table.empty)
         for line in table.status(self.campaign.rows):
             status.append("\n" + clean(line, 200))
@@ -324,11 +326,14 @@ class TrayScreen(PanelScreen):
         finally:
             self._taking = False
 
-    def _take(self, action: Action, ctx: Context, values: Mapping[str, Any]) -> None:
+    def _take(
+        self, action: Action, ctx: Context, values: Mapping[str, Any], in_form: bool = False
+    ) -> str | None:
         before = self.campaign.version
-        super()._take(action, ctx, values)
+        refused = super()._take(action, ctx, values, in_form)
         if action.id in self.game.checks.spends_once and self.campaign.version != before:
             self._spend_once()
+        return refused
 
     def action_session_log(self) -> None:
         """This session's events and rolls as Markdown, in a file beside the save."""

@@ -85,6 +85,35 @@ async def edge(game: str, pilot: Pilot[None], app: TablesideApp, pc: dict[str, A
         assert by_name(saved(app), pc["name"])["defeated"]
 
 
+async def play_a_card(
+    pilot: Pilot[None], app: TablesideApp, screen: CombatScreen, goblin: dict[str, Any]
+) -> None:
+    """Shadows: hands dealt in the tray, then the acting PC (or one the GM selects) plays a
+    card from its hand at a goblin: AP spent, the card discarded, the weapon's values used."""
+    await pilot.press("2", "h", "1")
+    await pilot.pause()
+    pc = next(c for c in saved(app)["combatants"] if c["side"] == "pc")
+    await select(pilot, screen, pc["id"])
+    minor = next(d for _, d in app.campaign.rows("decks") if d["kind"] == "minor")
+    hand = [f"{c['rank']} of {c['suit']}" for c in minor["hands"][pc["ref"]]]
+    target = hand[-1]
+    ap = by_name(saved(app), pc["name"])["ap"]["current"]
+    rows = {c["id"]: c["stats"] for c in saved(app)["combatants"]}
+    # card, target (the goblin), AP, the weapon's fumble value and critical suit
+    await pilot.press("P", *target, "tab", *goblin["name"], "tab", "tab", "3", "tab", "s", "enter")
+    await pilot.pause()
+    doc = saved(app)
+    assert by_name(doc, pc["name"])["ap"]["current"] == ap - 1
+    minor = next(d for _, d in app.campaign.rows("decks") if d["kind"] == "minor")
+    assert target not in [f"{c['rank']} of {c['suit']}" for c in minor["hands"][pc["ref"]]]
+    assert target in [f"{c['rank']} of {c['suit']}" for c in minor["discard"]]
+    sheet = pc_sheet(app, pc)
+    assert sheet["weapon"] == {"fumble": 3, "critical": "Swords", "weapon": ""}
+    assert f"attack {target}" in str(app.campaign.log_entries()[-1])
+    others = {c["id"]: c["stats"] for c in doc["combatants"] if c["id"] != goblin["id"]}
+    assert others == {cid: stats for cid, stats in rows.items() if cid != goblin["id"]}
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
     app = demo_app(tmp_path, game)
@@ -116,6 +145,9 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
         doc = saved(app)
         acting = doc["current"]
         assert acting is not None and screen.table.selected_id == acting
+
+        if game == "shadows":
+            await play_a_card(pilot, app, screen, goblins[0])
 
         # A reinforcement joins mid-round: sorted in, the turn stays.
         placed = {c["id"]: c.get("initiative") for c in doc["combatants"]}

@@ -368,7 +368,7 @@ def test_soh04_queen_grants_major_arcana_to_the_party_sheet(tmp_path: Path) -> N
     pc = campaign.doc("party", 1)
     assert pc is not None and len(pc["lists"]["major_arcana"]) == held + 1
     assert "Queen: Major Arcana" in rolls(campaign)[-1]["detail"]
-    assert len(decks(campaign)["major"].hand("1")) == 1
+    assert len(decks(campaign)["major"].hand("1")) == held + 1  # The Star was held already
     campaign.store.close()
 
 
@@ -396,7 +396,7 @@ def test_soh08_opposed_draw_has_a_winner(tmp_path: Path) -> None:
 
 def test_soh11_soh12_deal_play_redraw_recall(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
-    campaign.apply(cards.DealHands("physical"))
+    campaign.apply(cards.DealHands())
     state = decks(campaign)["minor"]
     party = dict(campaign.rows("party"))
     for pid, pc in party.items():
@@ -562,7 +562,7 @@ def test_soh09_counter_spends_one_ap_in_running_ap_round(tmp_path: Path) -> None
 
 def test_soh09_counter_plays_from_hand_and_refuses_bad_input(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
-    campaign.apply(cards.DealHands("physical"))
+    campaign.apply(cards.DealHands())
     held = _minor(campaign).hand("1")[0]
     campaign.apply(cards.CounterAction(1, 1, 20, played=held.key))
     assert held.key not in [c.key for c in _minor(campaign).hand("1")]
@@ -648,11 +648,68 @@ def test_soh06_combat_fumble_draw_against_weapon_value(tmp_path: Path) -> None:
     campaign.store.close()
 
 
-@pytest.mark.parametrize("focus", ["physical", "mental", "spiritual"])
-def test_soh11_hands_dealt_by_round_focus(tmp_path: Path, focus: str) -> None:
+def test_soh11_each_character_is_dealt_by_its_own_focus(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
-    campaign.apply(cards.DealHands(focus))
+    party = dict(campaign.rows("party"))
+    assert all("focus" not in pc for pc in party.values())  # a save from before: physical
+    campaign.apply(cards.SetFocus(2, "mental"))
+    campaign.apply(cards.SetFocus(3))  # cycles: physical → mental
+    campaign.apply(cards.SetFocus(3))  # → spiritual
+    with pytest.raises(CommandError, match="focus is one of physical, mental, spiritual"):
+        campaign.apply(cards.SetFocus(4, "emotional"))
+    focus = {1: "physical", 2: "mental", 3: "spiritual", 4: "physical"}
+    assert {pid: shadows.focus_of(pc) for pid, pc in campaign.rows("party")} == focus
+    lines = campaign.apply(cards.DealHands())
     minor = _minor(campaign)
-    for pid, pc in campaign.rows("party"):
-        assert len(minor.hand(str(pid))) == shadows.hand_size(pc["attributes"], focus)
+    sizes = {pid: len(minor.hand(str(pid))) for pid in party}
+    assert sizes == {pid: shadows.hand_size(party[pid]["attributes"], focus[pid]) for pid in party}
+    assert sizes[2] != shadows.hand_size(party[2]["attributes"], "physical")  # Felix: 6, not 4
+    assert "Felix Marrow 6 (mental)" in lines[-1]
+    campaign.store.close()
+
+
+def test_soh11_a_dead_or_defeated_pc_is_dealt_no_hand(tmp_path: Path) -> None:
+    from app.commands.combat import ToggleDefeated
+    from app.commands.party import ChangePC
+    from app.queries import current_encounter
+
+    campaign = demo(tmp_path, "shadows")
+    campaign.apply(ChangePC(1, "status", ("dead",)))
+    found = current_encounter(campaign)
+    assert found is not None
+    enc_id, doc = found
+    felix = next(c for c in doc["combatants"] if c["side"] == "pc" and c["ref"] == "2")
+    campaign.apply(ToggleDefeated(enc_id, felix["id"]))  # the GM takes Felix out by hand
+    lines = campaign.apply(cards.DealHands(enc_id))
+    counts = _minor(campaign).hand_counts()
+    assert set(counts) == {"3", "4"}
+    assert lines[-1] == "Out of the fight, dealt nothing: Agnes Thorne, Felix Marrow"
+    campaign.store.close()
+
+
+def test_soh04_a_held_major_arcana_is_out_of_the_deck_until_given_up(tmp_path: Path) -> None:
+    from app.commands.party import ChangePC
+    from rulesets.decks import find_deck
+
+    campaign = demo(tmp_path, "shadows")
+    agnes = campaign.doc("party", 1)
+    assert agnes is not None and agnes["lists"]["major_arcana"][0]["rank"] == "The Star"
+    # Before any Major draw (no deck saved yet) the table already counts 21 to draw.
+    major = find_deck(campaign.rows("decks"), "major", campaign.rows("party"))[1]
+    assert (len(major.draw_pile), [c.name for c in major.hand("1")]) == (21, ["The Star"])
+    with pytest.raises(CommandError, match="cannot draw 22; only 21 cards are not in hands"):
+        campaign.apply(DrawCards("major", 22))
+    campaign.apply(DrawCards("major", 21))
+    drawn = [c.name for c in decks(campaign)["major"].discard]
+    assert len(drawn) == 21 and "The Star" not in drawn
+    with pytest.raises(CommandError, match="Agnes Thorne already holds The Star"):
+        campaign.apply(ChangePC(2, "add_item", ("major_arcana", "The Star")))
+    campaign.apply(ChangePC(1, "remove_item", ("major_arcana", 0)))  # Agnes gives it up
+    after = decks(campaign)["major"]
+    assert after.hand("1") == [] and after.discard[-1].name == "The Star"
+    campaign.apply(DrawCards("major", 22))  # every card again, The Star among them
+    assert "The Star" in [c.name for c in decks(campaign)["major"].discard]
+    campaign.apply(ChangePC(2, "add_item", ("major_arcana", "Tower")))  # granted by hand
+    major = find_deck(campaign.rows("decks"), "major", campaign.rows("party"))[1]
+    assert [c.name for c in major.hand("2")] == ["The Tower"] and len(major.discard) == 21
     campaign.store.close()

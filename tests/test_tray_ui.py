@@ -105,7 +105,7 @@ async def test_soh11_soh12_deal_show_hand_play_card_and_reopen_same_deck(tmp_pat
         assert len(minor["hands"]["1"]) == count - 1
         # other hands are counts only
         status = str(app.screen.query_one("#deck-status").render())
-        assert "Felix Marrow 3" in status
+        assert "Felix Marrow (physical) 3" in status  # the holder's focus beside the count
         draw_pile = [c["name"] for c in minor["draw_pile"]]
         await pilot.press("ctrl+q")
     app.campaign.store.close()
@@ -117,6 +117,24 @@ async def test_soh11_soh12_deal_show_hand_play_card_and_reopen_same_deck(tmp_pat
         minor = next(d for d in data["decks"].values() if d["kind"] == "minor")
         assert minor["discard"][-1]["name"] == draw_pile[0]
     again.campaign.store.close()
+
+
+async def test_soh11_each_characters_focus_by_key_deals_its_hand(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "f", "p", "f", "f", "h")  # Agnes mental, Felix spiritual
+        await pilot.pause()
+        focus = {pid: pc.get("focus") for pid, pc in app.campaign.rows("party")}
+        assert focus == {1: "mental", 2: "spiritual", 3: None, 4: None}
+        status = str(app.screen.query_one("#deck-status").render())
+        for shown in ("Agnes Thorne (mental) 3", "Felix Marrow (spiritual) 3",
+                      "Ines Calder (physical) 3", "Bram Okafor (physical) 6"):  # fmt: skip
+            assert shown in status
+        await pilot.press("s")
+        await pilot.pause()
+        hand = app.screen.query_one("#hand-cards", OptionList)
+        assert str(hand.border_title).startswith("Felix Marrow (spiritual)'s hand")
+    app.campaign.store.close()
 
 
 def test_tray_dice_mode_snapshot(snap_compare: Any, tmp_path: Path) -> None:
@@ -183,8 +201,14 @@ async def test_soh09_counter_prompt_refuses_bad_input_and_escape_cancels(tmp_pat
         assert "total: type a whole number" in str(app.screen.query_one("#form-error").render())
         await pilot.press("backspace", *"31", "tab", *"stars", "enter")
         await pilot.pause()
-        assert not isinstance(app.screen, FormScreen)
+        # Refused by the game: the form stays open with what was typed and why.
+        assert isinstance(app.screen, FormScreen)
+        assert "'stars' is not a suit" in str(app.screen.query_one("#form-error").render())
+        assert app.screen.query_one("#field-suits", Input).value == "stars"
         assert not [e for e in saved(app)["log"].values() if e.get("kind") == "roll"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
         await pilot.press("e", "escape")
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
@@ -248,21 +272,25 @@ async def test_soh08_contest_by_keys_hides_margin_and_survives_restart(tmp_path:
     again.campaign.store.close()
 
 
-async def test_soh11_round_focus_chosen_before_dealing(tmp_path: Path) -> None:
-    from rulesets.shadows import rules as shadows
-
+async def test_soh11_an_action_off_the_rollers_focus_is_minus_3(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "f", "f")
-        setup = _setup_text(app)
-        assert "Focus: Spiritual: Spirit + ½ Emotional" in setup
-        assert "-3 off focus" in setup
-        await pilot.press("h")
+        await pilot.press("2", "p", "f")  # Agnes states a mental focus
         await pilot.pause()
-        data = saved(app)
-        hands = _minor(data)["hands"]
-        for pid, pc in data["party"].items():
-            assert len(hands[pid]) == shadows.hand_size(pc["attributes"], "spiritual")
+        assert "Uses: the roller's own focus" in _setup_text(app)
+        await pilot.press("v")  # the action uses a physical attribute
+        await pilot.pause()
+        setup = _setup_text(app)
+        assert "Uses: physical (Body, Physical): -3 if off the roller's focus" in setup
+        assert "single card +0 -3 off mental focus vs Normal" in setup
+        await pilot.press("c")
+        await pilot.pause()
+        entry = last_roll(saved(app))
+        assert entry["expression"] == "single draw -3 vs Normal"
+        assert entry["total"] == sum(entry["dice"]) - 3
+        await pilot.press("v", "v", "v")  # around to the own focus: no penalty
+        await pilot.pause()
+        assert "single card +0 vs Normal" in _setup_text(app)
     app.campaign.store.close()
 
 

@@ -30,6 +30,7 @@ from rulesets.fight import (
     Hit,
     check_numbers,
     counts_out,
+    deal_damage,
     health_kind,
     hp_line,
     load,
@@ -604,37 +605,6 @@ class RemoveEffect(EncounterCommand):
 # --------------------------------------------------------------------------- damage
 
 
-def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
-    temp = int(c.stats.get("temp_hp", 0) or 0)
-    if temp <= 0 or amount <= 0:
-        return amount, []
-    used = min(temp, amount)
-    c.stats["temp_hp"] = temp - used
-    if c.stats["temp_hp"] == 0:
-        del c.stats["temp_hp"]
-    return amount - used, [f"{c.name}'s temporary HP absorbs {used}"]
-
-
-def _hp_damage(fight: Fight, hit: Hit, amount: int) -> list[str]:
-    """Plain HD HP down; NPC-08 morale offers when it drops an ally or halves it."""
-    c = hit.combatant
-    amount, note = fight.rules.hp_damage(hit, amount)
-    before = int(c.stats.get("hp", 0))
-    top = int(c.stats.get("hp_max", before))
-    after = max(0, before - amount)
-    c.stats["hp"] = after
-    said = f" ({note})" if note else ""
-    lines = [f"{c.name} takes {before - after} damage{said}: {before} → {after}/{top} HP"]
-    if after == 0 and before > 0:
-        lines.append(f"{c.name} drops")
-        for ally in fight.enc.combatants:
-            if ally.id != c.id and ally.side == c.side:
-                lines += fight.offer_morale(ally, f"{c.name} dropped")
-    elif before * 2 > top >= after * 2 and after > 0:
-        lines += fight.offer_morale(c, "lost half its HP")
-    return lines
-
-
 @dataclass(frozen=True)
 class Damage(EncounterCommand):
     """Damage by the game's rules (``tx.game.fight``).
@@ -650,25 +620,7 @@ class Damage(EncounterCommand):
     LABEL = "Damage"
 
     def change(self, fight: Fight) -> list[str]:
-        c = fight.combatant(self.combatant_id)
-        rules = fight.rules
-        kind = health_kind(c)
-        was_out = counts_out(rules, c, fight.sheet(c))
-        hit = Hit(fight, c, kind, Answers(self.answers))
-        amount, lines = rules.damage_amount(hit, str(self.amount))
-        if amount is None:
-            return lines
-        if kind == "hp" or rules.damage_is_points:
-            amount, absorbed = _absorb(c, amount)
-            lines += absorbed
-        if kind == "hp":
-            return lines + _hp_damage(fight, hit, amount) + settle_defeated(fight, c, was_out, None)
-        sheet = fight.sheet(c)  # again: the damage form's answers may have changed it
-        assert sheet is not None
-        hurt = rules.foe.hurt if kind == "foe" else rules.hurt
-        sheet, more = hurt(hit, sheet, amount)
-        fight.put_sheet(c, sheet)
-        return lines + more + settle_defeated(fight, c, was_out, sheet)
+        return deal_damage(fight, self.combatant_id, str(self.amount), self.answers)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rulesets.base import CheckResult, RuleError
 from rulesets.decks import load_deck, save_deck
 from rulesets.shadows import rules as shadows
 from rulesets.table import Tx
-from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState
+from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState, minor_card
 
 
 def _names(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -45,6 +45,8 @@ class SkillDraw:
     bonus: int = 0
     difficulty: str = "Normal"
     assistance: int = 0
+    modifier: int = 0
+    """−3 for an action off the character's focus (SOH-11)."""
 
     @property
     def label(self) -> str:
@@ -62,6 +64,7 @@ class SkillDraw:
             level=self.difficulty,
             mode=self.mode,
             assistance=self.assistance,
+            modifier=self.modifier,
             major=major,
             character_id=str(self.who) if self.who is not None else None,
         )
@@ -104,26 +107,53 @@ class OpposedDraw:
 
 @dataclass(frozen=True)
 class DealHands:
-    """SOH-11: gather and shuffle the Minor Arcana, deal each PC Body + ½ Physical (or by
-    focus) cards."""
+    """SOH-11: gather and shuffle the Minor Arcana, deal each PC still in the fight cards by
+    its own focus (Body + ½ Physical, Mind + ½ Mental or Spirit + ½ Emotional).
 
-    focus: str = "physical"
+    A PC who is incapacitated or dead, or whose combatant in the running encounter
+    (``encounter_id``) is defeated, is dealt nothing."""
+
+    encounter_id: int | None = None
     default_size: int = 5
     """Cards for a sheet without Shadows' attributes (cards are used in every game)."""
 
     @property
     def label(self) -> str:
-        return f"Deal combat hands ({self.focus})"
+        return "Deal combat hands"
 
     def run(self, tx: Tx) -> list[str]:
         doc_id, state = load_deck(tx, "minor")
-        sizes = {
-            str(pid): _hand_size(pc, self.focus, self.default_size) for pid, pc in tx.all("party")
-        }
+        out = _defeated_pcs(tx, self.encounter_id)
+        sizes: dict[str, int] = {}
+        left_out: list[str] = []
+        for pid, pc in tx.all("party"):
+            if not shadows.dealt_in(pc) or str(pid) in out:
+                left_out.append(str(pc.get("name", pid)))
+                continue
+            sizes[str(pid)] = _hand_size(pc, shadows.focus_of(pc), self.default_size)
         deal = shadows.deal_combat_hands(tx.rng, state, sizes)
         save_deck(tx, doc_id, state)
-        dealt = ", ".join(f"{_holder_name(tx, h)} {n}" for h, n in deal.dealt.items())
-        return [*deal.events, f"Dealt ({self.focus}): {dealt}"]
+        dealt = ", ".join(
+            f"{_holder_name(tx, h)} {n} ({_focus(tx, h)})" for h, n in deal.dealt.items()
+        )
+        lines = [*deal.events, f"Dealt: {dealt or 'nobody'}"]
+        if left_out:
+            lines.append(f"Out of the fight, dealt nothing: {', '.join(left_out)}")
+        return lines
+
+
+def _focus(tx: Tx, holder: str) -> str:
+    return shadows.focus_of(tx.find("party", int(holder)) if holder.isdigit() else None)
+
+
+def _defeated_pcs(tx: Tx, encounter_id: int | None) -> set[str]:
+    """Party ids (text) of the PCs marked defeated in that encounter."""
+    doc = tx.find("encounters", encounter_id) if encounter_id is not None else None
+    found = doc.get("combatants", []) if doc is not None else []
+    return {
+        str(c.get("ref"))
+        for c in found if isinstance(c, dict) and c.get("side") == "pc" and c.get("defeated")
+    }  # fmt: skip
 
 
 def _hand_size(pc: dict[str, Any], focus: str, default: int) -> int:
@@ -133,6 +163,32 @@ def _hand_size(pc: dict[str, Any], focus: str, default: int) -> int:
     if whole and whole not in attributes:
         return default
     return shadows.hand_size(attributes, focus)
+
+
+@dataclass(frozen=True)
+class SetFocus:
+    """SOH-11: a character states its focus for the round (None: the next one in turn)."""
+
+    pc_id: int
+    focus: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "Focus"
+
+    def run(self, tx: Tx) -> list[str]:
+        pc = tx.get("party", self.pc_id)
+        focus = self.focus if self.focus is not None else shadows.next_focus(shadows.focus_of(pc))
+        if focus not in shadows.FOCUSES:
+            raise RuleError(f"focus is one of {', '.join(shadows.FOCUSES)}, not {focus!r:.20}")
+        pc["focus"] = focus
+        tx.put("party", self.pc_id, pc)
+        return [f"{pc.get('name', '?')} focuses on {focus}: {_focus_rule(focus)}"]
+
+
+def _focus_rule(focus: str) -> str:
+    whole, half = shadows.FOCUS_ATTRIBUTES[focus]
+    return f"{whole.capitalize()} + ½ {half.capitalize()} cards, {shadows.OFF_FOCUS_PENALTY} off it"
 
 
 @dataclass(frozen=True)
@@ -163,6 +219,30 @@ def _held(state: DeckState, holder: str, key: str) -> Card:
         if card.key == key:
             return card
     raise DeckError(f"{holder} does not hold {key.split(':', 1)[-1]}")
+
+
+def held_card(state: DeckState, holder: str, who: str, typed: str) -> Card:
+    """SOH-12: the card of ``holder``'s hand the GM names, by its key (as the tray's hand
+    lists it) or as typed (``"9 Swords"``, ``"Queen of Cups"``); a refusal naming the hand
+    if it is not there."""
+    hand = state.hand(holder)
+    for card in hand:
+        if card.key == typed or card.label.casefold() == typed.strip().casefold():
+            return card
+    wanted = parse_card(typed)
+    for card in hand:
+        if card.key == wanted.key:
+            return card
+    held = ", ".join(c.label for c in hand) or "no cards (deal hands first)"
+    raise RuleError(f"{who} does not hold {wanted.label}; the hand is {held}")
+
+
+def parse_card(text: str) -> Card:
+    """SOH-14: a Minor Arcana card typed as ``"9 Swords"``, ``"Queen of Cups"``."""
+    words = [w for w in str(text).split() if w.casefold() != "of"]
+    if len(words) != 2:
+        raise RuleError("Type the card as rank and suit, e.g. 9 Swords or Queen of Cups")
+    return minor_card(words[0], words[1])
 
 
 @dataclass(frozen=True)

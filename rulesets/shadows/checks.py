@@ -36,19 +36,22 @@ from rulesets.shadows.cards import (
     PlayCards,
     RecallHands,
     RedrawCards,
+    SetFocus,
     Shuffle,
     SkillDraw,
     StartContest,
     contest_status,
     find_contest,
 )
-from rulesets.table import Action, Command, Context, Doc, Field
+from rulesets.table import Action, Command, Context, Doc, Field, need_pc
 from rulesets.tarot import SUITS
 
 MAX_SKILL = 60
 """Skills on a Shadows sheet stay far below this; it only catches typos (120 for 12)."""
 DAMAGE_CODES = tuple(shadows.DAMAGE_MODIFIERS)
-FOCUSES: tuple[shadows.Focus, ...] = ("physical", "mental", "spiritual")
+OWN = "own focus"
+USES: tuple[str, ...] = (OWN, *shadows.FOCUSES)
+"""Which focus the action set up uses: the roller's own, or a named one (−3 if not theirs)."""
 MODES = {"single": "single card", "three": "middle of three"}
 
 
@@ -109,12 +112,21 @@ def _assist_text(helpers: Sequence[int]) -> str:
     return f"assistance: {' + '.join(parts)} (next draw only)"
 
 
-def _focus_text(focus: str) -> str:
-    whole, half = shadows.FOCUS_ATTRIBUTES[focus]
+def _uses_text(uses: str) -> str:
+    if uses == OWN:
+        return "the roller's own focus"
+    whole, half = shadows.FOCUS_ATTRIBUTES[uses]
     return (
-        f"{focus.capitalize()}: {whole.capitalize()} + ½ {half.capitalize()}, "
-        f"{shadows.OFF_FOCUS_PENALTY} off focus"
+        f"{uses} ({whole.capitalize()}, {half.capitalize()}): "
+        f"{shadows.OFF_FOCUS_PENALTY} if off the roller's focus"
     )
+
+
+def off_focus(setup_uses: str, pc: Mapping[str, Any] | None) -> int:
+    """SOH-11: −3 when the action uses a focus other than the rolling character's own."""
+    if setup_uses == OWN or pc is None:
+        return 0
+    return shadows.off_focus_penalty(shadows.focus_of(pc), setup_uses)
 
 
 # --- the check ---------------------------------------------------------------------------------
@@ -129,10 +141,12 @@ def _spec(setup: Setup) -> CheckSpec:
     row = shadows.difficulty(level)
     minor = find_deck(setup.read("decks"), "minor")[1]
     extra = f" +{assist} assist" if helpers else ""
+    penalty = off_focus(str(values.get("uses", OWN)), setup.pc)
+    off = f" {penalty} off {shadows.focus_of(setup.pc)} focus" if penalty else ""
     return CheckSpec(
-        summary=f"{MODES[mode]} +{bonus}{extra} vs {row.name}",
-        odds=lambda: shadows.check_odds(minor, bonus + assist, row.name, mode),
-        command=SkillDraw(setup.who, mode, bonus, row.name, assist),
+        summary=f"{MODES[mode]} +{bonus}{extra}{off} vs {row.name}",
+        odds=lambda: shadows.check_odds(minor, bonus + assist + penalty, row.name, mode),
+        command=SkillDraw(setup.who, mode, bonus, row.name, assist, penalty),
         odds_title=f"+{bonus + assist} with assistance"
         if helpers
         else "from the deck as it stands",
@@ -188,13 +202,13 @@ CHECK = Check(
             "(0 clears), e.g. 12 8",
         ),
         CheckInput(
-            "focus",
-            "Focus",
+            "uses",
+            "Uses",
             "cycle",
-            default="physical",
-            press="f",
-            choices=FOCUSES,
-            show=_focus_text,
+            default=OWN,
+            press="v",
+            choices=USES,
+            show=_uses_text,
         ),
         CheckInput(
             "damage",
@@ -349,6 +363,7 @@ CHECKS = CheckRules(
     checks=(CHECK,),
     cards=CardTable(
         play=lambda holder, key: PlayCards(holder, (key,)),
+        holder=lambda pc: f"{pc.get('name', '?')} ({shadows.focus_of(pc)})",
         status=_contest_lines,
         empty="No hands dealt (h deals combat hands)",
     ),
@@ -358,9 +373,12 @@ ACTIONS: tuple[Action, ...] = (
     _tray("draw_card", "n", "Draw card", _fixed(DrawCards("minor", 1))),
     _tray("draw_major", "M", "Draw Major", _fixed(DrawCards("major", 1)), show=False),
     _tray(
-        "deal", "h", "Deal hands",
-        lambda ctx, v: DealHands(str(ctx.setup.get("focus", "physical"))),
-        description="Deal combat hands for the round's focus (f)",
+        "deal", "h", "Deal hands", lambda ctx, v: DealHands(ctx.encounter_id),
+        description="Deal combat hands, each by its character's focus",
+    ),
+    _tray(
+        "focus", "f", "Focus", lambda ctx, v: SetFocus(need_pc(ctx, "Focus")), needs="pc",
+        description="Change the rolling character's focus for the round",
     ),
     _tray(
         "redraw", "r", "Redraw card", _redraw, show=False,

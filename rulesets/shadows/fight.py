@@ -12,29 +12,34 @@ attacks, because a foe is hit and acts but never draws a Major Arcana.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulesets.decks import load_deck, save_deck
-from rulesets.fight import Answers, FightRules, FoeSheet, HealthKind, Hit, parse_amount
+from rulesets import encounter as er
+from rulesets.decks import find_deck, load_deck, save_deck
+from rulesets.fight import (
+    Answers,
+    EncounterCommand,
+    Fight,
+    FightRules,
+    FoeSheet,
+    HealthKind,
+    Hit,
+    combatants,
+    deal_damage,
+    parse_amount,
+    selected,
+)
 from rulesets.shadows import rules as shadows
-from rulesets.table import Action, Field
-from rulesets.tarot import SUITS, Card, minor_card
+from rulesets.shadows.cards import SetFocus, held_card, parse_card
+from rulesets.table import Action, Context, Field
+from rulesets.tarot import SUITS, Card
 
 Doc = dict[str, Any]
 FOE_POOLS = ("health", "life")
 MODIFIERS = ("normal", "vulnerable", "resistant", "immune")
 DEFAULTS = {a.key: a.default for a in shadows.SHEET.attributes}
-
-
-def parse_card(text: str) -> Card:
-    """SOH-14: a Minor Arcana attack card typed as ``"9 Swords"``, ``"Queen of Cups"``."""
-    words = [w for w in str(text).split() if w.casefold() != "of"]
-    if len(words) != 2:
-        raise shadows.RuleError(
-            "Type the attack card as rank and suit, e.g. 9 Swords or Queen of Cups"
-        )
-    return minor_card(words[0], words[1])
 
 
 # --------------------------------------------------------------------------- foes
@@ -142,6 +147,9 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
     if guard.cover:
         parts.append(f"cover/movement {guard.cover}")
     lines = [f"{c.name}'s defence {guard.total} = " + " + ".join(parts)]
+    if card.value == 1 and not 1 <= answers.whole("fumble") <= 14:
+        # SOH-06: an Ace is checked against the weapon's fumble value; 0 would never fumble.
+        raise shadows.RuleError("An Ace checks the weapon's fumble value: type it (1-14)")
     deck_id, deck = load_deck(hit.tx, "minor")
     result = shadows.resolve_attack(
         hit.rng,
@@ -153,6 +161,7 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
         damage_code=answers.text("weapon") or None,
         critical_suit=answers.text("critical") or None,
         fumble_value=answers.whole("fumble"),
+        modifier=shadows.OFF_FOCUS_PENALTY if answers.flag("off_focus") else 0,
         defence_face=answers.flag("face"),
     )
     if result.modifier or result.critical or result.fumble:
@@ -203,6 +212,194 @@ FOE = FoeSheet(
     out=out,
 )
 
+# --------------------------------------------------------------------------- a card from a hand
+
+WEAPON_KEYS = ("fumble", "critical", "weapon")
+"""The damage form's questions about the attacker's weapon, remembered on its sheet."""
+
+
+def weapon_of(sheet: Mapping[str, Any] | None) -> dict[str, str]:
+    """The attacker's weapon as last used (``sheet["weapon"]``): the answers it prefills."""
+    saved = sheet.get("weapon") if isinstance(sheet, Mapping) else None
+    if not isinstance(saved, Mapping):
+        return {}
+    return {k: str(saved[k]) for k in WEAPON_KEYS if saved.get(k) not in (None, "")}
+
+
+def _weapon_answers(answers: Answers) -> dict[str, Any]:
+    """SOH-06/15/16: the weapon's fumble value (1-14), critical suit and damage modifier."""
+    fumble = answers.number("fumble", None)
+    if fumble is None or not 1 <= fumble <= 14:
+        raise shadows.RuleError("The weapon's fumble value is a card value from 1 to 14")
+    critical = answers.text("critical")
+    if critical and critical not in SUITS:
+        raise shadows.RuleError(f"The critical suit is one of {', '.join(SUITS)}")
+    code = answers.text("weapon")
+    if code and code not in shadows.DAMAGE_MODIFIERS:
+        raise shadows.RuleError(
+            f"The damage modifier is one of {', '.join(shadows.DAMAGE_MODIFIERS)}"
+        )
+    return {"fumble": fumble, "critical": critical, "weapon": code}
+
+
+@dataclass(frozen=True)
+class PlayAttackCard(EncounterCommand):
+    """SOH-10..16: the attacker plays a card from its hand as an attack on the target.
+
+    One change: the AP the attack costs are spent, the card goes from the hand to the discards,
+    and the attack is the damage form's attack card (the same path as ``t`` with a card): the
+    attacker's weapon (fumble value, critical suit, damage modifier, remembered on its sheet
+    for the next attack) and its focus (−3 to an attack of another focus) against the target's
+    defence.
+    """
+
+    attacker_id: str = ""
+    target_id: str = ""
+    card: str = ""
+    """The card as typed (``"9 Swords"``) or its key (``"minor:9:Swords"``)."""
+    ap: int = 1
+    answers: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return "Attack with a card"
+
+    def change(self, fight: Fight) -> list[str]:
+        attacker = fight.combatant(self.attacker_id)
+        target = fight.combatant(self.target_id)
+        if target.id == attacker.id:
+            raise shadows.RuleError(f"{attacker.name} cannot attack itself: pick a target")
+        if target.defeated:
+            raise shadows.RuleError(f"{target.name} is out of the fight")
+        holder = _holder(attacker)
+        answers = Answers(self.answers)
+        weapon = _weapon_answers(answers)
+        kind = answers.choice("type", tuple(shadows.ATTACK_SUITS), "physical")
+        sheet = fight.sheet(attacker)
+        deck_id, deck = load_deck(fight.tx, "minor")
+        card = held_card(deck, holder, attacker.name, self.card)
+        ap_lines = er.spend_ap(fight.enc, attacker.id, self.ap, "an attack")
+        deck.play(holder, [card])
+        save_deck(fight.tx, deck_id, deck)
+        focus = shadows.focus_of(sheet)
+        off = shadows.off_focus_penalty(focus, shadows.ATTACK_FOCUS[kind]) != 0
+        lines = [f"{attacker.name} plays {card.label} against {target.name}"]
+        if off:
+            lines.append(f"{attacker.name}'s focus is {focus}: {shadows.OFF_FOCUS_PENALTY} to a "
+                         f"{kind} attack")  # fmt: skip
+        if sheet is not None:
+            fight.put_sheet(attacker, {**sheet, "weapon": weapon})
+        played = {**self.answers, **weapon, "card": card.label, "off_focus": off}
+        return lines + deal_damage(fight, target.id, "", played) + ap_lines
+
+
+def _holder(c: er.Combatant) -> str:
+    """Whose hand a combatant plays from: a PC's party id (foes are dealt no hands)."""
+    if c.side != "pc" or not str(c.ref or "").isdigit():
+        raise shadows.RuleError(
+            f"{c.name} is dealt no hand: type the card the GM draws for it with t"
+        )
+    return str(c.ref)
+
+
+# --------------------------------------------------------------------------- the tracker's keys
+
+
+def _attacker(ctx: Context) -> Mapping[str, Any] | None:
+    c = ctx.combatant
+    return (
+        c if c is not None and c.get("side") == "pc" and str(c.get("ref", "")).isdigit() else None
+    )
+
+
+def _hand(ctx: Context, holder: str) -> list[Card]:
+    try:
+        return find_deck(ctx.read.rows("decks"), "minor")[1].hand(holder)
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
+def _targets(ctx: Context) -> list[Mapping[str, Any]]:
+    """Who the selected attacker may attack: everyone else still in the fight, foes first."""
+    me = ctx.combatant or {}
+    others = [c for c in combatants(ctx) if c.get("id") != me.get("id") and not c.get("defeated")]
+    return sorted(others, key=lambda c: c.get("side") == me.get("side"))
+
+
+def _attack_form(ctx: Context) -> tuple[Field, ...]:
+    attacker = _attacker(ctx)
+    if attacker is None:
+        raise shadows.RuleError("Select the attacking PC first (j/k)")
+    hand = [c.label for c in _hand(ctx, str(attacker["ref"]))]
+    sheet = ctx.read.doc("party", int(str(attacker["ref"])))
+    weapon = weapon_of(sheet)
+    names = tuple(dict.fromkeys(str(c.get("name", "?")) for c in _targets(ctx)))
+    asked = {f.key: f for f in _damage_fields(shadows.POOLS)}
+    return (
+        Field("card", "Card from the hand", hand[0] if hand else "", suggestions=tuple(hand)),
+        Field("target", "Target", names[0] if names else "", "choice", choices=names),
+        Field("ap", "AP spent on the attack", "1", "int", minimum=1, maximum=13),
+        replace(asked["fumble"], label="Weapon's fumble value (1-14)",
+                default=weapon.get("fumble", ""), minimum=1, maximum=14),
+        replace(asked["critical"], default=weapon.get("critical", "")),
+        replace(asked["weapon"], default=weapon.get("weapon", "")),
+        *(f for key, f in asked.items() if key not in ("amount", "card", *WEAPON_KEYS)),
+    )  # fmt: skip
+
+
+def _attack_title(ctx: Context) -> str:
+    attacker = _attacker(ctx) or {}
+    holder = str(attacker.get("ref", ""))
+    sheet = ctx.read.doc("party", int(holder)) if holder.isdigit() else None
+    hand = ", ".join(c.label for c in _hand(ctx, holder)) or "no cards (deal hands in the tray)"
+    return (
+        f"{attacker.get('name', '?')} attacks with a card ({shadows.focus_of(sheet)} focus) · "
+        f"hand: {hand}"
+    )
+
+
+def _attack(ctx: Context, values: Mapping[str, Any]) -> PlayAttackCard:
+    encounter_id, attacker_id = selected(ctx)
+    name = str(values.get("target", ""))
+    target = next((c for c in _targets(ctx) if str(c.get("name")) == name), None)
+    if target is None:
+        raise shadows.RuleError(f"No one called {name[:40]!r} is in the fight to attack")
+    rest = {k: v for k, v in values.items() if k not in ("card", "target", "ap")}
+    return PlayAttackCard(
+        encounter_id, attacker_id, str(target["id"]), str(values.get("card", "")),
+        int(values.get("ap") or 1), rest,
+    )  # fmt: skip
+
+
+def _set_focus(ctx: Context, values: Mapping[str, Any]) -> SetFocus:
+    attacker = _attacker(ctx)
+    if attacker is None:
+        raise shadows.RuleError("Focus is a PC's: select one first (j/k)")
+    return SetFocus(int(str(attacker["ref"])))
+
+
+def _ap_round_running(ctx: Context) -> bool:
+    enc = ctx.encounter or {}
+    return (
+        _attacker(ctx) is not None and enc.get("model") == "ap_rounds" and bool(enc.get("started"))
+    )
+
+
+def detail(c: er.Combatant, sheet: Mapping[str, Any] | None) -> str:
+    """A PC's focus for the round and the weapon it last attacked with."""
+    if c.side != "pc" or sheet is None:
+        return ""
+    weapon = weapon_of(sheet)
+    parts = [f"Focus: {shadows.focus_of(sheet)}"]
+    if weapon:
+        parts.append(
+            "weapon: fumble " + weapon.get("fumble", "?")
+            + (f", critical {weapon['critical']}" if weapon.get("critical") else "")
+            + (f", {weapon['weapon']}" if weapon.get("weapon") else "")
+        )  # fmt: skip
+    return " · ".join(parts)
+
+
 FIGHT = FightRules(
     foe=FOE,
     ap_per_round=shadows.ap_per_round,
@@ -213,5 +410,17 @@ FIGHT = FightRules(
     hurt=hurt,
     heal=heal,
     out=out,
+    detail=detail,
 )
-ACTIONS: tuple[Action, ...] = ()
+ACTIONS: tuple[Action, ...] = (
+    Action(
+        "attack_card", "combat", "P", "Play a card", _attack, needs="combatant",
+        form=_attack_form, title=_attack_title, available=_ap_round_running,
+        description="The selected PC plays a card from its hand as an attack (spends AP)",
+    ),
+    Action(
+        "focus", "combat", "f", "Focus", _set_focus, needs="combatant",
+        available=lambda ctx: _attacker(ctx) is not None,
+        description="Change the selected PC's focus for the round (physical, mental, spiritual)",
+    ),
+)  # fmt: skip

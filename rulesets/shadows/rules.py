@@ -22,6 +22,13 @@ won draw scores 1; the hidden margin is kept in the state but left out of :meth:
 Reading: a counter action compares card values only (not totals), as the text does.
 Reading: hand sizes are Body + Physical // 2 (Mind + Mental // 2, Spirit + Emotional // 2),
 rounding the half down, since only AP says "rounded up".
+Reading: focus is each character's own (each player states their character's focus for the
+round); a character who never stated one is physical. Only PCs are dealt hands: the text deals
+"to each player" by attributes a foe sheet does not carry, so a foe's attack card is the one
+the GM draws for it and types into the damage form. An incapacitated or dead character is dealt
+nothing. An attack played from a hand costs 1 AP unless the GM says more (defence cards are
+limited by the AP the attacker spent), and an attack type belongs to a focus (physical to
+physical, spiritual magic to spiritual, mana magic to mental) for the −3 off focus.
 Reading: a combat fumble check is triggered by an Ace played as the attack card, since the
 difficulty table's wider fumble ranges belong to skill checks; a fumbled attack deals nothing.
 Reading: the minor critical is the first card drawn because the attack card was a face card
@@ -204,7 +211,7 @@ class SkillDraw:
         used = next(i for i, c in enumerate(self.cards) if c is self.used)
         unused = tuple(i for i in range(len(self.cards)) if i != used)
         return CheckResult(
-            expression=f"{self.mode} draw +{self.bonus} vs {self.difficulty}",
+            expression=f"{self.mode} draw {self.bonus:+d} vs {self.difficulty}",
             total=self.total,
             dice=tuple(values),
             band=self.band,
@@ -634,7 +641,34 @@ FOCUS_ATTRIBUTES: dict[str, tuple[str, str]] = {
     "mental": ("mind", "mental"),
     "spiritual": ("spirit", "emotional"),
 }
+FOCUSES: tuple[Focus, ...] = ("physical", "mental", "spiritual")
+DEFAULT_FOCUS: Focus = "physical"
 OFF_FOCUS_PENALTY = -3
+ATTACK_FOCUS: dict[str, Focus] = {
+    "physical": "physical",
+    "spiritual": "spiritual",
+    "mana": "mental",
+}
+"""The focus an attack type belongs to: mana magic is a mental effect, spiritual magic a
+spiritual one (the text's focus list)."""
+
+
+def focus_of(character: Mapping[str, Any] | None) -> Focus:
+    """SOH-11: the focus a character stated for the round (``character["focus"]``); a sheet
+    that never stated one (saves from before focus was each character's) is physical."""
+    focus = character.get("focus") if isinstance(character, Mapping) else None
+    return next((f for f in FOCUSES if f == focus), DEFAULT_FOCUS)
+
+
+def next_focus(focus: str) -> Focus:
+    """The focus after ``focus`` in :data:`FOCUSES` (the GM cycles a character's focus)."""
+    at = FOCUSES.index(focus) if focus in FOCUSES else -1
+    return FOCUSES[(at + 1) % len(FOCUSES)]
+
+
+def dealt_in(character: Mapping[str, Any]) -> bool:
+    """SOH-11: only a character still in the fight is dealt a hand (not incapacitated, dead)."""
+    return character.get("status", "alive") == "alive"
 
 
 def hand_size(attributes: Mapping[str, int], focus: str) -> int:
@@ -667,14 +701,17 @@ def deal_combat_hands(rng: random.Random, deck: DeckState, sizes: Mapping[str, i
     """
     events = [deck.gather_and_shuffle(rng)]
     dealt = dict.fromkeys(sizes, 0)
-    for turn in range(max(sizes.values(), default=0)):
+    turn = 0
+    # Round by round while cards remain: a huge size (a typo, a fuzzer) ends with the deck.
+    while deck.draw_pile and any(size > turn for size in sizes.values()):
         for cid, size in sizes.items():
-            if turn < size:
-                if not deck.draw_pile:
-                    events.append(f"Minor Arcana ran out: {cid} is short of {size - turn} cards")
-                    continue
+            if turn < size and deck.draw_pile:
                 deck.give(cid, [deck.draw_pile.pop(0)])
                 dealt[cid] += 1
+        turn += 1
+    for cid, size in sizes.items():
+        if dealt[cid] < size:
+            events.append(f"Minor Arcana ran out: {cid} is short of {size - dealt[cid]} cards")
     return CombatDeal(dealt, dict(sizes), tuple(events))
 
 

@@ -3,13 +3,14 @@ new scene, and a new session that returns every held Major Arcana but the one a 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rulesets import tarot
 from rulesets.base import Character
-from rulesets.decks import load_deck, save_deck
+from rulesets.decks import held_by, load_deck, save_deck
 from rulesets.shadows import rules
-from rulesets.sheet import Parts, Rest, RestCall, SheetRules
+from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRules
 from rulesets.table import Action, Field, Reader, Tx
 
 
@@ -63,8 +64,48 @@ def _return_arcana(tx: Tx, call: RestCall) -> list[str]:
     return list(ended.log)
 
 
+def _give_up(tx: Tx, pc: Character, name: str) -> list[str]:
+    """SOH-04: a PC gives up a held Major Arcana: off the sheet, back to the deck's discards."""
+    held = pc.get("lists", {}).get("major_arcana", [])
+    at = next(
+        i for i, c in enumerate(held) if (c.get("name") if isinstance(c, dict) else c) == name
+    )
+    entry = held.pop(at)
+    major_id, major = load_deck(tx, "major")
+    try:
+        key = tarot.as_card(entry).key
+    except (ValueError, KeyError, TypeError):
+        key = ""  # a hand-edited entry that is no card: nothing goes back
+    for holder, cards in list(major.hands.items()):
+        for card in cards:
+            if card.key == key:
+                major.discard.append(major.remove_from_hand(holder, card))
+                save_deck(tx, major_id, major)
+                break
+    return [f"{pc.get('name', '?')} gives up {name}: back in the Major Arcana"]
+
+
+def _grant_fields(pc: Character, target: str) -> tuple[Field, ...]:
+    names = tuple(a.name for a in tarot.MAJOR_ARCANA)
+    return (Field("card", "Major Arcana card (e.g. The Star)", suggestions=names),)
+
+
+def _grant(tx: Tx, pc: Character, values: Mapping[str, Any]) -> list[str]:
+    """SOH-04: the GM grants a Major Arcana by hand; it leaves the deck (another PC's is refused)."""
+    card = tarot.major_card(str(values.get("card", "")))
+    for holder, cards in held_by(tx.all("party")).items():
+        if any(c.key == card.key for c in cards):
+            other = tx.find("party", int(holder)) or {}
+            raise rules.RuleError(f"{other.get('name', '?')} already holds {card.name}")
+    pc.update(rules.grant_major_arcana(pc, card))
+    # The deck follows the sheet the next time it is read (rulesets.decks.hold_listed).
+    return [f"{pc.get('name', '?')} now holds {card.name}: out of the Major Arcana"]
+
+
 SHEET = SheetRules(
     entries={"major_arcana": _card},
+    remove={"major_arcana": _give_up},
+    adding={"major_arcana": Adding("Grant a Major Arcana", _grant_fields, _grant)},
     rests={
         "session": Rest(_new_round, form=_carry_over_form, before=_return_arcana),
         "scene": Rest(_new_round),
