@@ -304,7 +304,7 @@ class TrayScreen(PanelScreen):
         hand.clear_options()
         if self.shown_holder is not None:
             cards = minor.hand(self.shown_holder)
-            hand.border_title = f"{names.get(self.shown_holder, '?')}'s hand (enter plays)"
+            hand.border_title = f"Hand: {names.get(self.shown_holder, '?')} · enter plays"
             hand.add_options([Option(card_text(c), id=c.key) for c in cards])
             if cards:
                 hand.highlighted = min(highlighted or 0, len(cards) - 1)

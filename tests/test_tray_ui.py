@@ -133,7 +133,7 @@ async def test_soh11_each_characters_focus_by_key_deals_its_hand(tmp_path: Path)
         await pilot.press("s")
         await pilot.pause()
         hand = app.screen.query_one("#hand-cards", OptionList)
-        assert str(hand.border_title).startswith("Felix Marrow (spiritual)'s hand")
+        assert str(hand.border_title).startswith("Hand: Felix Marrow (spiritual) · ")
     app.campaign.store.close()
 
 
