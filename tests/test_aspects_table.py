@@ -13,10 +13,9 @@ from textual.widgets._footer import FooterKey
 from app.commands import combat as cmd
 from app.queries import current_encounter
 from app.tui import TablesideApp
-from screens.combat import CombatScreen
 from screens.form import FormScreen
 from screens.help import HelpScreen
-from tests.apphelpers import SIZE, demo_app
+from tests.apphelpers import SIZE, demo_app, last_roll, select_combatant
 from tests.test_party_ui import goto_field
 
 ROWAN, GOBLIN = "c1", "c5"
@@ -41,15 +40,6 @@ def foe_sheet(app: TablesideApp, cid: str) -> dict[str, Any]:
     return sheet
 
 
-async def select(pilot: Pilot[None], cid: str) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, CombatScreen)
-    ids = [c["id"] for c in encounter(pilot.app)["combatants"]]  # type: ignore[arg-type]
-    while screen.table.cursor_row != ids.index(cid):
-        await pilot.press("j" if screen.table.cursor_row < ids.index(cid) else "k")
-    await pilot.pause()
-
-
 async def offered(app: TablesideApp, pilot: Pilot[None]) -> tuple[set[str], set[str]]:
     """The game keys the Footer shows, and every line help lists."""
     footer = {str(k.description) for k in app.screen.query(FooterKey)}
@@ -69,10 +59,6 @@ async def rolls_for(pilot: Pilot[None], name: str) -> None:
         await pilot.press("p")
 
 
-def last_roll(app: TablesideApp) -> dict[str, Any]:
-    return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
-
-
 def consequences(sheet: dict[str, Any]) -> list[str]:
     return [e["name"] for e in sheet["lists"]["consequences"]]
 
@@ -88,7 +74,7 @@ async def test_darkest_self_is_offered_on_the_pc_never_with_a_foe_selected(tmp_p
             app.campaign.apply(cmd.Damage(eid, ROWAN, "12", {"defence": 7}))
         await pilot.pause()
         assert ROWAN in encounter(app)["pending"]
-        await select(pilot, GOBLIN)
+        await select_combatant(pilot, GOBLIN)
         footer, helped = await offered(app, pilot)
         assert "Darkest Self or Taken Out" not in footer
         assert not any("Darkest Self" in line for line in helped)
@@ -96,7 +82,7 @@ async def test_darkest_self_is_offered_on_the_pc_never_with_a_foe_selected(tmp_p
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
         assert rowan(app)["status"] == "alive" and ROWAN in encounter(app)["pending"]
-        await select(pilot, ROWAN)
+        await select_combatant(pilot, ROWAN)
         footer, helped = await offered(app, pilot)
         assert "Darkest Self or Taken Out" in footer
         await pilot.press("f", "enter")
@@ -143,7 +129,7 @@ async def test_the_defender_names_a_consequence_and_renaming_makes_no_second(
         # It recovers: from the tracker it heals into a negative aspect and frees its slot.
         await pilot.press("1")
         await pilot.pause()
-        await select(pilot, ROWAN)
+        await select_combatant(pilot, ROWAN)
         await pilot.press("H", "tab", *"Tender nose", "enter")
         await pilot.pause()
         assert consequences(rowan(app)) == ["Cracked rib"]
@@ -159,7 +145,7 @@ async def test_the_defender_names_a_consequence_and_renaming_makes_no_second(
 async def test_a_foes_consequence_is_named_in_the_tracker(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "aspects")
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, GOBLIN)
+        await select_combatant(pilot, GOBLIN)
         footer, _ = await offered(app, pilot)
         assert "Name a consequence" not in footer  # none held yet
         await pilot.press("t", "9", "enter")
@@ -199,7 +185,7 @@ async def test_an_advantage_from_the_tracker_is_invoked_free_in_the_tray(tmp_pat
     app = demo_app(tmp_path, "aspects")
     async with app.run_test(size=SIZE) as pilot:
         # Rowan (selected) creates "Off balance" on Goblin 1: the free invoke is Rowan's.
-        await select(pilot, GOBLIN)
+        await select_combatant(pilot, GOBLIN)
         await pilot.press("A", *"Off balance", "tab", "tab", *"Rowan Pike", "enter")
         await pilot.pause()
         aspect = foe_sheet(app, GOBLIN)["lists"]["temporary_aspects"][0]
@@ -254,7 +240,7 @@ async def test_an_advantage_on_the_scene_from_the_tray_rerolls_free_from_the_tra
         # In the tracker, on Rowan: the free invoke for a reroll (the better total is kept).
         await pilot.press("1")
         await pilot.pause()
-        await select(pilot, ROWAN)
+        await select_combatant(pilot, ROWAN)
         await pilot.press("F", "tab", *"reroll", "enter")
         await pilot.pause()
         after = last_roll(app)
@@ -271,10 +257,10 @@ async def test_an_advantage_on_the_scene_from_the_tray_rerolls_free_from_the_tra
 async def test_a_compel_grants_a_fate_point_from_the_tracker_and_the_tray(tmp_path: Path) -> None:
     app = demo_app(tmp_path, "aspects")
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, GOBLIN)
+        await select_combatant(pilot, GOBLIN)
         footer, _ = await offered(app, pilot)
         assert "Compel" not in footer  # a foe earns no fate point
-        await select(pilot, ROWAN)
+        await select_combatant(pilot, ROWAN)
         await pilot.press("C", "enter")  # Rowan's first aspect is suggested
         await pilot.pause()
         assert rowan(app)["resources"]["fate_points"]["current"] == 1
