@@ -78,6 +78,8 @@ async def test_darkest_self_is_offered_on_the_pc_never_with_a_foe_selected(tmp_p
         footer, helped = await offered(app, pilot)
         assert "Darkest Self or Taken Out" not in footer
         assert not any("Darkest Self" in line for line in helped)
+        palette = {c.title for c in app.get_system_commands(app.screen)}
+        assert not any("Darkest Self" in title for title in palette)
         await pilot.press("f")
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
@@ -85,6 +87,7 @@ async def test_darkest_self_is_offered_on_the_pc_never_with_a_foe_selected(tmp_p
         await select_combatant(pilot, ROWAN)
         footer, helped = await offered(app, pilot)
         assert "Darkest Self or Taken Out" in footer
+        assert any("Darkest Self" in c.title for c in app.get_system_commands(app.screen))
         await pilot.press("f", "enter")
         await pilot.pause()
         assert rowan(app)["status"] == "darkest self"
