@@ -114,6 +114,8 @@ async def test_the_defender_names_a_consequence_and_renaming_makes_no_second(
         await pilot.press("r", "tab", *"Broken nose", "enter")
         await pilot.pause()
         assert consequences(rowan(app)) == ["Cracked rib", "Broken nose"]
+        shown = str(app.screen.query_one("#combat-amount").render())
+        assert "Consequences (r names): Cracked rib, Broken nose" in shown
         received = rowan(app)["lists"]["consequences"][1]["received"]
         assert received  # the date received stays (ASP-07)
         # A name the other consequence has is refused; nothing changes.
@@ -197,6 +199,8 @@ async def test_an_advantage_from_the_tracker_is_invoked_free_in_the_tray(tmp_pat
             1,
             "Rowan Pike",
         )
+        shown = str(app.screen.query_one("#combat-amount").render())
+        assert "Aspects: Off balance (free invoke: Rowan Pike)" in shown
         # Rowan rolls in the tray and uses the free invoke: +2, no fate point paid.
         await pilot.press("2")
         await pilot.pause()
@@ -243,6 +247,8 @@ async def test_an_advantage_on_the_scene_from_the_tray_rerolls_free_from_the_tra
         # In the tracker, on Rowan: the free invoke for a reroll (the better total is kept).
         await pilot.press("1")
         await pilot.pause()
+        status = str(app.screen.query_one("#combat-status").render())
+        assert "Scene: Wet floor (free invoke: Rowan Pike)" in status
         await select_combatant(pilot, ROWAN)
         await pilot.press("F", "tab", *"reroll", "enter")
         await pilot.pause()

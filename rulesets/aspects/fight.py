@@ -131,11 +131,39 @@ def heal(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     ]
 
 
+def _aspect_text(entry: Any, holder: str) -> str:
+    """``"Cornered (free invoke: Rowan Pike)"``."""
+    name = str(entry.get("name", "?")) if isinstance(entry, Mapping) else str(entry)
+    free = aspects.free_invoker(entry, holder)
+    return f"{name} (free invoke: {free})" if free else name
+
+
 def notes(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    lines = []
+    scene = doc.get(advantage.SCENE_KEY) or []
+    if scene:
+        shown = ", ".join(_aspect_text(e, aspects.SCENE) for e in scene)
+        lines.append(f"Scene: {shown}")
     pending = doc.get("pending") or {}
-    if not isinstance(pending, Mapping) or not pending:
-        return []
-    return [f"Darkest Self or Taken Out (f): {', '.join(names.get(k, '?') for k in pending)}"]
+    if isinstance(pending, Mapping) and pending:
+        who = ", ".join(names.get(k, "?") for k in pending)
+        lines.append(f"Darkest Self or Taken Out (f): {who}")
+    return lines
+
+
+def detail(c: Any, sheet: Doc | None) -> str:
+    """The selected's aspects (a created advantage with whose free invoke it is) and
+    consequences, on the line under the tracker."""
+    if not sheet:
+        return ""
+    lists = sheet.get("lists") or {}
+    parts = [str(a) for a in lists.get("aspects") or []]
+    parts += [_aspect_text(e, c.name) for e in lists.get("temporary_aspects") or []]
+    held = aspects.consequence_names(sheet)
+    line = f"Aspects: {', '.join(parts)}" if parts else ""
+    if held:
+        line += (" · " if line else "") + f"Consequences (r names): {', '.join(held)}"
+    return line
 
 
 FOE = FoeSheet(
@@ -158,6 +186,7 @@ FIGHT = FightRules(
     heal=heal,
     out=out,
     notes=notes,
+    detail=detail,
 )
 
 
