@@ -14,8 +14,6 @@ from textual.widgets import Static
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from rulesets.somnihil import rules as somnihil
-from rulesets.somnihil.checks import preset
-from rulesets.somnihil.fight import anomaly_note
 from screens.combat import CombatScreen
 from tests.apphelpers import SIZE, demo_app, last_roll, select_combatant
 
@@ -190,25 +188,3 @@ async def test_a_catastrophe_on_a_cast_spell_makes_the_anomaly_with_the_caster_i
         assert inside(app) == [caster["id"]]
         assert "inside (disadvantage, A in/out)" in status(app)
     app.campaign.store.close()
-
-
-def test_preset_and_note_read_the_fight_document() -> None:
-    anomaly = {"name": "Anomaly", "remaining": 3, "tick": "turn_end", "owner": "c1"}
-    doc = {
-        "current": "c5",
-        "combatants": [
-            {"id": "c1", "name": "Vesna", "side": "pc", "ref": "1", "conditions": [anomaly]},
-            {"id": "c2", "name": "Orrin", "side": "pc", "ref": "2", "conditions": []},
-            {"id": "c5", "name": "Goblin", "side": "npc", "ref": "1", "conditions": [anomaly]},
-        ],
-    }
-    found = preset(doc, 1)
-    assert found is not None and found.values == {"edge": -1}
-    assert preset(doc, 2) is None
-    gm = preset(doc, None)  # the GM rolls for the Goblin, whose turn it is
-    assert gm is not None and "Goblin is inside" in gm.why
-    assert preset(None, 1) is None
-    assert anomaly_note(doc, {}) == [
-        "Anomaly: 3 turns left · inside (disadvantage, A in/out): Vesna, Goblin"
-    ]
-    assert anomaly_note({"combatants": []}, {}) == []
