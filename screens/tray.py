@@ -8,7 +8,9 @@ type every value at once. A game whose table holds cards (:class:`rulesets.check
 also gets the decks, one shown hand (``s``) and its own card actions; a game without gets none.
 
 The setup (who rolls, DC, edge …) is screen state: it is the GM's hand on the dice, not part of
-the campaign; the decks and the log are. Every result lands in the roll log.
+the campaign; the decks and the log are. Every result lands in the roll log. A game may preset
+it for the roller from the running fight (:attr:`rulesets.checks.CheckRules.preset`), shown with
+its reason under the setup.
 """
 
 from __future__ import annotations

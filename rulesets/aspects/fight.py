@@ -4,6 +4,10 @@ Damage to a character or a foe is a confrontation: the attack total against the 
 the overlap is a minor injury up to the stress cap, a consequence above it, and at the
 consequence limit the character enters their Darkest Self or is Taken Out (the GM's choice, f).
 
+The defender names an injury or consequence (the damage form's last field, or r afterwards;
+H lets a consequence heal into a negative aspect). Advantages created in the fight (A), their
+free invokes (F) and compels (C) are :mod:`rulesets.aspects.advantage`'s commands.
+
 Reading: a foe is a stress track: a stress cap per conflict (the typed cap, or the text's
 default 3 for a library NPC, whose HD statblock has none), no consequence slots ("NPCs often
 0") and no Darkest Self, so an overlap above its cap takes it out at once; Darkest Self is a
