@@ -43,6 +43,8 @@ def holders(
     (for writing; a read-only document is never changed)."""
 
     def entries(doc: Doc, key: str) -> list[Any]:
+        if not isinstance(doc.get(key, []), list):
+            return []  # a hand-edited document: nothing readable there, nothing written
         if create:
             found: list[Any] = doc.setdefault(key, [])
             return found
@@ -58,7 +60,11 @@ def holders(
         eid, enc = running
         for c in enc.get("combatants", []) or []:
             sheet = (c.get("stats") or {}).get("sheet")
-            if isinstance(sheet, dict) and not _in_party(c):
+            if (
+                isinstance(sheet, dict)
+                and isinstance(sheet.get("lists", {}), dict)
+                and not _in_party(c)
+            ):
                 lists = sheet.setdefault("lists", {}) if create else sheet.get("lists") or {}
                 found.append(
                     (

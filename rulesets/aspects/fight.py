@@ -144,8 +144,8 @@ def _aspect_text(entry: Any, holder: str) -> str:
 
 def notes(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     lines = []
-    scene = doc.get(advantage.SCENE_KEY) or []
-    if scene:
+    scene = doc.get(advantage.SCENE_KEY)
+    if isinstance(scene, list) and scene:
         shown = ", ".join(_aspect_text(e, aspects.SCENE) for e in scene)
         lines.append(f"Scene: {shown}")
     pending = doc.get("pending") or {}

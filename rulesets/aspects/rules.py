@@ -664,7 +664,10 @@ def rename_consequence(character: Character, name: str, new_name: str) -> list[s
 
 def consequence_names(character: Any) -> list[str]:
     """The consequences a character or foe holds, by name, oldest first."""
-    entries = (character or {}).get("lists", {}).get("consequences", []) or []
+    lists = (character or {}).get("lists")
+    entries = lists.get("consequences") if isinstance(lists, dict) else None
+    if not isinstance(entries, list):
+        return []  # a hand-edited sheet without them reads as none held
     return [str(e.get("name", "")) if isinstance(e, dict) else str(e) for e in entries]
 
 
