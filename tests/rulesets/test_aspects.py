@@ -418,3 +418,26 @@ def test_ruleset_shape() -> None:
     assert RULESET.health(bo) == "0 inj 0/2 cons 0 FP"
     assert isinstance(AspectsRoll((1, 1)).result.band, str)
     assert RULESET.check(random.Random(2)).expression == "2d6"
+
+
+def test_aspects_in_play_read_hand_edited_documents_as_none() -> None:
+    from rulesets.aspects.advantage import holders
+
+    assert asp.consequence_names({"lists": []}) == []
+    assert asp.consequence_names({"lists": {"consequences": "Broken"}}) == []
+    assert asp.consequence_names(None) == []
+    party = [(1, {"name": "Bo", "lists": {"temporary_aspects": "oops"}})]
+    fight = {
+        "combatants": [
+            {"id": "c5", "name": "Goblin", "side": "npc", "stats": {"sheet": {"lists": []}}},
+            {"id": "c6", "name": "Ogre", "side": "npc", "stats": {"sheet": {"lists": {}}}},
+        ],
+        "scene_aspects": 3,
+    }
+    found = holders(party, (1, fight))
+    assert [(name, entries) for name, entries, _ in found] == [
+        ("Bo", []),
+        ("Ogre", []),
+        (asp.SCENE, []),
+    ]
+    assert asp.free_invoker("Wet floor", "Bo") == ""  # a bare name has no free invoke
