@@ -231,6 +231,18 @@ class CardTable:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """Inputs a game sets for the roller from the running fight, and why (said in the tray)."""
+
+    values: Mapping[str, Any]
+    why: str = ""
+
+
+def _no_preset(encounter: Doc | None, who: int | None) -> Preset | None:
+    return None
+
+
+@dataclass(frozen=True)
 class CheckRules:
     """The tray's questions to a game: the checks it states, and whether cards are on the table."""
 
@@ -238,6 +250,10 @@ class CheckRules:
     cards: CardTable | None = None
     spends_once: frozenset[str] = frozenset()
     """Tray actions that, like the check, use up the inputs set for one roll (``once``)."""
+    preset: Callable[[Doc | None, int | None], Preset | None] = _no_preset
+    """``preset(running_encounter_doc, roller_party_id)``: what the tray sets up for this
+    roller from the fight (Somnihil: disadvantage inside an Anomaly); None: nothing. The roller
+    None is the GM (rolling for whoever's turn it is)."""
 
     def __post_init__(self) -> None:
         for check in self.checks:
@@ -284,6 +300,7 @@ __all__ = [
     "CheckRules",
     "CheckSpec",
     "CliFlag",
+    "Preset",
     "Setup",
     "need_roller",
     "require_game",

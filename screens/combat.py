@@ -179,6 +179,13 @@ class CombatScreen(PanelScreen):
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.
         self._set_text("#combat-detail", event.table.detail(), style="italic")
+        if self.encounter is not None:  # a game's key may work on this combatant only
+            self._offer_keys((self.encounter.model, self._has_hd, self._game_keys()))
+
+    def _game_keys(self) -> tuple[str, ...]:
+        """The game's tracker actions that work on the selection now: the Footer follows them."""
+        ctx = self.game_context()
+        return tuple(a.id for a in self.game.actions_for("combat") if self._works_now(a, ctx))
 
     def action_fold_list(self) -> None:
         """L: fold the encounter list away or bring it back (it folds by itself when narrow)."""
@@ -226,7 +233,7 @@ class CombatScreen(PanelScreen):
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
-        self._offer_keys((enc.model, self._has_hd))
+        self._offer_keys((enc.model, self._has_hd, self._game_keys()))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")

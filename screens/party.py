@@ -197,7 +197,7 @@ class PartyScreen(PanelScreen):
         pc = self._pc()
         if pc is None:
             return
-        kind, key, _ = self._field_parts()
+        kind, key, index = self._field_parts()
         if kind == "res":
             pool = pc.get("resources", {}).get(key, {})
             spec = next((s for s in self.campaign.ruleset.sheet.resources if s.key == key), None)
@@ -221,6 +221,12 @@ class PartyScreen(PanelScreen):
         elif kind == "status":
             options = self.game.sheet.status_choices(pc, self.campaign.ruleset.sheet.statuses)
             self.app.push_screen(PartyChoice("Status", options), self._text_op("status"))
+        elif kind == "item" and key in self.game.sheet.rename:
+            entry = pc.get("lists", {}).get(key, [])[int(index)]
+            old = str(entry.get("name", "")) if isinstance(entry, dict) else str(entry)
+            self.app.push_screen(
+                PartyPrompt(f"Rename {old}", old), self._text_op("rename_item", key, int(index))
+            )
         elif kind in ("list", "item") or self._adds_here(pc):
             self.action_add_item()
         else:

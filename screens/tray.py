@@ -8,7 +8,9 @@ type every value at once. A game whose table holds cards (:class:`rulesets.check
 also gets the decks, one shown hand (``s``) and its own card actions; a game without gets none.
 
 The setup (who rolls, DC, edge …) is screen state: it is the GM's hand on the dice, not part of
-the campaign; the decks and the log are. Every result lands in the roll log.
+the campaign; the decks and the log are. Every result lands in the roll log. A game may preset
+it for the roller from the running fight (:attr:`rulesets.checks.CheckRules.preset`), shown with
+its reason under the setup.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from app.commands.dice import RollDice
 from app.queries import current_encounter
 from rulesets import dice
 from rulesets.base import RuleError
-from rulesets.checks import Check, CheckInput, CheckSpec, Setup
+from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
 from rulesets.decks import find_deck
 from rulesets.table import Action, Context
 from rulesets.tarot import DeckError, DeckState
@@ -70,6 +72,9 @@ class TrayScreen(PanelScreen):
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
         """The encounter turn who-rolls last followed (a new turn moves it again)."""
+        self._preset: tuple[int | None, Preset | None] = (None, None)
+        """The game's preset last applied (roller, what): applied again only when it changes,
+        so a GM's own change to the setup stands."""
 
     @property
     def check(self) -> Check | None:
@@ -135,12 +140,31 @@ class TrayScreen(PanelScreen):
 
     def on_mount(self) -> None:
         self._follow_turn()
+        self._apply_preset()
         super().on_mount()
 
     def on_screen_resume(self) -> None:
-        if self._follow_turn():
+        if self._follow_turn() | self._apply_preset():
             self._show()
         super().on_screen_resume()
+
+    def _apply_preset(self) -> bool:
+        """The game's setup for this roller from the running fight (disadvantage inside an
+        Anomaly), put in place of the last one when it changed; True if the setup changed."""
+        found = current_encounter(self.campaign)
+        preset = self.game.checks.preset(found[1] if found else None, self.who)
+        if (self.who, preset) == self._preset:
+            return False
+        _, before = self._preset
+        for key in before.values if before is not None else ():
+            spec = self._input(key)
+            if spec is not None:
+                self.values[key] = spec.default
+        for key, value in preset.values.items() if preset is not None else ():
+            if self._input(key) is not None:
+                self.values[key] = value
+        self._preset = (self.who, preset)
+        return True
 
     def _follow_turn(self) -> bool:
         """A new turn in the running encounter: who rolls is its PC (an NPC's turn: the GM).
@@ -283,6 +307,9 @@ class TrayScreen(PanelScreen):
             text.append(str(exc), style="red")
             return text, "", {}
         text.append(spec.summary, style="bold")
+        preset = self._preset[1]
+        if preset is not None and preset.why:
+            text.append(f"\n{preset.why}", style="bold yellow")
         for note in spec.notes:
             text.append(f"\n{note}", style="dim")
         if check.legend:
@@ -349,6 +376,7 @@ class TrayScreen(PanelScreen):
     def action_next_who(self) -> None:
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
         self.shown_holder = None
+        self._apply_preset()
         self._show()
 
     def action_rolls_only(self) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 from app.demo import write_demo
 from app.state import Campaign
@@ -31,3 +34,23 @@ def screen_text(app: TablesideApp) -> list[str]:
     """The top screen as the GM reads it: one string per terminal row (styles dropped)."""
     update = app.screen._compositor.render_full_update()
     return ["".join(segment.text for segment in strip) for strip in update.strips]
+
+
+async def select_combatant(pilot: Pilot[None], cid: str) -> None:
+    """In the combat tracker: move the selection (j/k) onto the combatant with that id."""
+    from app.queries import current_encounter
+    from screens.combat import CombatScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen)
+    found = current_encounter(pilot.app.campaign)  # type: ignore[attr-defined]
+    assert found is not None
+    row = [c["id"] for c in found[1]["combatants"]].index(cid)
+    while screen.table.cursor_row != row:
+        await pilot.press("j" if screen.table.cursor_row < row else "k")
+    await pilot.pause()
+
+
+def last_roll(app: TablesideApp) -> dict[str, Any]:
+    """The newest dice roll in the roll log."""
+    return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]

@@ -219,10 +219,12 @@ COMBAT_ACTIONS = {
     "nemron": {"Action used", "Reaction used", "Movement used"},
     "resolution": set(),
     "shadows": set(),
-    "aspects": set(),
+    "aspects": {"Create an advantage", "Compel"},
 }
 """Each game's combat actions that work in its demo fight (a fate waits for a perished Cipher,
-Darkest Self for a character at the consequence limit)."""
+Darkest Self for a character at the consequence limit, stepping into an Anomaly for one, naming
+a consequence for one held, a free invoke for an advantage created; a compel is a PC's, and the
+demo selects one)."""
 EVERY_GAME_ACTION = {
     "Anomaly by AP cost",
     "Distance band farther",
@@ -231,6 +233,12 @@ EVERY_GAME_ACTION = {
     "Reaction used",
     "Movement used",
     "Darkest Self or Taken Out",
+    "In/out of the Anomaly",
+    "Name a consequence",
+    "Consequence heals",
+    "Create an advantage",
+    "Free invoke",
+    "Compel",
 }
 
 

@@ -1,7 +1,9 @@
 """Issue 13, done when: in each game a whole fight is played by keys, and the saved state is
 checked after every step: the party and a numbered foe group; initiative or AP rounds; a
-reinforcement joins mid-round and is sorted in; area damage; a foe defeated and skipped; a PC
-taken to the game's edge; undo and redo; quit and reopen on the same turn."""
+reinforcement joins mid-round and is sorted in; area damage; the game's own part (the aspects
+game: a compel and a free invoke; Somnihil: an Anomaly with someone inside rolling with
+disadvantage); a foe defeated and skipped; a PC taken to the game's edge; undo and redo; quit
+and reopen on the same turn."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from app.queries import current_encounter
 from app.tui import TablesideApp
 from rulesets import encounter as er
 from screens.combat import CombatScreen
-from tests.apphelpers import SIZE, demo_app, open_demo
+from tests.apphelpers import SIZE, demo_app, last_roll, open_demo
 
 GAMES = ("somnihil", "shadows", "nemron", "aspects", "resolution")
 
@@ -114,6 +116,66 @@ async def play_a_card(
     assert others == {cid: stats for cid, stats in rows.items() if cid != goblin["id"]}
 
 
+async def own_part(game: str, pilot: Pilot[None], app: TablesideApp, screen: CombatScreen) -> None:
+    """The game's own part of the fight, by keys, the saved state checked after each step."""
+    doc = saved(app)
+    pc = [c for c in doc["combatants"] if c["side"] == "pc"][1]
+    goblin = by_name(doc, "Goblin 1")
+    if game == "aspects":  # a compel, then an advantage's free invoke on a roll in the tray
+        await select(pilot, screen, pc["id"])
+        fate = pc_sheet(app, pc)["resources"]["fate_points"]["current"]
+        await pilot.press("C", "enter")
+        await pilot.pause()
+        assert pc_sheet(app, pc)["resources"]["fate_points"]["current"] == fate + 1
+        await select(pilot, screen, goblin["id"])
+        await pilot.press("A", *"Cornered", "tab", "tab", *pc["name"], "enter")
+        await pilot.pause()
+        held = by_name(saved(app), "Goblin 1")["stats"]["sheet"]["lists"]["temporary_aspects"]
+        assert [(a["name"], a["free_invokes"], a["by"]) for a in held] == [
+            ("Cornered", 1, pc["name"])
+        ]
+        await pilot.press("2")
+        await tray_roller(pilot, pc["name"])
+        await pilot.press("c")
+        await pilot.pause()
+        first = last_roll(app)["total"]
+        await pilot.press("F", "enter")
+        await pilot.pause()
+        assert last_roll(app)["total"] == first + 2
+        held = by_name(saved(app), "Goblin 1")["stats"]["sheet"]["lists"]["temporary_aspects"]
+        assert held[0]["free_invokes"] == 0
+        assert pc_sheet(app, pc)["resources"]["fate_points"]["current"] == fate + 1  # free
+        await pilot.press("1")
+        await pilot.pause()
+    elif game == "somnihil":  # an Anomaly with a Cipher and a goblin inside
+        await select(pilot, screen, pc["id"])
+        await pilot.press("alt+a", "2", "enter")
+        await select(pilot, screen, goblin["id"])
+        await pilot.press("A")
+        await pilot.pause()
+        inside = [
+            c["id"]
+            for c in saved(app)["combatants"]
+            if any(e["name"] == "Anomaly" for e in c.get("conditions", []))
+        ]
+        assert inside == [pc["id"], goblin["id"]]
+        await pilot.press("2")
+        await tray_roller(pilot, pc["name"])
+        await pilot.press("c")  # preselected: disadvantage, two d20s, the lower kept
+        await pilot.pause()
+        roll = last_roll(app)
+        assert roll["who"] == pc["name"] and len(roll["dice"]) == 2
+        assert roll["total"] == min(roll["dice"])
+        await pilot.press("1")
+        await pilot.pause()
+
+
+async def tray_roller(pilot: Pilot[None], name: str) -> None:
+    await pilot.pause()
+    while pilot.app.screen.who_name != name:  # type: ignore[attr-defined]
+        await pilot.press("p")
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
     app = demo_app(tmp_path, game)
@@ -178,6 +240,9 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
         for goblin in goblins[:2]:
             assert by_name(doc, goblin["name"])["stats"] != before[goblin["id"]]
         assert by_name(doc, goblins[2]["name"])["stats"] == before[goblins[2]["id"]]
+
+        # The game's own part: a compel and a free invoke, an Anomaly with rolls inside it.
+        await own_part(game, pilot, app, screen)
 
         # A foe defeated, then skipped for a whole round.
         await select(pilot, screen, goblins[2]["id"])

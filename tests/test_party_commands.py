@@ -306,5 +306,5 @@ def test_a_rest_the_game_lacks_is_refused_and_a_session_always_works(camp: Campa
 def test_every_sheet_op_is_generic() -> None:
     assert set(OPS) == {
         "adjust", "set_resource", "step", "limb", "set_attribute", "step_attribute",
-        "rename", "status", "notes", "add_item", "remove_item",
+        "rename", "status", "notes", "add_item", "remove_item", "rename_item",
     }

@@ -196,8 +196,8 @@ class CombatTable(CursorList):
             self.move_cursor(row=self.ids.index(combatant_id))
 
     def _cursor_moved(self) -> None:
-        if self._hidden:
-            self.post_message(self.CursorMoved(self))
+        # Always: the screen's detail line and the game's keys on offer follow the selection.
+        self.post_message(self.CursorMoved(self))
 
     def action_select(self) -> None:
         if (cid := self.selected_id) is not None:

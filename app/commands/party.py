@@ -213,6 +213,16 @@ def _remove_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     return [f"{pc['name']}: {name} removed"]
 
 
+def _rename_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    """Rename one entry by the game's rule: ``(key, index, new name)``."""
+    key, index = str(args[0]), int(args[1])
+    entries = pc.get("lists", {}).get(key, [])
+    rule = _sheet(tx).rename.get(key)
+    if rule is None or not 0 <= index < len(entries):
+        raise CommandError(f"{pc['name']} has no such entry to rename")
+    return rule(tx, pc, _entry_name(entries[index]), str(args[2]))
+
+
 OPS: dict[str, tuple[str, Op]] = {
     "adjust": ("Adjust", _adjust),
     "set_resource": ("Set", _set_resource),
@@ -225,6 +235,7 @@ OPS: dict[str, tuple[str, Op]] = {
     "notes": ("Notes", _notes),
     "add_item": ("Add to", _add_item),
     "remove_item": ("Remove from", _remove_item),
+    "rename_item": ("Rename an entry of", _rename_item),
 }
 """Every sheet operation by name: (label word, function)."""
 

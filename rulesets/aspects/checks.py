@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.aspects import advantage
 from rulesets.aspects import rules as aspects
 from rulesets.base import RuleError
 from rulesets.checks import (
@@ -18,7 +19,7 @@ from rulesets.checks import (
     require_game,
     roller,
 )
-from rulesets.table import Action, Command, Context, Doc, Field, Tx, roll_line
+from rulesets.table import Action, Command, Context, Doc, Field, Tx, need_pc, roll_line
 
 GAME = aspects.RULESET.id
 ROLL_KEY = "aspects_roll"
@@ -126,6 +127,81 @@ class SpendFate:
         return [f"{payer.get('name', '?')} spends a fate point ({how}): {roll_line(entry)}"]
 
 
+@dataclass(frozen=True)
+class FreeInvoke:
+    """ASP-04: ``who`` uses the free invoke of an advantage they created (on ``holder``) on a
+    roll: +2 to their own, −2 against another's, or a reroll. No fate point is paid, so it
+    does not count against one fate point per roll."""
+
+    log_id: int
+    who: str
+    holder: str
+    aspect: str
+    effect: str = "+2"
+    encounter_id: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"Free invoke: {self.aspect}"
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, GAME)
+        entry = tx.get("log", self.log_id)
+        if ROLL_KEY not in entry:
+            raise RuleError("that log line is not an aspects roll")
+        places = advantage.Places(tx, self.encounter_id)
+        entries, key = places.of(self.holder)
+        lines = aspects.use_free_invoke(entries, self.holder, self.aspect, self.who)
+        roll = aspects.invoke_effect(
+            _roll_from_dict(entry[ROLL_KEY]),
+            self.who,
+            self.aspect,
+            self.effect,
+            "free invoke",
+            tx.rng,
+        )
+        places.save(key)
+        entry.update(roll.result.as_log())
+        entry[ROLL_KEY] = _roll_to_dict(roll)
+        tx.put("log", self.log_id, entry)
+        return [*lines, roll_line(entry)]
+
+
+def free_invoke_form(ctx: Context, who: str) -> tuple[Field, ...]:
+    """Which of ``who``'s free invokes, and what it does to the newest roll (+2 on their own,
+    −2 on another's by default)."""
+    choices = tuple(advantage.free_choices(ctx.read, who))
+    log_id = last_aspects_roll(ctx.read.rows("log"))
+    entry = ctx.read.doc("log", log_id) if log_id is not None else None
+    own = entry is not None and str(entry.get("who", "")).casefold() == who.casefold()
+    effect = aspects.INVOKE_EFFECTS[0] if own else aspects.INVOKE_EFFECTS[1]
+    return (
+        Field("aspect", "Aspect", choices[0] if choices else "", "choice", choices=choices),
+        Field("effect", "It gives", effect, "choice", choices=aspects.INVOKE_EFFECTS),
+    )
+
+
+def make_free_invoke(ctx: Context, who: str, values: Mapping[str, Any]) -> Command:
+    chosen = advantage.free_choices(ctx.read, who).get(str(values.get("aspect", "")))
+    if chosen is None:
+        raise RuleError(f"{who} has no free invoke on {values.get('aspect')!r}")
+    running = advantage.running_encounter(ctx.read)
+    return FreeInvoke(
+        _last_roll(ctx),
+        who,
+        chosen[0],
+        chosen[1],
+        str(values.get("effect") or "+2"),
+        running[0] if running is not None else None,
+    )
+
+
+def has_free_invoke(ctx: Context, who: str) -> bool:
+    return last_aspects_roll(ctx.read.rows("log")) is not None and bool(
+        advantage.free_choices(ctx.read, who)
+    )
+
+
 def _choose(
     first: aspects.AspectsRoll, second: aspects.AspectsRoll, keep: str
 ) -> aspects.AspectsRoll:
@@ -217,6 +293,37 @@ def _aspect_form(ctx: Context) -> tuple[Field, ...]:
     return (Field("aspect", "Aspect"),)
 
 
+def _roller(ctx: Context) -> str:
+    return ctx.pc_name if ctx.pc_id is not None else ""
+
+
+def _advantage_form(ctx: Context) -> tuple[Field, ...]:
+    places = advantage.holder_names(ctx.read)
+    return (
+        Field("aspect", "Aspect created"),
+        Field("on", "On", aspects.SCENE, "choice", choices=places),
+    )
+
+
+def _advantage(ctx: Context, values: Mapping[str, Any]) -> Command:
+    running = advantage.running_encounter(ctx.read)
+    return advantage.CreateAdvantage(
+        running[0] if running is not None else None,
+        str(values.get("on") or aspects.SCENE),
+        str(values.get("aspect", "")),
+        ctx.pc_name,
+    )
+
+
+def _compel_form(ctx: Context) -> tuple[Field, ...]:
+    found = advantage.aspects_of(ctx.pc)
+    return (Field("aspect", "The aspect compelled", found[0] if found else "", suggestions=found),)
+
+
+def _compel(ctx: Context, values: Mapping[str, Any]) -> Command:
+    return advantage.compel(need_pc(ctx, "A compel"), str(values.get("aspect", "")))
+
+
 CHECKS = CheckRules(checks=(CHECK,))
 ACTIONS: tuple[Action, ...] = (
     Action(
@@ -231,5 +338,23 @@ ACTIONS: tuple[Action, ...] = (
         "invoke_against", "tray", "V", "Invoke −2", _invoke(True),
         available=_can_invoke_against,
         show=False, form=_aspect_form, title=lambda ctx: "Invoke which aspect against the roll (−2)?",
+    ),
+    Action(
+        "free_invoke", "tray", "F", "Free invoke",
+        lambda ctx, v: make_free_invoke(ctx, _roller(ctx), v),
+        description="Use the free invoke of an advantage the roller created: +2, −2 or a reroll",
+        available=lambda ctx: has_free_invoke(ctx, _roller(ctx)),
+        form=lambda ctx: free_invoke_form(ctx, _roller(ctx)),
+        title=lambda ctx: f"{ctx.pc_name}'s free invoke on the last roll",
+    ),
+    Action(
+        "advantage", "tray", "A", "Create an advantage", _advantage, needs="pc", show=False,
+        description="The roller creates an advantage: a temporary aspect with one free invoke",
+        form=_advantage_form, title=lambda ctx: f"{ctx.pc_name} creates an advantage",
+    ),
+    Action(
+        "compel", "tray", "C", "Compel", _compel, needs="pc", show=False,
+        description="Compel the roller: an aspect causes a problem, +1 fate point",
+        form=_compel_form, title=lambda ctx: f"Compel {ctx.pc_name}",
     ),
 )  # fmt: skip

@@ -331,6 +331,15 @@ def _named(entries: list[Any], name: str) -> Any:
     return None
 
 
+def _unique(label: str, entries: list[Any]) -> str:
+    """A plain label no entry has yet (``physical hit (hurts) 2``), so each can be named apart."""
+    shown, n = label, 1
+    while _named(entries, shown) is not None:
+        n += 1
+        shown = f"{label} {n}"
+    return shown
+
+
 def add_aspect(character: Character, name: str) -> list[str]:
     """ASP-04: one of the character's two semi-permanent aspects.
 
@@ -383,6 +392,100 @@ def create_advantage(character: Character, name: str, today: str = "") -> list[s
     """ASP-04: a temporary aspect created in the scene, with one free invoke for its creator."""
     log = add_temporary_aspect(character, name, today, free_invokes=1)
     return [*log, f"{character['name']} may invoke {name.strip()} once for free"]
+
+
+SCENE = "the scene"
+"""Where an advantage on no one in particular is placed (the Wet floor)."""
+
+
+def place_advantage(
+    entries: list[Any], holder: str, name: str, by: str, today: str = ""
+) -> list[str]:
+    """ASP-04: an advantage ``by`` creates on ``holder`` (a character, a foe or the scene): a
+    temporary aspect among ``entries`` with one free invoke, for its creator only.
+
+    Raises:
+        RuleError: an empty name, or the holder already has that temporary aspect.
+    """
+    clean = name.strip()
+    if not clean:
+        raise RuleError("an aspect needs a name")
+    if _named(entries, clean) is not None:
+        raise RuleError(f"{holder} already has the aspect {clean!r}")
+    entries.append(
+        {"name": clean, "negative": False, "free_invokes": 1, "received": today, "by": by}
+    )
+    where = "" if holder == by else f" on {holder}"
+    return [f"{by} creates the advantage {clean}{where}: one free invoke for {by}"]
+
+
+def free_invoker(entry: Any, holder: str) -> str:
+    """Who may use an aspect's free invoke: its creator (``by``; before that was kept, the
+    character whose sheet holds it), or nobody ("") once it is used."""
+    if not isinstance(entry, dict) or int(entry.get("free_invokes", 0) or 0) < 1:
+        return ""
+    return str(entry.get("by") or holder)
+
+
+def free_invokes(entries: list[Any], holder: str, who: str) -> list[str]:
+    """ASP-04: the aspects among ``entries`` whose free invoke ``who`` may still use."""
+    return [
+        str(e["name"])
+        for e in entries
+        if free_invoker(e, holder).casefold() == who.casefold() and who
+    ]
+
+
+def use_free_invoke(entries: list[Any], holder: str, aspect: str, who: str) -> list[str]:
+    """ASP-04: ``who`` uses up the free invoke of a created advantage.
+
+    Raises:
+        RuleError: no such aspect, its free invoke is used, or it is someone else's.
+    """
+    entry = _named(entries, aspect)
+    if entry is None:
+        raise RuleError(f"{holder} has no aspect {aspect!r}")
+    owner = free_invoker(entry, holder)
+    if not owner:
+        raise RuleError(f"{aspect!r} has no free invoke left")
+    if owner.casefold() != who.casefold():
+        raise RuleError(f"the free invoke of {entry['name']!r} is {owner}'s, who created it")
+    entry["free_invokes"] = int(entry["free_invokes"]) - 1
+    return [f"{who} uses the free invoke of {entry['name']}"]
+
+
+INVOKE_EFFECTS: tuple[str, ...] = ("+2", "-2 against", "reroll")
+"""ASP-03/04: what an invoke does to a roll: +2 to your own, −2 to another's, or a reroll."""
+
+
+def invoke_effect(
+    on_roll: AspectsRoll,
+    who: str,
+    aspect: str,
+    effect: str,
+    paid: str,
+    rng: random.Random | None = None,
+) -> AspectsRoll:
+    """ASP-03/04: an invoke already paid for (``paid``: "free invoke", "1 FP") on a roll.
+
+    ``effect``: "+2", "-2 against" or "reroll" (the better of the two dice totals is kept).
+
+    Raises:
+        RuleError: an unknown effect.
+    """
+    if effect == "reroll":
+        again = roll("2d6", rng_or_new(rng))
+        kept = again.dice if sum(again.dice) > sum(on_roll.dice) else on_roll.dice
+        note = (
+            f"{who} invokes {aspect} to reroll ({paid}): "
+            f"{sum(on_roll.dice)} then {sum(again.dice)}, kept {sum(kept)}"
+        )
+        return replace(on_roll, dice=tuple(kept), notes=(*on_roll.notes, note))
+    if effect not in INVOKE_EFFECTS:
+        raise RuleError(f"an invoke gives {', '.join(INVOKE_EFFECTS)}, not {effect!r}")
+    change = -INVOKE_BONUS if effect.startswith("-") else INVOKE_BONUS
+    note = f"{who} invokes {aspect} {change:+d} ({paid})"
+    return replace(on_roll, modifier=on_roll.modifier + change, notes=(*on_roll.notes, note))
 
 
 def compel(character: Character, aspect: str) -> list[str]:
@@ -464,7 +567,11 @@ def resolve_attack(
     if amount < 1:
         line = f"{who} defends ({attack_total} vs {defence_total})"
         return ConfrontationOutcome(amount, DEFENDED, None, False, (line,))
-    label = name.strip() or f"{kind} hit ({damage_word(amount)})"
+    label = name.strip() or _unique(
+        f"{kind} hit ({damage_word(amount)})",
+        [*defender_character["lists"].get("injuries", []),
+         *defender_character["lists"].get("consequences", [])],
+    )  # fmt: skip
     entry = {"name": label, "overlap": amount, "kind": kind, "received": today}
     if amount <= cap:
         defender_character["lists"].setdefault("injuries", []).append(entry)
@@ -526,6 +633,44 @@ def leave_darkest_self(character: Character) -> list[str]:
     return [f"{character['name']} leaves their Darkest Self; their injuries remain"]
 
 
+def rename_consequence(character: Character, name: str, new_name: str) -> list[str]:
+    """ASP-05: the defender describes the consequence; the GM may name or rename it later.
+
+    The entry keeps its date and overlap; no second consequence is made.
+
+    Raises:
+        RuleError: no consequence of that name, an empty name, or another consequence already
+            has the new one.
+    """
+    who = character.get("name", "?")
+    consequences = character.setdefault("lists", {}).setdefault("consequences", [])
+    entry = _named(consequences, name)
+    if entry is None:
+        raise RuleError(f"{who} has no consequence {name!r}")
+    clean = new_name.strip()
+    if not clean:
+        raise RuleError("a consequence needs a name")
+    other = _named(consequences, clean)
+    if other is not None and other is not entry:
+        raise RuleError(f"{who} already has the consequence {clean!r}")
+    if isinstance(entry, dict):
+        old = str(entry.get("name", ""))
+        entry["name"] = clean
+    else:  # a bare name, as an older save wrote it
+        old = str(entry)
+        consequences[consequences.index(entry)] = clean
+    return [f"{who}: the consequence {old} is now {clean}"]
+
+
+def consequence_names(character: Any) -> list[str]:
+    """The consequences a character or foe holds, by name, oldest first."""
+    lists = (character or {}).get("lists")
+    entries = lists.get("consequences") if isinstance(lists, dict) else None
+    if not isinstance(entries, list):
+        return []  # a hand-edited sheet without them reads as none held
+    return [str(e.get("name", "")) if isinstance(e, dict) else str(e) for e in entries]
+
+
 # --- ASP-07: healing ------------------------------------------------------------------------
 
 
@@ -559,17 +704,19 @@ def downgrade_consequence(
     if entry is None:
         raise RuleError(f"{character['name']} has no consequence {name!r}")
     consequences.remove(entry)
+    was = entry if isinstance(entry, dict) else {"name": str(entry)}
+    becomes = healed_as.strip() or f"Recovering from {was['name']}"
     character["lists"].setdefault("temporary_aspects", []).append(
         {
-            "name": healed_as.strip() or f"Recovering from {entry['name']}",
+            "name": becomes,
             "negative": True,
             "free_invokes": 0,
-            "received": entry.get("received", ""),
-            "healed_from": entry["name"],
+            "received": was.get("received", ""),
+            "healed_from": was["name"],
             "downgraded": today,
         }
     )
-    return [f"{character['name']}: {entry['name']} heals into {healed_as}"]
+    return [f"{character['name']}: {was['name']} heals into {becomes}"]
 
 
 def wound_ages(character: Character, today: str) -> list[str]:
@@ -716,6 +863,12 @@ def new_character(name: str, **attributes: int) -> Character:
 def health_summary(character: Character) -> str:
     """One line for tables: ``"2 inj 1/2 cons 3 FP"`` plus the status if not alive."""
     lists = character["lists"]
+    if character.get("status") == TAKEN_OUT:
+        # Out of the scene, the consequences held past the limit are no longer a count of slots.
+        return (
+            f"taken out · {len(lists.get('injuries', []))} inj "
+            f"{len(lists.get('consequences', []))} cons {_fate(character)['current']} FP"
+        )
     line = (
         f"{len(lists.get('injuries', []))} inj "
         f"{len(lists.get('consequences', []))}/{consequence_limit(character)} cons "
@@ -748,6 +901,10 @@ RULESET = Ruleset(
         "gain_fate": gain_fate,
         "compel": compel,
         "create_advantage": create_advantage,
+        "place_advantage": place_advantage,
+        "use_free_invoke": use_free_invoke,
+        "invoke_effect": invoke_effect,
+        "rename_consequence": rename_consequence,
         "resolve_attack": resolve_attack,
         "enter_darkest_self": enter_darkest_self,
         "take_out": take_out,

@@ -66,6 +66,7 @@ SHEET = SheetRules(
         "injuries": lambda tx, pc, name: rules.remove_temporary_aspect(pc, name),
         "consequences": _no_removal,
     },
+    rename={"consequences": lambda tx, pc, old, new: rules.rename_consequence(pc, old, new)},
     headers={
         "aspects": lambda pc: f"{_count('aspects', pc)}/{rules.PERMANENT_ASPECTS} permanent",
         "consequences": lambda pc: f"{_count('consequences', pc)}/"

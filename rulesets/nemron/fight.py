@@ -119,13 +119,11 @@ def hurt(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
 
 
 def heal(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
-    """NEM-11: heal one limb (the most hurt by default); both major limbs up: no longer downed."""
+    """NEM-11: heal one limb (the most hurt by default); both major limbs up: no longer downed
+    (:func:`rulesets.nemron.rules.heal_limb`)."""
     limbs = nemron.limbs_of(sheet)
     limb = hit.answers.text("limb") or min(limbs, key=lambda k: limbs[k]["hp"] - limbs[k]["max"])
-    line = nemron.heal_limb(sheet, limb, amount)
-    if sheet.get("status") == "downed" and all(limbs[m]["hp"] > 0 for m in nemron.MAJOR_LIMBS):
-        sheet["status"] = "alive"
-    return sheet, [line]
+    return sheet, [nemron.heal_limb(sheet, limb, amount)]
 
 
 FOE = FoeSheet(

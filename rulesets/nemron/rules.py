@@ -748,14 +748,25 @@ def _heal_period(character: Character, rng: random.Random) -> list[str]:
 
 
 def heal_limb(character: Character, limb: str, amount: int) -> str:
-    """NEM-11: targeted healing: heal one limb (never above its max). Mutates."""
+    """NEM-11: targeted healing: heal one limb (never above its max). Mutates.
+
+    NEM-08: a downed character whose major limbs are all above 0 again is no longer downed,
+    whichever route healed the limb (the tracker, the sheet's +, a rest).
+    """
     key = _check_limb(limb)
-    track = limbs_of(character)[key]
+    limbs = limbs_of(character)
+    track = limbs[key]
     before = int(track["hp"])
     track["hp"] = min(int(track["max"]), before + max(0, int(amount)))
-    return (
+    line = (
         f"{character.get('name', '?')}: {limb_label(key)} {before} → {track['hp']}/{track['max']}"
     )
+    if character.get("status") == "downed" and all(
+        int(limbs[m]["hp"]) > 0 for m in MAJOR_LIMBS if m in limbs
+    ):
+        character["status"] = "alive"
+        line += ", no longer downed"
+    return line
 
 
 def _recharge_traits(character: Character) -> list[str]:

@@ -12,12 +12,14 @@ from rulesets.checks import (
     CheckRules,
     CheckSpec,
     CliFlag,
+    Preset,
     Setup,
     require_game,
     roller,
 )
 from rulesets.somnihil import rules as somnihil
-from rulesets.table import Action, Tx
+from rulesets.somnihil.fight import inside_anomaly
+from rulesets.table import Action, Doc, Tx
 
 EDGE_NAMES = {0: "none", 1: "advantage", -1: "disadvantage"}
 DICE = {0: "d20", 1: "2d20 keep highest", -1: "2d20 keep lowest"}
@@ -87,5 +89,21 @@ CHECK = Check(
     from_flags=_from_flags,
 )
 
-CHECKS = CheckRules(checks=(CHECK,))
+
+def preset(encounter: Doc | None, who: int | None) -> Preset | None:
+    """SOM-05: a roller inside the Anomaly rolls with disadvantage (the GM: for whoever's turn
+    it is, when that is not a PC)."""
+    if not encounter:
+        return None
+    for c in encounter.get("combatants") or []:
+        if who is not None:
+            mine = c.get("side") == "pc" and str(c.get("ref")) == str(who)
+        else:
+            mine = c.get("id") == encounter.get("current") and c.get("side") != "pc"
+        if mine and inside_anomaly(c) is not None:
+            return Preset({"edge": -1}, f"{c.get('name', '?')} is inside the Anomaly: disadvantage")
+    return None
+
+
+CHECKS = CheckRules(checks=(CHECK,), preset=preset)
 ACTIONS: tuple[Action, ...] = ()

@@ -6,6 +6,12 @@ fate is chosen in the tracker (SOM-09). Distance bands (SOM-11) are marked per c
 
 Reading: a foe is not a Cipher: it tracks vitality only and is out of the fight at 0, without
 Cheat Death, AP or a fate, because SOM-08/09 are written for Ciphers.
+
+An Anomaly (SOM-05) is a place: everyone the GM marks inside it (A toggles the selected in or
+out) carries an "Anomaly" effect, each counting down on the turns of the one who made it, so
+they all collapse together and everyone leaves it at once. Inside, every roll has disadvantage:
+Cheat Death, a spell cast from the tracker, and the tray's check (preselected for the roller).
+Reading: nobody inside an Anomaly is left for it to hinder, so it ends when the last one leaves.
 """
 
 from __future__ import annotations
@@ -147,6 +153,25 @@ def tags(c: er.Combatant) -> list[str]:
     return shown
 
 
+def inside_anomaly(c: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The Anomaly effect a combatant document carries (it is inside), or None."""
+    for e in c.get("conditions") or []:
+        if isinstance(e, Mapping) and str(e.get("name", "")).casefold() == ANOMALY.casefold():
+            return e
+    return None
+
+
+def anomaly_note(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """SOM-05: the Anomaly's count and who is inside, on the tracker's status line."""
+    inside = [(c, e) for c in doc.get("combatants") or [] if (e := inside_anomaly(c)) is not None]
+    if not inside:
+        return []
+    left = inside[0][1].get("remaining")
+    count = f"{left} turn{'s' if left != 1 else ''} left · " if left is not None else ""
+    who = ", ".join(str(c.get("name", "?")) for c, _ in inside)
+    return [f"Anomaly: {count}inside (disadvantage, A in/out): {who}"]
+
+
 FIGHT = FightRules(
     foe=FOE,
     damage_form=damage_form,
@@ -155,6 +180,7 @@ FIGHT = FightRules(
     heal=heal_vitality,
     out=lambda sheet: sheet.get("status") not in (somnihil.ALIVE, somnihil.SPIRIT),
     tags=tags,
+    notes=anomaly_note,
 )
 
 
@@ -214,6 +240,31 @@ class CastSpell(CombatantCommand):
         if cast.anomaly is not None:
             lines += AddAnomaly(self.encounter_id, c.id, self.ap_cost).change(fight)
         return lines
+
+
+@dataclass(frozen=True)
+class ToggleInAnomaly(CombatantCommand):
+    """SOM-05: the selected steps into the Anomaly (its count so far, on the same clock) or out
+    of it."""
+
+    LABEL = "In/out of the Anomaly"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        if has_effect(c, ANOMALY):
+            er.remove_effect(fight.enc, c.id, ANOMALY)
+            return [f"{c.name} leaves the Anomaly"]
+        place = next(
+            (e for x in fight.enc.combatants for e in x.conditions if e.name == ANOMALY), None
+        )
+        if place is None:
+            raise somnihil.RuleError(
+                "No Anomaly in this fight: a Catastrophe on a spell makes one (or alt+a)"
+            )
+        inside = er.Effect(ANOMALY, place.remaining, place.tick, place.owner, note=place.note)
+        er.add_effect(fight.enc, c.id, inside)
+        left = f" ({place.remaining} turns left)" if place.remaining is not None else ""
+        return [f"{c.name} is inside the Anomaly{left}: rolls with disadvantage"]
 
 
 def distance_cycle(band: str | None) -> str:
@@ -285,6 +336,10 @@ def _fate_target(ctx: Context) -> str:
 def _anomaly(ctx: Context, values: Mapping[str, Any]) -> AddAnomaly:
     eid, cid = selected(ctx)
     return AddAnomaly(eid, cid, int(values["cost"]))
+
+
+def _toggle_anomaly(ctx: Context, values: Mapping[str, Any]) -> ToggleInAnomaly:
+    return ToggleInAnomaly(*selected(ctx))
 
 
 def _fate(ctx: Context, values: Mapping[str, Any]) -> ChooseFate:
@@ -363,6 +418,16 @@ ACTIONS: tuple[Action, ...] = (
             Field("cost", "The spell's AP cost (2/4/6/8 turns)", "1", "int", minimum=1),
         ),
         title=lambda ctx: f"Anomaly near {(ctx.combatant or {}).get('name', '?')}",
+    ),
+    Action(
+        id="in_anomaly",
+        panel="combat",
+        key="A",
+        label="In/out of the Anomaly",
+        description="The selected steps into the Anomaly (disadvantage) or out of it",
+        make=_toggle_anomaly,
+        needs="combatant",
+        available=lambda ctx: any(inside_anomaly(c) is not None for c in combatants(ctx)),
     ),
     Action(
         id="distance",

@@ -208,6 +208,77 @@ def test_asp04_compel_grants_fate_point() -> None:
     assert bo["resources"]["fate_points"]["current"] == 3
 
 
+def test_asp04_advantage_placed_anywhere_its_free_invoke_is_the_creators() -> None:
+    scene: list = []
+    lines = asp.place_advantage(scene, asp.SCENE, "Wet floor", "Bo", "2024-05-01")
+    assert lines == ["Bo creates the advantage Wet floor on the scene: one free invoke for Bo"]
+    assert asp.free_invokes(scene, asp.SCENE, "Bo") == ["Wet floor"]
+    assert asp.free_invokes(scene, asp.SCENE, "Cy") == []
+    with pytest.raises(RuleError, match="the scene already has the aspect 'wet floor'"):
+        asp.place_advantage(scene, asp.SCENE, "wet floor", "Cy")
+    with pytest.raises(RuleError, match="is Bo's, who created it"):
+        asp.use_free_invoke(scene, asp.SCENE, "Wet floor", "Cy")
+    asp.use_free_invoke(scene, asp.SCENE, "wet floor", "Bo")
+    assert scene[0]["free_invokes"] == 0 and asp.free_invokes(scene, asp.SCENE, "Bo") == []
+    with pytest.raises(RuleError, match="no free invoke left"):
+        asp.use_free_invoke(scene, asp.SCENE, "Wet floor", "Bo")
+    # An advantage made before creators were kept is its holder's.
+    bo = pc()
+    asp.create_advantage(bo, "Drunk")
+    assert asp.free_invokes(bo["lists"]["temporary_aspects"], "Bo", "Bo") == ["Drunk"]
+
+
+def test_asp04_invoke_effect_plus_two_minus_two_or_reroll_keeping_the_better() -> None:
+    rolled = asp.roll_2d6(StubRng(3, 3))
+    assert asp.invoke_effect(rolled, "Bo", "Drunk", "+2", "free invoke").total == 8
+    assert asp.invoke_effect(rolled, "Bo", "Drunk", "-2 against", "free invoke").total == 4
+    better = asp.invoke_effect(rolled, "Bo", "Drunk", "reroll", "free invoke", StubRng(6, 5))
+    assert better.dice == (6, 5) and "reroll" in better.result.detail
+    worse = asp.invoke_effect(rolled, "Bo", "Drunk", "reroll", "free invoke", StubRng(1, 1))
+    assert worse.dice == (3, 3)
+    assert rolled.fate_spent_by == better.fate_spent_by == ()  # no fate point spent
+    with pytest.raises(RuleError, match="an invoke gives"):
+        asp.invoke_effect(rolled, "Bo", "Drunk", "+3", "free invoke")
+
+
+def test_asp05_the_defender_names_a_consequence_renamed_never_doubled() -> None:
+    bo = pc()
+    asp.resolve_attack(bo, 9, 0, "2024-05-01")
+    asp.resolve_attack(bo, 9, 0, "2024-05-02")
+    # Two hits alike get labels apart, so each can be named.
+    assert [c["name"] for c in bo["lists"]["consequences"]] == [
+        "physical hit (debilitates)",
+        "physical hit (debilitates) 2",
+    ]
+    asp.rename_consequence(bo, "physical hit (debilitates) 2", "Broken nose")
+    assert [c["name"] for c in bo["lists"]["consequences"]] == [
+        "physical hit (debilitates)",
+        "Broken nose",
+    ]
+    assert bo["lists"]["consequences"][1]["received"] == "2024-05-02"
+    with pytest.raises(RuleError, match="already has the consequence 'broken nose'"):
+        asp.rename_consequence(bo, "physical hit (debilitates)", "broken nose")
+    with pytest.raises(RuleError, match="needs a name"):
+        asp.rename_consequence(bo, "Broken nose", "  ")
+    with pytest.raises(RuleError, match="no consequence 'Black eye'"):
+        asp.rename_consequence(bo, "Black eye", "Shiner")
+    asp.rename_consequence(bo, "Broken nose", "Broken Nose")  # its own name, recased
+    bo["lists"]["consequences"].append("Sprain")  # a bare name, as an older save wrote it
+    asp.rename_consequence(bo, "Sprain", "Twisted ankle")
+    assert asp.consequence_names(bo)[-1] == "Twisted ankle"
+    assert asp.downgrade_consequence(bo, "Twisted ankle", "") == [
+        "Bo: Twisted ankle heals into Recovering from Twisted ankle"
+    ]
+
+
+def test_a_taken_out_character_reads_taken_out_not_past_its_limit() -> None:
+    bo = pc()
+    for _ in range(2):
+        asp.resolve_attack(bo, 9, 0, "2024-05-01")
+    asp.take_out(bo, asp.resolve_attack(bo, 9, 0, "2024-05-01"))
+    assert asp.health_summary(bo) == "taken out · 0 inj 3 cons 0 FP"
+
+
 # --- ASP-05 ---------------------------------------------------------------------------------
 
 
@@ -347,3 +418,26 @@ def test_ruleset_shape() -> None:
     assert RULESET.health(bo) == "0 inj 0/2 cons 0 FP"
     assert isinstance(AspectsRoll((1, 1)).result.band, str)
     assert RULESET.check(random.Random(2)).expression == "2d6"
+
+
+def test_aspects_in_play_read_hand_edited_documents_as_none() -> None:
+    from rulesets.aspects.advantage import holders
+
+    assert asp.consequence_names({"lists": []}) == []
+    assert asp.consequence_names({"lists": {"consequences": "Broken"}}) == []
+    assert asp.consequence_names(None) == []
+    party = [(1, {"name": "Bo", "lists": {"temporary_aspects": "oops"}})]
+    fight = {
+        "combatants": [
+            {"id": "c5", "name": "Goblin", "side": "npc", "stats": {"sheet": {"lists": []}}},
+            {"id": "c6", "name": "Ogre", "side": "npc", "stats": {"sheet": {"lists": {}}}},
+        ],
+        "scene_aspects": 3,
+    }
+    found = holders(party, (1, fight))
+    assert [(name, entries) for name, entries, _ in found] == [
+        ("Bo", []),
+        ("Ogre", []),
+        (asp.SCENE, []),
+    ]
+    assert asp.free_invoker("Wet floor", "Bo") == ""  # a bare name has no free invoke

@@ -128,7 +128,7 @@ def test_damage_forms_depend_on_where_the_targets_health_lives() -> None:
     assert keys("somnihil", "hp") == ["amount", "triumph"]  # SOM-03 on any target
     assert keys("nemron", "foe") == ["amount", "limb", "defence_roll"]
     assert keys("nemron", "hp") == ["amount", "defence_roll"]
-    assert keys("aspects", "pc") == ["amount", "defence", "kind"]
+    assert keys("aspects", "pc") == ["amount", "defence", "kind", "name"]
     assert keys("aspects", "hp") == ["amount"]
     assert "pool" in keys("shadows", "pc") and "pool" not in keys("shadows", "hp")
     pools = next(f for f in rules("shadows").damage_form("foe") if f.key == "pool").choices

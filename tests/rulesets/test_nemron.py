@@ -439,6 +439,21 @@ def test_nem11_targeted_healing_one_limb():
     assert char["tracks"]["limbs"]["right_arm"]["hp"] == 10
 
 
+def test_nem08_nem11_downed_clears_once_the_major_limb_is_healed_above_zero():
+    char = hero()
+    apply_damage(char, 99, random.Random(0), limb="torso")
+    apply_damage(char, 99, random.Random(0), limb="head")
+    assert char["status"] == "downed"
+    assert "no longer downed" not in heal_limb(char, "torso", 2)  # the head still at 0
+    assert char["status"] == "downed"
+    assert heal_limb(char, "head", 1).endswith("no longer downed")
+    assert char["status"] == "alive"
+    apply_damage(char, 99, random.Random(0), limb="head")
+    char["status"] = "dead"
+    heal_limb(char, "head", 5)
+    assert char["status"] == "dead"  # healing never raises the dead
+
+
 # --------------------------------------------------------------------------- NEM-12
 
 

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from rulesets.base import CheckResult
 from rulesets.somnihil import rules as som
+from rulesets.somnihil.checks import preset
+from rulesets.somnihil.fight import anomaly_note
 from rulesets.somnihil.rules import RULESET, RuleError
 
 
@@ -395,3 +397,28 @@ def test_ruleset_shape() -> None:
     assert RULESET.health(ash) == "10/10 vit 10/10 AP"
     assert isinstance(RULESET.check(random.Random(3)), CheckResult)
     assert set(RULESET.sheet.statuses) >= {"alive", "spirit", "shill", "passed"}
+
+
+# --------------------------------------------------------------------------- SOM-05 at the table
+
+
+def test_som05_tray_preset_and_tracker_note_read_the_fight_document() -> None:
+    anomaly = {"name": "Anomaly", "remaining": 3, "tick": "turn_end", "owner": "c1"}
+    doc = {
+        "current": "c5",
+        "combatants": [
+            {"id": "c1", "name": "Vesna", "side": "pc", "ref": "1", "conditions": [anomaly]},
+            {"id": "c2", "name": "Orrin", "side": "pc", "ref": "2", "conditions": []},
+            {"id": "c5", "name": "Goblin", "side": "npc", "ref": "1", "conditions": [anomaly]},
+        ],
+    }
+    found = preset(doc, 1)
+    assert found is not None and found.values == {"edge": -1}
+    assert preset(doc, 2) is None
+    gm = preset(doc, None)  # the GM rolls for the Goblin, whose turn it is
+    assert gm is not None and "Goblin is inside" in gm.why
+    assert preset(None, 1) is None
+    assert anomaly_note(doc, {}) == [
+        "Anomaly: 3 turns left · inside (disadvantage, A in/out): Vesna, Goblin"
+    ]
+    assert anomaly_note({"combatants": []}, {}) == []
