@@ -482,6 +482,9 @@ class FightRules:
     """Called after any change whose turn changes counted effects down (Nemron's ranks decay)."""
     ranked_conditions: bool = False
     """The condition form asks a rank (ranked conditions lose a rank per tick)."""
+    scene_start: Callable[[list[Character]], list[str]] | None = None
+    """What a fight's start does to the PCs in it, where the game starts a scene with it (a
+    fate point for those who have none); changes the sheets in place, returns the log lines."""
 
 
 def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:

@@ -122,6 +122,11 @@ async def test_the_defender_names_a_consequence_and_renaming_makes_no_second(
         await pilot.press("r", "tab", *"Cracked rib", "enter")
         await pilot.pause()
         assert consequences(rowan(app)) == ["Cracked rib", "Broken nose"]
+        from screens.form import FormScreen
+
+        assert isinstance(app.screen, FormScreen)  # a refused form stays open to fix
+        assert "Cracked rib" in str(app.screen.query_one("#form-error").render())
+        await pilot.press("escape")
         # The party sheet: e on a consequence renames it.
         await pilot.press("4", "tab")
         await goto_field(pilot, app, "item:consequences:0")

@@ -445,3 +445,31 @@ def test_SOH_06_16_the_weapons_fumble_value_and_critical_suit_reach_the_attack(
 
     keys = [f.key for f in shadows_fight.damage_form("pc")]
     assert keys[-2:] == ["fumble", "critical"] and keys.index("pool") == 9
+
+
+def test_ASP_02_a_fight_starts_a_scene_a_pc_with_no_fate_point_gains_one(opened: Any) -> None:
+    """Found playing the aspects demo: every PC fought with 0 FP, though a scene started at 0
+    grants 1 (ASP-02). Starting the fight is the scene's start; one undo takes both back."""
+    campaign = opened("aspects")
+    eid, enc = fight(campaign)
+    pcs = [c for c in enc.combatants if c.side == "pc"]
+    before = {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+              for c in pcs}
+    assert set(before.values()) == {0}
+    lines = campaign.apply(cmd.StartEncounter(eid))
+    after = {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+             for c in pcs}
+    assert after == {name: 1 for name in before}
+    assert f"A new scene: {pcs[0].name}, " in "; ".join(lines)
+    assert f" and {pcs[-1].name} had no Fate Points, +1 each" in "; ".join(lines)
+    campaign.undo()
+    assert {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+            for c in pcs} == before
+
+
+def test_a_game_without_scenes_leaves_the_sheets_alone_at_the_start(opened: Any) -> None:
+    campaign = opened("resolution")
+    eid, _ = fight(campaign)
+    party = [dict(doc) for _, doc in campaign.rows("party")]
+    campaign.apply(cmd.StartEncounter(eid))
+    assert [dict(doc) for _, doc in campaign.rows("party")] == party

@@ -316,9 +316,24 @@ class StartEncounter(EncounterCommand):
     LABEL = "Start encounter"
 
     def change(self, fight: Fight) -> list[str]:
+        scene = _scene_start(fight) if not fight.enc.started else []
         if fight.enc.model == "ap_rounds" and not fight.enc.started:
-            return er.start_ap_round(fight.enc, _ap_maxes(fight))
-        return er.start(fight.enc)
+            return er.start_ap_round(fight.enc, _ap_maxes(fight)) + scene
+        return er.start(fight.enc) + scene
+
+
+def _scene_start(fight: Fight) -> list[str]:
+    """The game's start of a scene for each PC in the fight (only the party's few rows)."""
+    starts = fight.rules.scene_start
+    if starts is None:
+        return []
+    pcs = [c for c in fight.enc.combatants if health_kind(c) == "pc" and not c.defeated]
+    sheets = [(c, sheet) for c in pcs if (sheet := fight.sheet(c)) is not None]
+    lines = starts([sheet for _, sheet in sheets])
+    if lines:  # the party's few sheets: all written back rather than told apart
+        for c, sheet in sheets:
+            fight.put_sheet(c, sheet)
+    return lines
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,11 @@ FIGHT = FightRules(
     out=out,
     notes=notes,
     detail=detail,
+    scene_start=aspects.scene_fates,
 )
+"""Reading: a fight is a scene (ASP-02), so starting one gives each PC in it with no fate point
+one. A Taken Out is left to the GM (the party sheet's "new scene" ends it): a PC taken out
+before the fight starts may be out of it."""
 
 
 # --------------------------------------------------------------------------- the choice

@@ -229,6 +229,23 @@ def spend_fate(character: Character) -> list[str]:
     return [f"{character['name']} spends a Fate Point ({pool['current']} left)"]
 
 
+def scene_fate(character: Character) -> list[str]:
+    """ASP-02 alone: one with no fate points at a scene's start gains one."""
+    if _fate(character)["current"] == 0:
+        return gain_fate(character, 1, "starts the scene with no Fate Points")
+    return []
+
+
+def scene_fates(characters: list[Character]) -> list[str]:
+    """ASP-02 for everyone in a fight as it starts (a Taken Out stays the GM's call): one line
+    naming those with no fate points, who gain one each."""
+    gained = [c["name"] for c in characters if scene_fate(c)]
+    if not gained:
+        return []
+    names = ", ".join(gained[:-1]) + (" and " if len(gained) > 1 else "") + gained[-1]
+    return [f"A new scene: {names} had no Fate Points, +1 each"]
+
+
 def new_scene(character: Character) -> list[str]:
     """ASP-02: a character starting a scene with no fate points gains one.
 
@@ -238,9 +255,7 @@ def new_scene(character: Character) -> list[str]:
     if character.get("status") == TAKEN_OUT:
         character["status"] = ALIVE
         log.append(f"{character['name']} is back in play after being Taken Out")
-    if _fate(character)["current"] == 0:
-        log += gain_fate(character, 1, "starts the scene with no Fate Points")
-    return log
+    return log + scene_fate(character)
 
 
 # --- ASP-03: rerolls and invokes ------------------------------------------------------------
