@@ -15,23 +15,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, Static
 
 from app.commands import combat as cmd
-from app.commands.npcs import AddNpcsToEncounter
+from app.commands.npcs import (
+    AddNpcsToEncounter,
+    RefreshInstanceEffort,
+    RollKind,
+    RollStatblock,
+    instance_block,
+)
 from app.queries import current_encounter
 from rulesets import encounter as er
 from rulesets import fight as fr
+from rulesets.npc import MAX_QUICK_HD, NPC, QuickBuild
 from rulesets.table import Context
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
+from widgets.statblock import StatblockView
 
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
@@ -44,6 +53,20 @@ ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 
 IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
 """What the amount line says while nothing is being typed in it."""
+
+ROLL_WITH = ("brawl", "wit", "will")
+"""What the statblock's attack, save and skill roll with, in the order B steps through."""
+STATBLOCK_KEYS: dict[str, tuple[str, str]] = {
+    "statblock_roll('attack')": ("sb_attack", "A"),
+    "statblock_roll('save')": ("sb_save", "V"),
+    "statblock_roll('skill')": ("sb_skill", "K"),
+    "statblock_roll('morale')": ("sb_morale", "M"),
+    "statblock_roll('effort')": ("sb_effort", "E"),
+    "roll_with": ("sb_roll_with", "B"),
+    "full_effort": ("sb_full_effort", "F"),
+}
+"""The selected combatant's statblock keys (action: binding id, default key): offered only
+while the selection has a statblock."""
 
 
 @dataclass
@@ -122,8 +145,16 @@ class CombatScreen(PanelScreen):
         _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
         _b("s", "morale", "Morale check", "morale", show=False),
-        _b("alt+s", "statblock", "Statblock rolls of the selected NPC", "statblock", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
+        _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
+        # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
+        _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
+        _b("V", "statblock_roll('save')", "Save", "sb_save"),
+        _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
+        _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
+        _b("E", "statblock_roll('effort')", "Effort", "sb_effort"),
+        _b("B", "roll_with", "Roll with Brawl/Wit/Will", "sb_roll_with", show=False),
+        _b("F", "full_effort", "Full Effort again", "sb_full_effort", show=False),
     ]
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
@@ -160,7 +191,17 @@ class CombatScreen(PanelScreen):
         self._marked: set[str] = set()
         """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
-        """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
+        """What the shell keys on offer were last worked out for (model, HD NPCs present,
+        whether the selection has a statblock)."""
+        self._block: NPC | None = None
+        """The selected combatant's statblock (None: it has none): its keys work."""
+        self._pane_choice: bool | None = None
+        """The GM showed (True) or hid (False) the statblock pane by alt+s; None: by width."""
+        self._width = 0
+        self._pane_for: tuple[object, ...] | None = None
+        """What the statblock pane last showed (it redraws only when this changes)."""
+        self.roll_with = ROLL_WITH[0]
+        """The attribute the statblock's attack, save and skill roll with (B steps it)."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -175,10 +216,15 @@ class CombatScreen(PanelScreen):
                 yield Static(IDLE_AMOUNT, id="combat-amount")
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
+            with VerticalScroll(id="statblock-pane", can_focus=False):
+                yield StatblockView(id="pane-statblock")
+                yield Static("", id="pane-rolls")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.
         self._set_text("#combat-detail", event.table.detail(), style="italic")
+        self.set_class(event.table.gives_way, "-gives-way")
+        self._follow_selection()
 
     def action_fold_list(self) -> None:
         """L: fold the encounter list away or bring it back (it folds by itself when narrow)."""
@@ -189,6 +235,28 @@ class CombatScreen(PanelScreen):
     def on_mount(self) -> None:
         self.query_one("#encounter-list", DataTable).add_columns("", "Encounter", "Rnd", "Size")
         super().on_mount()
+
+    ROOMY: ClassVar[int] = 150
+    """From this many columns the encounter list, the table and the statblock pane fit side
+    by side; below, showing the pane folds the list away (L brings it back)."""
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        self._width = width
+        self._fit_pane()
+
+    def _fit_pane(self) -> None:
+        """The pane shows from 100 columns, or as the GM chose by alt+s at any width."""
+        shown = self._pane_choice if self._pane_choice is not None else self._width >= self.NARROW
+        self.set_class(shown, "-statblock")
+        self.set_class(self._width < self.ROOMY, "-crowded")
+        if shown:
+            self._follow_selection(refresh_keys=False)
+
+    def action_statblock(self) -> None:
+        """alt+s: show or hide the statblock pane (the table takes or gives back the room)."""
+        self._pane_choice = not self.has_class("-statblock")
+        self._fit_pane()
 
     @property
     def table(self) -> CombatTable:
@@ -204,7 +272,8 @@ class CombatScreen(PanelScreen):
             self.table.show([], [])
             self._set_text("#combat-status", "")
             self._has_hd = False
-            self._offer_keys((None, False))
+            self._follow_selection(refresh_keys=False)
+            self._offer_keys((None, False, False))
             return
         self.encounter_id, self._doc = found
         self._next_seen = {}
@@ -226,7 +295,8 @@ class CombatScreen(PanelScreen):
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
-        self._offer_keys((enc.model, self._has_hd))
+        self._follow_selection(refresh_keys=False)
+        self._offer_keys((enc.model, self._has_hd, self._block is not None))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
@@ -262,6 +332,8 @@ class CombatScreen(PanelScreen):
             return self._has_hd or bool(self._doc.get("morale_due"))
         if action == "morale_due" and self.encounter is not None:
             return self._has_hd
+        if action in ("statblock_roll", "roll_with", "full_effort"):
+            return self._block is not None
         return super().check_action(action, parameters)
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
@@ -531,6 +603,7 @@ class CombatScreen(PanelScreen):
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
             self._show_detail()
+            self._follow_selection()
 
     def action_move(self, delta: int) -> None:
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
@@ -636,6 +709,14 @@ class CombatScreen(PanelScreen):
             Field("health", foe.health_label, str(foe.health_default), "int"),
             *foe.fields,
             Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
+            Field(
+                "hd",
+                "HD for a statblock (blank: none)",
+                "",
+                "optint",
+                minimum=0,
+                maximum=MAX_QUICK_HD,
+            ),
         ]
         self._ask(
             "Quick add",
@@ -650,6 +731,7 @@ class CombatScreen(PanelScreen):
                     int(v.get("quickness") or 0),
                     side="pc" if v.get("side") == "ally" else "npc",
                     answers=v,
+                    hd=v.get("hd"),
                 )
             ),
         )
@@ -786,20 +868,6 @@ class CombatScreen(PanelScreen):
                 except (KeyError, TypeError, ValueError, AttributeError):
                     text = ""
         self._set_text("#combat-amount", clean(text, 200) or IDLE_AMOUNT)
-
-    def action_statblock(self) -> None:
-        """The selected library NPC's statblock rolls (attack, save, skill, morale, Effort)."""
-        c = self._selected()
-        if c is None:
-            return
-        ref = fr.ref_id(c)
-        if c.side != "npc" or ref is None or self.campaign.doc("npcs", ref) is None:
-            self.notify(f"{c.name} has no statblock in the NPC library", markup=False)
-            return
-        from screens.npc_roll import NpcRollScreen
-
-        assert self.encounter_id is not None
-        self.app.push_screen(NpcRollScreen(ref, (self.encounter_id, c.id)))
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste while an amount is typed goes into it (cut at 40 characters)."""
@@ -949,3 +1017,119 @@ class CombatScreen(PanelScreen):
 
     def action_morale_due(self) -> None:
         self._on_encounter(lambda e: cmd.MoraleDue(e))
+
+    # --- the selected combatant's statblock -----------------------------------------------------
+    def _follow_selection(self, refresh_keys: bool = True) -> None:
+        """The selection moved or changed: its statblock (the keys that roll it, the pane).
+
+        One combatant's documents are read, whatever the size of the fight."""
+        cid = self.table.selected_id if self.is_mounted else None
+        seen = self._seen.get(cid) if cid is not None else None
+        library: dict[str, Any] | None = None
+        block: NPC | None = None
+        if seen is not None:
+            c = seen.combatant
+            ref = fr.ref_id(c)
+            library = self.campaign.doc("npcs", ref) if c.side == "npc" and ref else None
+            try:
+                block = instance_block(c, library)
+            except (TypeError, ValueError, KeyError):
+                block = None  # a hand-edited statblock the rules cannot build: no keys
+        self._block = block
+        if refresh_keys and self.encounter is not None:
+            self._offer_keys((self.encounter.model, self._has_hd, block is not None))
+        if self.has_class("-statblock"):
+            self._show_pane(seen, library)
+
+    def _show_pane(self, seen: _Seen | None, library: dict[str, Any] | None) -> None:
+        cid = seen.combatant.id if seen is not None else None
+        due = [d for d in self._doc.get("morale_due", []) if cid and d.get("id") == cid]
+        key = (seen, library, self._block, self.roll_with, due)
+        if key == self._pane_for:
+            return
+        self._pane_for = key
+        view = self.query_one("#pane-statblock", StatblockView)
+        rolls = self.query_one("#pane-rolls", Static)
+        block = self._block
+        if seen is None:
+            view.show(None, notes=["No combatant selected"])
+            rolls.update("")
+            return
+        c = seen.combatant
+        if block is None:
+            why = (
+                "a PC: its numbers are on the party sheet (4)"
+                if c.side == "pc" and fr.ref_id(c) is not None
+                else "no statblock: library NPCs (b) have theirs, quick add (q) with an HD"
+            )
+            view.show(None, notes=[f"{clean(c.name, 60)}: {why}"])
+            rolls.update("")
+            return
+        kind = fr.health_kind(c)
+        hp_now = fr.hp_line(c.stats).removesuffix(" HP") if kind == "hp" else None
+        notes = [] if kind == "hp" else [f"Health: {self._health(c)}"]
+        effort_left = c.stats.get("effort_left")
+        doc = library or {}
+        view.show(
+            block,
+            c.name,
+            [str(x) for x in doc.get("concepts", []) if isinstance(x, str)],
+            [str(x) for x in doc.get("powers", []) if isinstance(x, str)],
+            notes=notes,
+            effort_left=None if effort_left is None else str(effort_left),
+            hp_now=hp_now,
+        )
+        rolls.update(self._rolls_text(c, block, due))
+
+    def _key(self, bid: str, default: str) -> str:
+        """A statblock key as the GM's keymap has it."""
+        keys = getattr(self.app, "keymap", {}).get(f"combat.{bid}", default)
+        first = (keys[0] if isinstance(keys, list) and keys else str(keys)).split(",")[0]
+        return self.app.get_key_display(Binding(first.strip() or default, ""))
+
+    def _rolls_text(self, c: er.Combatant, block: NPC, due: list[dict[str, Any]]) -> Text:
+        """Conditions, a morale check due, and the roll keys with their modifiers."""
+        text = Text()
+        tags = self.rules.tags(c)
+        if tags:
+            text.append("Conditions: ", style="bold")
+            text.append(clean(", ".join(tags), 200) + "\n", style="italic")
+        if due:
+            text.append(f"Morale check due ({clean(str(due[0].get('why', '')), 60)})\n", "bold")
+        attr = self.roll_with
+        value = block.attribute(attr)
+        atk = block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attr, 0)
+        keys = {bid: self._key(bid, key) for bid, key in STATBLOCK_KEYS.values()}
+        nxt = ROLL_WITH[(ROLL_WITH.index(attr) + 1) % len(ROLL_WITH)]
+        text.append(f"Rolls with {attr.capitalize()} ", style="bold")
+        text.append(f"({keys['sb_roll_with']}: {nxt.capitalize()})\n", style="dim")
+        pairs = [
+            (keys["sb_attack"], f"attack {atk:+d}"),
+            (keys["sb_save"], f"save {value:+d} vs {block.save}+"),
+            (keys["sb_skill"], f"skill 2d6{value:+d}"),
+            (keys["sb_morale"], f"morale 2d6{block.attribute('will'):+d}"),
+            (keys["sb_effort"], "Effort"),
+            (keys["sb_full_effort"], "full Effort"),
+        ]
+        for k, (key, what) in enumerate(pairs):
+            text.append(key, style="bold")
+            text.append(f" {what}" + ("\n" if k % 2 else "  "))
+        return text
+
+    def action_statblock_roll(self, kind: RollKind) -> None:
+        """A, V, K, M, E: the selected combatant's attack, save, skill, morale or Effort roll."""
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
+
+    def action_roll_with(self) -> None:
+        """B: the statblock's next roll uses the next attribute (Brawl, Wit, Will)."""
+        self.roll_with = ROLL_WITH[(ROLL_WITH.index(self.roll_with) + 1) % len(ROLL_WITH)]
+        self._set_text("#combat-last", f"Statblock rolls with {self.roll_with.capitalize()}")
+        self._said_version = self.campaign.version
+        self._follow_selection()
+
+    def action_full_effort(self) -> None:
+        """F: the selected combatant's Effort is full again (after a rest)."""
+        self._on_selected(lambda e, c: RefreshInstanceEffort(e, c.id))

@@ -514,20 +514,3 @@ async def test_nemron_the_selected_combatants_limbs_show_under_the_table(tmp_pat
         line = str(app.screen.query_one("#combat-amount", Static).render())
         assert "Ylva Rask: " in line
     app.campaign.store.close()
-
-
-async def test_the_selected_library_npc_rolls_from_its_statblock(tmp_path: Path) -> None:
-    from screens.npc_roll import NpcRollScreen
-
-    app = demo_app(tmp_path, "resolution")
-    async with app.run_test(size=SIZE) as pilot:
-        fight = saved_encounter(app)
-        row = next(k for k, c in enumerate(fight["combatants"]) if c["side"] == "npc" and c["ref"])
-        await pilot.press(*["j"] * row, "alt+s")
-        await pilot.pause()
-        assert isinstance(app.screen, NpcRollScreen)
-        rolls = len(app.campaign.log_entries())
-        await pilot.press("a")
-        await pilot.pause()
-        assert len(app.campaign.log_entries()) == rolls + 1
-    app.campaign.store.close()

@@ -195,9 +195,14 @@ class CombatTable(CursorList):
         if combatant_id in self.ids:
             self.move_cursor(row=self.ids.index(combatant_id))
 
+    @property
+    def gives_way(self) -> bool:
+        """Some columns are left out (the detail line reads them)."""
+        return bool(self._hidden)
+
     def _cursor_moved(self) -> None:
-        if self._hidden:
-            self.post_message(self.CursorMoved(self))
+        # Whoever follows the selection (the detail line, the statblock pane) reads it again.
+        self.post_message(self.CursorMoved(self))
 
     def action_select(self) -> None:
         if (cid := self.selected_id) is not None:

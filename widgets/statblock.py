@@ -30,8 +30,11 @@ def statblock_renderable(
     powers: Sequence[str] = (),
     notes: Sequence[str] = (),
     effort_left: str | None = None,
+    hp_now: str | None = None,
 ) -> RenderableType:
-    """The statblock as a Rich renderable (also used by the roll modal)."""
+    """The statblock as a Rich renderable (also used by the roll modal and the tracker's pane).
+
+    ``effort_left`` and ``hp_now`` (``"3/5"``) are one instance's, in a fight or the library."""
     title = literal(name or "(unnamed)", style="bold")
     if concepts:
         title.append("  ")
@@ -39,7 +42,7 @@ def statblock_renderable(
     grid = Table.grid(padding=(0, 2))
     for _ in range(4):
         grid.add_column()
-    hp = Text(f"{block.hp} ({block.hp_roll})")
+    hp = Text(f"{hp_now or block.hp} ({block.hp_roll})")
     effort = (
         block.effort if effort_left in (None, block.effort) else f"{effort_left} of {block.effort}"
     )
@@ -143,10 +146,13 @@ class StatblockView(Static):
         powers: Sequence[str] = (),
         notes: Sequence[str] = (),
         effort_left: str | None = None,
+        hp_now: str | None = None,
     ) -> None:
         """Display ``block`` (None shows why there is no statblock, via ``notes``)."""
         if block is None:
             self.shown = Group(*(literal(n) for n in notes)) if notes else Text("No statblock")
         else:
-            self.shown = statblock_renderable(block, name, concepts, powers, notes, effort_left)
+            self.shown = statblock_renderable(
+                block, name, concepts, powers, notes, effort_left, hp_now
+            )
         self.update(self.shown)
