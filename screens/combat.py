@@ -40,7 +40,7 @@ from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
-from widgets.statblock import StatblockView
+from widgets.statblock import statblock_text, title_text
 
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
@@ -199,6 +199,9 @@ class CombatScreen(PanelScreen):
         """The GM showed (True) or hid (False) the statblock pane by alt+s; None: by width."""
         self._width = 0
         self._pane_for: tuple[object, ...] | None = None
+        self._pane_body: tuple[object, ...] = ()
+        self._block_of: tuple[object, object] = (None, None)
+        """What :attr:`_block` was built from (the library document, the quick-add HD)."""
         """What the statblock pane last showed (it redraws only when this changes)."""
         self.roll_with = ROLL_WITH[0]
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
@@ -217,8 +220,8 @@ class CombatScreen(PanelScreen):
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
             with VerticalScroll(id="statblock-pane", can_focus=False):
-                yield StatblockView(id="pane-statblock")
-                yield Static("", id="pane-rolls")
+                yield Static("", id="pane-head")
+                yield Static("", id="pane-statblock")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.
@@ -1031,10 +1034,15 @@ class CombatScreen(PanelScreen):
             c = seen.combatant
             ref = fr.ref_id(c)
             library = self.campaign.doc("npcs", ref) if c.side == "npc" and ref else None
-            try:
-                block = instance_block(c, library)
-            except (TypeError, ValueError, KeyError):
-                block = None  # a hand-edited statblock the rules cannot build: no keys
+            made_of = (library, c.stats.get("hd"))
+            if made_of[0] is self._block_of[0] and made_of[1] == self._block_of[1]:
+                block = self._block  # the same library NPC (the next Goblin): built already
+            else:
+                try:
+                    block = instance_block(c, library)
+                except (TypeError, ValueError, KeyError):
+                    block = None  # a hand-edited statblock the rules cannot build: no keys
+                self._block_of = made_of
         self._block = block
         if refresh_keys and self.encounter is not None:
             self._offer_keys((self.encounter.model, self._has_hd, block is not None))
@@ -1042,44 +1050,68 @@ class CombatScreen(PanelScreen):
             self._show_pane(seen, library)
 
     def _show_pane(self, seen: _Seen | None, library: dict[str, Any] | None) -> None:
+        """The head (this instance: name, HP, Effort left, conditions, morale due) and, below,
+        the statblock and its keys, which the next Goblin shares: moving from one to the next,
+        or a hit, redraws the head's few lines only."""
         cid = seen.combatant.id if seen is not None else None
         due = [d for d in self._doc.get("morale_due", []) if cid and d.get("id") == cid]
         key = (seen, library, self._block, self.roll_with, due)
         if key == self._pane_for:
             return
         self._pane_for = key
-        view = self.query_one("#pane-statblock", StatblockView)
-        rolls = self.query_one("#pane-rolls", Static)
         block = self._block
+        body = Text()  # no statblock: an empty body
+        body_key: tuple[object, ...] = ()
         if seen is None:
-            view.show(None, notes=["No combatant selected"])
-            rolls.update("")
-            return
-        c = seen.combatant
-        if block is None:
+            head = Text("No combatant selected", style="dim")
+        elif block is None:
+            c = seen.combatant
             why = (
                 "a PC: its numbers are on the party sheet (4)"
                 if c.side == "pc" and fr.ref_id(c) is not None
                 else "no statblock: library NPCs (b) have theirs, quick add (q) with an HD"
             )
-            view.show(None, notes=[f"{clean(c.name, 60)}: {why}"])
-            rolls.update("")
-            return
+            head = literal(f"{clean(c.name, 60)}: {why}")
+        else:
+            c = seen.combatant
+            doc = library or {}
+            head = self._pane_head(c, block, doc, due)
+            powers = [x for x in doc.get("powers", []) if isinstance(x, str)]
+            body_key = (block, powers, self.roll_with)
+            if body_key != self._pane_body:
+                body = statblock_text(block, powers, leave_out=("HP", "Effort"))
+                body.append("\n\n")
+                body.append(self._rolls_text(block))
+        self._update_sized(self.query_one("#pane-head", Static), head)
+        if body_key != self._pane_body:
+            self._pane_body = body_key
+            self._update_sized(self.query_one("#pane-statblock", Static), body)
+
+    def _update_sized(self, static: Static, text: Text) -> None:
+        """Show ``text``; lay the screen out again only if the pane's height changes."""
+        width = static.size.width
+        same = width > 0 and len(text.wrap(self.app.console, width)) == static.size.height
+        static.update(text, layout=not same)
+
+    def _pane_head(
+        self, c: er.Combatant, block: NPC, doc: dict[str, Any], due: list[dict[str, Any]]
+    ) -> Text:
+        """Name and concepts, HP and Effort left in this fight, conditions, a morale check due."""
+        head = title_text(c.name, [x for x in doc.get("concepts", []) if isinstance(x, str)])
         kind = fr.health_kind(c)
-        hp_now = fr.hp_line(c.stats).removesuffix(" HP") if kind == "hp" else None
-        notes = [] if kind == "hp" else [f"Health: {self._health(c)}"]
-        effort_left = c.stats.get("effort_left")
-        doc = library or {}
-        view.show(
-            block,
-            c.name,
-            [str(x) for x in doc.get("concepts", []) if isinstance(x, str)],
-            [str(x) for x in doc.get("powers", []) if isinstance(x, str)],
-            notes=notes,
-            effort_left=None if effort_left is None else str(effort_left),
-            hp_now=hp_now,
-        )
-        rolls.update(self._rolls_text(c, block, due))
+        health = fr.hp_line(c.stats) if kind == "hp" else self._health(c)
+        head.append(f"\n{clean(health, 80)}", style="bold")
+        left = c.stats.get("effort_left")
+        effort = block.effort if left in (None, block.effort) else f"{left} of {block.effort}"
+        head.append(f" · Effort {clean(str(effort), 20)}")
+        tags = self.rules.tags(c)
+        if tags:
+            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
+        if due:
+            why = clean(str(due[0].get("why", "")), 60)
+            head.append(f"\nMorale check due ({why})", style="bold")
+        head.append("\n")
+        return head
 
     def _key(self, bid: str, default: str) -> str:
         """A statblock key as the GM's keymap has it."""
@@ -1087,15 +1119,9 @@ class CombatScreen(PanelScreen):
         first = (keys[0] if isinstance(keys, list) and keys else str(keys)).split(",")[0]
         return self.app.get_key_display(Binding(first.strip() or default, ""))
 
-    def _rolls_text(self, c: er.Combatant, block: NPC, due: list[dict[str, Any]]) -> Text:
-        """Conditions, a morale check due, and the roll keys with their modifiers."""
+    def _rolls_text(self, block: NPC) -> Text:
+        """The roll keys with their modifiers, as the GM's keymap has them."""
         text = Text()
-        tags = self.rules.tags(c)
-        if tags:
-            text.append("Conditions: ", style="bold")
-            text.append(clean(", ".join(tags), 200) + "\n", style="italic")
-        if due:
-            text.append(f"Morale check due ({clean(str(due[0].get('why', '')), 60)})\n", "bold")
         attr = self.roll_with
         value = block.attribute(attr)
         atk = block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attr, 0)
@@ -1114,6 +1140,7 @@ class CombatScreen(PanelScreen):
         for k, (key, what) in enumerate(pairs):
             text.append(key, style="bold")
             text.append(f" {what}" + ("\n" if k % 2 else "  "))
+        text.rstrip()
         return text
 
     def action_statblock_roll(self, kind: RollKind) -> None:
