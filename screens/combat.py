@@ -56,17 +56,11 @@ IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
 
 ROLL_WITH = ("brawl", "wit", "will")
 """What the statblock's attack, save and skill roll with, in the order B steps through."""
-STATBLOCK_KEYS: dict[str, tuple[str, str]] = {
-    "statblock_roll('attack')": ("sb_attack", "A"),
-    "statblock_roll('save')": ("sb_save", "V"),
-    "statblock_roll('skill')": ("sb_skill", "K"),
-    "statblock_roll('morale')": ("sb_morale", "M"),
-    "statblock_roll('effort')": ("sb_effort", "E"),
-    "roll_with": ("sb_roll_with", "B"),
-    "full_effort": ("sb_full_effort", "F"),
-}
-"""The selected combatant's statblock keys (action: binding id, default key): offered only
-while the selection has a statblock."""
+STATBLOCK_KEYS: tuple[str, ...] = (
+    *("sb_attack", "sb_save", "sb_skill", "sb_morale", "sb_effort"),
+    *("sb_roll_with", "sb_full_effort"),
+)
+"""Binding ids of the selected combatant's statblock keys, which the pane lists."""
 
 
 @dataclass
@@ -198,11 +192,12 @@ class CombatScreen(PanelScreen):
         self._pane_choice: bool | None = None
         """The GM showed (True) or hid (False) the statblock pane by alt+s; None: by width."""
         self._width = 0
-        self._pane_for: tuple[object, ...] | None = None
-        self._pane_body: tuple[object, ...] = ()
         self._block_of: tuple[object, object] = (None, None)
         """What :attr:`_block` was built from (the library document, the quick-add HD)."""
+        self._pane_for: tuple[object, ...] | None = None
         """What the statblock pane last showed (it redraws only when this changes)."""
+        self._pane_body: tuple[object, ...] = ()
+        """What the pane's statblock part last showed (the next Goblin shares it)."""
         self.roll_with = ROLL_WITH[0]
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
 
@@ -1113,11 +1108,13 @@ class CombatScreen(PanelScreen):
         head.append("\n")
         return head
 
-    def _key(self, bid: str, default: str) -> str:
-        """A statblock key as the GM's keymap has it."""
-        keys = getattr(self.app, "keymap", {}).get(f"combat.{bid}", default)
-        first = (keys[0] if isinstance(keys, list) and keys else str(keys)).split(",")[0]
-        return self.app.get_key_display(Binding(first.strip() or default, ""))
+    def _key(self, bid: str) -> str:
+        """A key of this panel as the GM's keymap has it (``sb_attack`` -> ``A``)."""
+        default = next(
+            b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == f"combat.{bid}"
+        )
+        keys = str(getattr(self.app, "keymap", {}).get(f"combat.{bid}", default))
+        return self.app.get_key_display(Binding(keys.split(",")[0].strip() or default, ""))
 
     def _rolls_text(self, block: NPC) -> Text:
         """The roll keys with their modifiers, as the GM's keymap has them."""
@@ -1125,7 +1122,7 @@ class CombatScreen(PanelScreen):
         attr = self.roll_with
         value = block.attribute(attr)
         atk = block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attr, 0)
-        keys = {bid: self._key(bid, key) for bid, key in STATBLOCK_KEYS.values()}
+        keys = {bid: self._key(bid) for bid in STATBLOCK_KEYS}
         nxt = ROLL_WITH[(ROLL_WITH.index(attr) + 1) % len(ROLL_WITH)]
         text.append(f"Rolls with {attr.capitalize()} ", style="bold")
         text.append(f"({keys['sb_roll_with']}: {nxt.capitalize()})\n", style="dim")
