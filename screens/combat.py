@@ -15,23 +15,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, Static
 
 from app.commands import combat as cmd
-from app.commands.npcs import AddNpcsToEncounter
+from app.commands.npcs import (
+    AddNpcsToEncounter,
+    RefreshInstanceEffort,
+    RollKind,
+    RollStatblock,
+    instance_block,
+)
 from app.queries import current_encounter
 from rulesets import encounter as er
 from rulesets import fight as fr
+from rulesets.npc import MAX_QUICK_HD, NPC, QuickBuild
 from rulesets.table import Context
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
+from widgets.statblock import statblock_text, title_text
 
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
@@ -44,6 +53,14 @@ ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 
 IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
 """What the amount line says while nothing is being typed in it."""
+
+ROLL_WITH = ("brawl", "wit", "will")
+"""What the statblock's attack, save and skill roll with, in the order B steps through."""
+STATBLOCK_KEYS: tuple[str, ...] = (
+    *("sb_attack", "sb_save", "sb_skill", "sb_morale", "sb_effort"),
+    *("sb_roll_with", "sb_full_effort"),
+)
+"""Binding ids of the selected combatant's statblock keys, which the pane lists."""
 
 
 @dataclass
@@ -122,8 +139,16 @@ class CombatScreen(PanelScreen):
         _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
         _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
         _b("s", "morale", "Morale check", "morale", show=False),
-        _b("alt+s", "statblock", "Statblock rolls of the selected NPC", "statblock", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
+        _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
+        # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
+        _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
+        _b("V", "statblock_roll('save')", "Save", "sb_save"),
+        _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
+        _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
+        _b("E", "statblock_roll('effort')", "Effort", "sb_effort"),
+        _b("B", "roll_with", "Roll with Brawl/Wit/Will", "sb_roll_with", show=False),
+        _b("F", "full_effort", "Full Effort again", "sb_full_effort", show=False),
     ]
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
@@ -160,7 +185,21 @@ class CombatScreen(PanelScreen):
         self._marked: set[str] = set()
         """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
-        """What the shell keys on offer were last worked out for (model, HD NPCs present)."""
+        """What the shell keys on offer were last worked out for (model, HD NPCs present,
+        whether the selection has a statblock)."""
+        self._block: NPC | None = None
+        """The selected combatant's statblock (None: it has none): its keys work."""
+        self._pane_choice: bool | None = None
+        """The GM showed (True) or hid (False) the statblock pane by alt+s; None: by width."""
+        self._width = 0
+        self._block_of: tuple[object, object] = (None, None)
+        """What :attr:`_block` was built from (the library document, the quick-add HD)."""
+        self._pane_for: tuple[object, ...] | None = None
+        """What the statblock pane last showed (it redraws only when this changes)."""
+        self._pane_body: tuple[object, ...] = ()
+        """What the pane's statblock part last showed (the next Goblin shares it)."""
+        self.roll_with = ROLL_WITH[0]
+        """The attribute the statblock's attack, save and skill roll with (B steps it)."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -175,12 +214,15 @@ class CombatScreen(PanelScreen):
                 yield Static(IDLE_AMOUNT, id="combat-amount")
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
+            with VerticalScroll(id="statblock-pane", can_focus=False):
+                yield Static("", id="pane-head")
+                yield Static("", id="pane-statblock")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.
         self._set_text("#combat-detail", event.table.detail(), style="italic")
-        if self.encounter is not None:  # a game's key may work on this combatant only
-            self._offer_keys((self.encounter.model, self._has_hd, self._game_keys()))
+        self.set_class(event.table.gives_way, "-gives-way")
+        self._follow_selection()  # the pane, and the keys that work on this combatant only
 
     def _game_keys(self) -> tuple[str, ...]:
         """The game's tracker actions that work on the selection now: the Footer follows them."""
@@ -197,6 +239,28 @@ class CombatScreen(PanelScreen):
         self.query_one("#encounter-list", DataTable).add_columns("", "Encounter", "Rnd", "Size")
         super().on_mount()
 
+    ROOMY: ClassVar[int] = 150
+    """From this many columns the encounter list, the table and the statblock pane fit side
+    by side; below, showing the pane folds the list away (L brings it back)."""
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        self._width = width
+        self._fit_pane()
+
+    def _fit_pane(self) -> None:
+        """The pane shows from 100 columns, or as the GM chose by alt+s at any width."""
+        shown = self._pane_choice if self._pane_choice is not None else self._width >= self.NARROW
+        self.set_class(shown, "-statblock")
+        self.set_class(self._width < self.ROOMY, "-crowded")
+        if shown:
+            self._follow_selection(refresh_keys=False)
+
+    def action_statblock(self) -> None:
+        """alt+s: show or hide the statblock pane (the table takes or gives back the room)."""
+        self._pane_choice = not self.has_class("-statblock")
+        self._fit_pane()
+
     @property
     def table(self) -> CombatTable:
         return self.query_one("#combatants", CombatTable)
@@ -211,7 +275,8 @@ class CombatScreen(PanelScreen):
             self.table.show([], [])
             self._set_text("#combat-status", "")
             self._has_hd = False
-            self._offer_keys((None, False))
+            self._follow_selection(refresh_keys=False)
+            self._offer_keys((None, False, False))
             return
         self.encounter_id, self._doc = found
         self._next_seen = {}
@@ -233,10 +298,16 @@ class CombatScreen(PanelScreen):
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
-        self._offer_keys((enc.model, self._has_hd, self._game_keys()))
+        self._follow_selection(refresh_keys=False)
+        self._offer_keys(self._keys_now(enc.model))
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
+
+    def _keys_now(self, model: str) -> tuple[object, ...]:
+        """What the keys on offer depend on: the turn model, an HD NPC in the fight, the game's
+        actions that work on the selection, and whether the selection has a statblock."""
+        return (model, self._has_hd, self._game_keys(), self._block is not None)
 
     def _offer_keys(self, what: tuple[object, ...]) -> None:
         # The Footer and help ask check_action again only when the turn model (or whether an HD
@@ -269,6 +340,8 @@ class CombatScreen(PanelScreen):
             return self._has_hd or bool(self._doc.get("morale_due"))
         if action == "morale_due" and self.encounter is not None:
             return self._has_hd
+        if action in ("statblock_roll", "roll_with", "full_effort"):
+            return self._block is not None
         return super().check_action(action, parameters)
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
@@ -544,6 +617,7 @@ class CombatScreen(PanelScreen):
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
             self._show_detail()
+            self._follow_selection()
 
     def action_move(self, delta: int) -> None:
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
@@ -649,6 +723,14 @@ class CombatScreen(PanelScreen):
             Field("health", foe.health_label, str(foe.health_default), "int"),
             *foe.fields,
             Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
+            Field(
+                "hd",
+                "HD for a statblock (blank: none)",
+                "",
+                "optint",
+                minimum=0,
+                maximum=MAX_QUICK_HD,
+            ),
         ]
         self._ask(
             "Quick add",
@@ -663,6 +745,7 @@ class CombatScreen(PanelScreen):
                     int(v.get("quickness") or 0),
                     side="pc" if v.get("side") == "ally" else "npc",
                     answers=v,
+                    hd=v.get("hd"),
                 )
             ),
         )
@@ -799,20 +882,6 @@ class CombatScreen(PanelScreen):
                 except (KeyError, TypeError, ValueError, AttributeError):
                     text = ""
         self._set_text("#combat-amount", clean(text, 200) or IDLE_AMOUNT)
-
-    def action_statblock(self) -> None:
-        """The selected library NPC's statblock rolls (attack, save, skill, morale, Effort)."""
-        c = self._selected()
-        if c is None:
-            return
-        ref = fr.ref_id(c)
-        if c.side != "npc" or ref is None or self.campaign.doc("npcs", ref) is None:
-            self.notify(f"{c.name} has no statblock in the NPC library", markup=False)
-            return
-        from screens.npc_roll import NpcRollScreen
-
-        assert self.encounter_id is not None
-        self.app.push_screen(NpcRollScreen(ref, (self.encounter_id, c.id)))
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste while an amount is typed goes into it (cut at 40 characters)."""
@@ -966,3 +1035,145 @@ class CombatScreen(PanelScreen):
 
     def action_morale_due(self) -> None:
         self._on_encounter(lambda e: cmd.MoraleDue(e))
+
+    # --- the selected combatant's statblock -----------------------------------------------------
+    def _follow_selection(self, refresh_keys: bool = True) -> None:
+        """The selection moved or changed: its statblock (the keys that roll it, the pane).
+
+        One combatant's documents are read, whatever the size of the fight."""
+        cid = self.table.selected_id if self.is_mounted else None
+        seen = self._seen.get(cid) if cid is not None else None
+        library: dict[str, Any] | None = None
+        block: NPC | None = None
+        if seen is not None:
+            c = seen.combatant
+            ref = fr.ref_id(c)
+            library = self.campaign.doc("npcs", ref) if c.side == "npc" and ref else None
+            made_of = (library, c.stats.get("hd"))
+            if made_of[0] is self._block_of[0] and made_of[1] == self._block_of[1]:
+                block = self._block  # the same library NPC (the next Goblin): built already
+            else:
+                try:
+                    block = instance_block(c, library)
+                except (TypeError, ValueError, KeyError):
+                    block = None  # a hand-edited statblock the rules cannot build: no keys
+                self._block_of = made_of
+        self._block = block
+        if refresh_keys and self.encounter is not None:
+            self._offer_keys(self._keys_now(self.encounter.model))
+        if self.has_class("-statblock"):
+            self._show_pane(seen, library)
+
+    def _show_pane(self, seen: _Seen | None, library: dict[str, Any] | None) -> None:
+        """The head (this instance: name, HP, Effort left, conditions, morale due) and, below,
+        the statblock and its keys, which the next Goblin shares: moving from one to the next,
+        or a hit, redraws the head's few lines only."""
+        cid = seen.combatant.id if seen is not None else None
+        due = [d for d in self._doc.get("morale_due", []) if cid and d.get("id") == cid]
+        key = (seen, library, self._block, self.roll_with, due)
+        if key == self._pane_for:
+            return
+        self._pane_for = key
+        block = self._block
+        body = Text()  # no statblock: an empty body
+        body_key: tuple[object, ...] = ()
+        if seen is None:
+            head = Text("No combatant selected", style="dim")
+        elif block is None:
+            c = seen.combatant
+            why = (
+                "a PC: its numbers are on the party sheet (4)"
+                if c.side == "pc" and fr.ref_id(c) is not None
+                else "no statblock: library NPCs (b) have theirs, quick add (q) with an HD"
+            )
+            head = literal(f"{clean(c.name, 60)}: {why}")
+        else:
+            c = seen.combatant
+            doc = library or {}
+            head = self._pane_head(c, block, doc, due)
+            powers = [x for x in doc.get("powers", []) if isinstance(x, str)]
+            body_key = (block, powers, self.roll_with)
+            if body_key != self._pane_body:
+                body = statblock_text(block, powers, leave_out=("HP", "Effort"))
+                body.append("\n\n")
+                body.append(self._rolls_text(block))
+        self._update_sized(self.query_one("#pane-head", Static), head)
+        if body_key != self._pane_body:
+            self._pane_body = body_key
+            self._update_sized(self.query_one("#pane-statblock", Static), body)
+
+    def _update_sized(self, static: Static, text: Text) -> None:
+        """Show ``text``; lay the screen out again only if the pane's height changes."""
+        width = static.size.width
+        same = width > 0 and len(text.wrap(self.app.console, width)) == static.size.height
+        static.update(text, layout=not same)
+
+    def _pane_head(
+        self, c: er.Combatant, block: NPC, doc: dict[str, Any], due: list[dict[str, Any]]
+    ) -> Text:
+        """Name and concepts, HP and Effort left in this fight, conditions, a morale check due."""
+        head = title_text(c.name, [x for x in doc.get("concepts", []) if isinstance(x, str)])
+        kind = fr.health_kind(c)
+        health = fr.hp_line(c.stats) if kind == "hp" else self._health(c)
+        head.append(f"\n{clean(health, 80)}", style="bold")
+        left = c.stats.get("effort_left")
+        effort = block.effort if left in (None, block.effort) else f"{left} of {block.effort}"
+        head.append(f" · Effort {clean(str(effort), 20)}")
+        tags = self.rules.tags(c)
+        if tags:
+            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
+        if due:
+            why = clean(str(due[0].get("why", "")), 60)
+            head.append(f"\nMorale check due ({why})", style="bold")
+        head.append("\n")
+        return head
+
+    def _key(self, bid: str) -> str:
+        """A key of this panel as the GM's keymap has it (``sb_attack`` -> ``A``)."""
+        default = next(
+            b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == f"combat.{bid}"
+        )
+        keys = str(getattr(self.app, "keymap", {}).get(f"combat.{bid}", default))
+        return self.app.get_key_display(Binding(keys.split(",")[0].strip() or default, ""))
+
+    def _rolls_text(self, block: NPC) -> Text:
+        """The roll keys with their modifiers, as the GM's keymap has them."""
+        text = Text()
+        attr = self.roll_with
+        value = block.attribute(attr)
+        atk = block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attr, 0)
+        keys = {bid: self._key(bid) for bid in STATBLOCK_KEYS}
+        nxt = ROLL_WITH[(ROLL_WITH.index(attr) + 1) % len(ROLL_WITH)]
+        text.append(f"Rolls with {attr.capitalize()} ", style="bold")
+        text.append(f"({keys['sb_roll_with']}: {nxt.capitalize()})\n", style="dim")
+        pairs = [
+            (keys["sb_attack"], f"attack {atk:+d}"),
+            (keys["sb_save"], f"save {value:+d} vs {block.save}+"),
+            (keys["sb_skill"], f"skill 2d6{value:+d}"),
+            (keys["sb_morale"], f"morale 2d6{block.attribute('will'):+d}"),
+            (keys["sb_effort"], "Effort"),
+            (keys["sb_full_effort"], "full Effort"),
+        ]
+        for k, (key, what) in enumerate(pairs):
+            text.append(key, style="bold")
+            text.append(f" {what}" + ("\n" if k % 2 else "  "))
+        text.rstrip()
+        return text
+
+    def action_statblock_roll(self, kind: RollKind) -> None:
+        """A, V, K, M, E: the selected combatant's attack, save, skill, morale or Effort roll."""
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
+
+    def action_roll_with(self) -> None:
+        """B: the statblock's next roll uses the next attribute (Brawl, Wit, Will)."""
+        self.roll_with = ROLL_WITH[(ROLL_WITH.index(self.roll_with) + 1) % len(ROLL_WITH)]
+        self._set_text("#combat-last", f"Statblock rolls with {self.roll_with.capitalize()}")
+        self._said_version = self.campaign.version
+        self._follow_selection()
+
+    def action_full_effort(self) -> None:
+        """F: the selected combatant's Effort is full again (after a rest)."""
+        self._on_selected(lambda e, c: RefreshInstanceEffort(e, c.id))

@@ -1,4 +1,6 @@
-"""Modal: the selected NPC's statblock rolls at the table (NPC-02/04/05/07/08).
+"""Modal: a library NPC's statblock rolls, from the NPC panel (NPC-02/04/05/07/08).
+
+A combatant in a fight rolls from the tracker's statblock pane instead, with its own Effort.
 
 Every roll is a :class:`app.commands.npcs.RollNpc` command, so it lands in the roll log and
 undo takes it back. The attribute keys (b, w, l) pick what the next attack, save or skill uses.
@@ -6,7 +8,7 @@ undo takes it back. The attribute keys (b, w, l) pick what the next attack, save
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -51,12 +53,9 @@ class NpcRollScreen(ModalScreen[None]):
         Binding("h", "roll('hp')", "HP", id="npc_roll.hp"),
     ]
 
-    def __init__(self, npc_id: int, combatant: tuple[int, str] | None = None) -> None:
+    def __init__(self, npc_id: int) -> None:
         super().__init__()
         self.npc_id = npc_id
-        self.combatant = combatant
-        """(encounter id, combatant id) when opened from the tracker for one instance: its
-        rolls carry its name and its Effort is its own."""
         self.attribute = "brawl"
 
     @property
@@ -88,22 +87,11 @@ class NpcRollScreen(ModalScreen[None]):
             str(doc.get("name", "")),
             doc.get("concepts", []),
             doc.get("powers", []),
-            effort_left=self._effort_left(doc),
+            effort_left=None if doc.get("effort_left") is None else str(doc["effort_left"]),
         )
         self.query_one("#npc-roll-attribute", Static).update(
             f"Rolling with {self.attribute.capitalize()} (b Brawl, w Wit, l Will)"
         )
-
-    def _effort_left(self, doc: dict[str, Any]) -> str | None:
-        if self.combatant is None:
-            left = doc.get("effort_left")
-            return None if left is None else str(left)
-        fight = self.tableside.campaign.doc("encounters", self.combatant[0]) or {}
-        for c in fight.get("combatants", []):
-            if c.get("id") == self.combatant[1]:
-                left = (c.get("stats") or {}).get("effort_left")
-                return None if left is None else str(left)
-        return None
 
     def _target(self) -> int | None:
         text = self.query_one("#npc-roll-target", Input).value.strip()
@@ -118,14 +106,14 @@ class NpcRollScreen(ModalScreen[None]):
 
     def action_roll(self, kind: RollKind, system: str = "2d6") -> None:
         lines = self.tableside.apply(
-            RollNpc(self.npc_id, kind, self.attribute, self._target(), system, self.combatant)
+            RollNpc(self.npc_id, kind, self.attribute, self._target(), system)
         )
         if lines is not None:
             self.query_one("#npc-roll-result", Static).update("\n".join(lines))
         self._show()
 
     def action_refresh_effort(self) -> None:
-        lines = self.tableside.apply(RefreshEffort(self.npc_id, self.combatant))
+        lines = self.tableside.apply(RefreshEffort(self.npc_id))
         self.query_one("#npc-roll-result", Static).update(
             "\n".join(lines) if lines else "Effort is already full"
         )

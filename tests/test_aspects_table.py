@@ -196,7 +196,7 @@ async def test_an_advantage_from_the_tracker_is_invoked_free_in_the_tray(tmp_pat
     async with app.run_test(size=SIZE) as pilot:
         # Rowan (selected) creates "Off balance" on Goblin 1: the free invoke is Rowan's.
         await select_combatant(pilot, GOBLIN)
-        await pilot.press("A", *"Off balance", "tab", "tab", *"Rowan Pike", "enter")
+        await pilot.press("D", *"Off balance", "tab", "tab", *"Rowan Pike", "enter")
         await pilot.pause()
         aspect = foe_sheet(app, GOBLIN)["lists"]["temporary_aspects"][0]
         assert (aspect["name"], aspect["free_invokes"], aspect["by"]) == (
@@ -215,7 +215,7 @@ async def test_an_advantage_from_the_tracker_is_invoked_free_in_the_tray(tmp_pat
         await pilot.press("c")
         await pilot.pause()
         first = last_roll(app)["total"]
-        await pilot.press("F", "enter")
+        await pilot.press("U", "enter")
         await pilot.pause()
         roll = last_roll(app)
         assert roll["total"] == first + 2
@@ -240,7 +240,7 @@ async def test_an_advantage_on_the_scene_from_the_tray_rerolls_free_from_the_tra
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")
         await rolls_for(pilot, "Rowan Pike")
-        await pilot.press("A", *"Wet floor", "enter")  # on the scene by default
+        await pilot.press("D", *"Wet floor", "enter")  # on the scene by default
         await pilot.pause()
         scene = encounter(app)["scene_aspects"]
         assert [(a["name"], a["free_invokes"], a["by"]) for a in scene] == [
@@ -255,7 +255,7 @@ async def test_an_advantage_on_the_scene_from_the_tray_rerolls_free_from_the_tra
         status = str(app.screen.query_one("#combat-status").render())
         assert "Scene: Wet floor (free invoke: Rowan Pike)" in status
         await select_combatant(pilot, ROWAN)
-        await pilot.press("F", "tab", *"reroll", "enter")
+        await pilot.press("U", "tab", *"reroll", "enter")
         await pilot.pause()
         after = last_roll(app)
         assert sum(after["dice"]) >= sum(before["dice"])

@@ -524,23 +524,6 @@ async def test_nemron_the_selected_combatants_limbs_show_under_the_table(tmp_pat
     app.campaign.store.close()
 
 
-async def test_the_selected_library_npc_rolls_from_its_statblock(tmp_path: Path) -> None:
-    from screens.npc_roll import NpcRollScreen
-
-    app = demo_app(tmp_path, "resolution")
-    async with app.run_test(size=SIZE) as pilot:
-        fight = saved_encounter(app)
-        row = next(k for k, c in enumerate(fight["combatants"]) if c["side"] == "npc" and c["ref"])
-        await pilot.press(*["j"] * row, "alt+s")
-        await pilot.pause()
-        assert isinstance(app.screen, NpcRollScreen)
-        rolls = len(app.campaign.log_entries())
-        await pilot.press("a")
-        await pilot.pause()
-        assert len(app.campaign.log_entries()) == rolls + 1
-    app.campaign.store.close()
-
-
 async def test_a_resolution_pc_at_0_hp_shows_its_numbers_not_alive(tmp_path: Path) -> None:
     """Out by its HP while its status is still "alive": the row said "alive" (found playing the
     Resolution demo at 80x24); it reads its HP, and the Turn column says defeated."""

@@ -128,7 +128,7 @@ async def own_part(game: str, pilot: Pilot[None], app: TablesideApp, screen: Com
         await pilot.pause()
         assert pc_sheet(app, pc)["resources"]["fate_points"]["current"] == fate + 1
         await select(pilot, screen, goblin["id"])
-        await pilot.press("A", *"Cornered", "tab", "tab", *pc["name"], "enter")
+        await pilot.press("D", *"Cornered", "tab", "tab", *pc["name"], "enter")
         await pilot.pause()
         held = by_name(saved(app), "Goblin 1")["stats"]["sheet"]["lists"]["temporary_aspects"]
         assert [(a["name"], a["free_invokes"], a["by"]) for a in held] == [
@@ -139,7 +139,7 @@ async def own_part(game: str, pilot: Pilot[None], app: TablesideApp, screen: Com
         await pilot.press("c")
         await pilot.pause()
         first = last_roll(app)["total"]
-        await pilot.press("F", "enter")
+        await pilot.press("U", "enter")
         await pilot.pause()
         assert last_roll(app)["total"] == first + 2
         held = by_name(saved(app), "Goblin 1")["stats"]["sheet"]["lists"]["temporary_aspects"]
@@ -151,7 +151,7 @@ async def own_part(game: str, pilot: Pilot[None], app: TablesideApp, screen: Com
         await select(pilot, screen, pc["id"])
         await pilot.press("alt+a", "2", "enter")
         await select(pilot, screen, goblin["id"])
-        await pilot.press("A")
+        await pilot.press("O")
         await pilot.pause()
         inside = [
             c["id"]

@@ -396,7 +396,12 @@ def test_SOM_04_05_a_spell_cast_from_the_tracker_in_initiative_order(opened: Any
 
 
 def test_effort_is_spent_per_combatant_not_on_the_shared_library_npc(opened: Any) -> None:
-    from app.commands.npcs import AddNpcsToEncounter, RefreshEffort, RollNpc, npc_block
+    from app.commands.npcs import (
+        AddNpcsToEncounter,
+        RefreshInstanceEffort,
+        RollStatblock,
+        npc_block,
+    )
 
     campaign = opened("resolution")
     npc_id = next(i for i, d in campaign.rows("npcs") if npc_block(d).effort != "0")
@@ -405,7 +410,7 @@ def test_effort_is_spent_per_combatant_not_on_the_shared_library_npc(opened: Any
     copies = enc.combatants[-2:]
     assert all(c.ref == str(npc_id) for c in copies)
     for _ in range(12):  # until the first copy's Effort die shrinks or runs out
-        campaign.apply(RollNpc(npc_id, "effort", combatant=(eid, copies[0].id)))
+        campaign.apply(RollStatblock(eid, copies[0].id, kind="effort"))
         if "effort_left" in named(campaign, copies[0].name).stats:
             break
     assert "effort_left" in named(campaign, copies[0].name).stats
@@ -414,7 +419,7 @@ def test_effort_is_spent_per_combatant_not_on_the_shared_library_npc(opened: Any
     assert library is not None and "effort_left" not in library
     rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
     assert rolls[-1]["who"] == copies[0].name
-    campaign.apply(RefreshEffort(npc_id, (eid, copies[0].id)))
+    campaign.apply(RefreshInstanceEffort(eid, copies[0].id))
     assert "effort_left" not in named(campaign, copies[0].name).stats
 
 

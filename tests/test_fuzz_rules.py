@@ -484,6 +484,8 @@ COMMANDS: list[type] = [
     npcs.AddNpcsToEncounter,
     npcs.RollNpc,
     npcs.RefreshEffort,
+    npcs.RollStatblock,
+    npcs.RefreshInstanceEffort,
     decks.DrawCards,
     cards.SkillDraw,
     cards.OpposedDraw,

@@ -52,24 +52,24 @@ async def test_the_gm_marks_who_is_inside_and_everyone_leaves_when_it_collapses(
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
         await select_combatant(pilot, GOBLIN)
-        await pilot.press("A")  # no Anomaly yet: nothing to step into
+        await pilot.press("O")  # no Anomaly yet: nothing to step into
         await pilot.pause()
         assert inside(app) == []
         await select_combatant(pilot, VESNA)
         await pilot.press("alt+a", "1", "enter")  # a 1 AP spell: 2 turns
         await pilot.pause()
         await select_combatant(pilot, GOBLIN)
-        await pilot.press("A")
+        await pilot.press("O")
         await pilot.pause()
         assert inside(app) == [VESNA, GOBLIN]
         assert "Anomaly 2 (disadv.)" in row_of(app, GOBLIN)[5]
         assert "Anomaly: 2 turns left · inside (disadvantage, A in/out): Vesna Kade, Goblin 1" in (
             status(app)
         )
-        await pilot.press("A")  # out again
+        await pilot.press("O")  # out again
         await pilot.pause()
         assert inside(app) == [VESNA] and "Anomaly" not in row_of(app, GOBLIN)[5]
-        await pilot.press("A")
+        await pilot.press("O")
         await pilot.pause()
         assert inside(app) == [VESNA, GOBLIN]
         # It counts down on the turns of the one who made it, everyone inside at once.
@@ -119,7 +119,7 @@ async def test_the_tray_preselects_disadvantage_for_a_roller_inside_and_says_why
         await pilot.press("1")
         await pilot.pause()
         await select_combatant(pilot, ORRIN)
-        await pilot.press("A", "2")
+        await pilot.press("O", "2")
         await pilot.pause()
         assert app.screen.who_name == "Orrin Hale"  # type: ignore[attr-defined]
         assert "Orrin Hale is inside the Anomaly" in str(
@@ -151,7 +151,7 @@ async def test_cheat_death_inside_rolls_with_disadvantage(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         await select_combatant(pilot, VESNA)
         await pilot.press("alt+a", "1", "enter")  # made on Vesna
-        await pilot.press("j", "A", "t", "9", "9", "enter")  # Orrin steps in, then to 0
+        await pilot.press("j", "O", "t", "9", "9", "enter")  # Orrin steps in, then to 0
         await pilot.pause()
         assert inside(app) == [VESNA, ORRIN]
         rolls = len([e for e in app.campaign.log_entries() if e.get("kind") == "roll"])

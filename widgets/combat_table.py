@@ -195,8 +195,14 @@ class CombatTable(CursorList):
         if combatant_id in self.ids:
             self.move_cursor(row=self.ids.index(combatant_id))
 
+    @property
+    def gives_way(self) -> bool:
+        """Some columns are left out (the detail line reads them)."""
+        return bool(self._hidden)
+
     def _cursor_moved(self) -> None:
-        # Always: the screen's detail line and the game's keys on offer follow the selection.
+        # Always: whoever follows the selection (the detail line, the statblock pane, the game's
+        # keys on offer) reads it again.
         self.post_message(self.CursorMoved(self))
 
     def action_select(self) -> None:

@@ -23,27 +23,18 @@ def _signed(value: int) -> str:
     return f"{value:+d}"
 
 
-def statblock_renderable(
-    block: npc_rules.NPC,
-    name: str = "",
-    concepts: Sequence[str] = (),
-    powers: Sequence[str] = (),
-    notes: Sequence[str] = (),
-    effort_left: str | None = None,
-) -> RenderableType:
-    """The statblock as a Rich renderable (also used by the roll modal)."""
-    title = literal(name or "(unnamed)", style="bold")
-    if concepts:
-        title.append("  ")
-        title.append(clean(", ".join(concepts)), style="italic")
-    grid = Table.grid(padding=(0, 2))
-    for _ in range(4):
-        grid.add_column()
-    hp = Text(f"{block.hp} ({block.hp_roll})")
+Pair = tuple[str, str | Text, str, str | Text]
+"""One line of the wide statblock: two (label, value) pairs."""
+
+
+def _pairs(
+    block: npc_rules.NPC, effort_left: str | None = None, hp_now: str | None = None
+) -> list[Pair]:
+    hp = Text(f"{hp_now or block.hp} ({block.hp_roll})")
     effort = (
         block.effort if effort_left in (None, block.effort) else f"{effort_left} of {block.effort}"
     )
-    rows: list[tuple[str, str | Text, str, str | Text]] = [
+    rows: list[Pair] = [
         ("HD", str(block.hd), "AC", str(block.ac)),
         ("Hit die", f"d{block.hit_die}", "HP", hp),
         ("Move", f"{block.move} ft", "Save", f"{block.save}+"),
@@ -87,14 +78,18 @@ def statblock_renderable(
                 str(block.morale),
             )
         )
-    narrow = Table.grid(padding=(0, 2))
-    narrow.add_column()
-    narrow.add_column()
-    for a, b, c, d in rows:
-        grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
-    for a, b, c, d in rows:  # the same pairs one under another, for a narrow screen
-        narrow.add_row(Text(a, style="bold"), b)
-        narrow.add_row(Text(c, style="bold"), d)
+    return rows
+
+
+def _title(name: str, concepts: Sequence[str]) -> Text:
+    title = literal(name or "(unnamed)", style="bold")
+    if concepts:
+        title.append("  ")
+        title.append(clean(", ".join(concepts)), style="italic")
+    return title
+
+
+def _powers(block: npc_rules.NPC, powers: Sequence[str]) -> Text:
     slots = block.powers
     power_text = Text(f"Powers ({slots} slot{'s' if slots != 1 else ''})", style="bold")
     named = [p for p in powers if p.strip()]
@@ -104,10 +99,68 @@ def statblock_renderable(
             power_text.append(clean(named[index]))
         else:
             power_text.append("(unnamed)", style="dim")
-    parts: list[RenderableType] = [title, _Fit(grid, narrow), power_text]
+    return power_text
+
+
+def statblock_renderable(
+    block: npc_rules.NPC,
+    name: str = "",
+    concepts: Sequence[str] = (),
+    powers: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    effort_left: str | None = None,
+) -> RenderableType:
+    """The statblock as a Rich renderable (the NPC panel and its roll modal)."""
+    rows = _pairs(block, effort_left)
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(4):
+        grid.add_column()
+    narrow = Table.grid(padding=(0, 2))
+    narrow.add_column()
+    narrow.add_column()
+    for a, b, c, d in rows:
+        grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
+    for a, b, c, d in rows:  # the same pairs one under another, for a narrow screen
+        narrow.add_row(Text(a, style="bold"), b)
+        narrow.add_row(Text(c, style="bold"), d)
+    parts: list[RenderableType] = [
+        _title(name, concepts),
+        _Fit(grid, narrow),
+        _powers(block, powers),
+    ]
     for note in notes:
         parts.append(literal(note, style="dim"))
     return Group(*parts)
+
+
+def statblock_text(
+    block: npc_rules.NPC, powers: Sequence[str] = (), leave_out: Sequence[str] = ()
+) -> Text:
+    """The statblock's numbers and powers as plain lines, one pair a line (a narrow column's
+    look), for the tracker's pane; ``leave_out``: labels it shows elsewhere (the instance's HP
+    and Effort head the pane).
+
+    Plain text, not Rich tables: the pane is measured on every layout pass of the tracker,
+    which has one per keypress, and a table costs milliseconds each time."""
+    pairs = [
+        pair
+        for a, b, c, d in _pairs(block)
+        for pair in ((a, b), (c, d))
+        if pair[0] not in leave_out
+    ]
+    width = max(len(label) for label, _ in pairs) + 2
+    text = Text()
+    for label, value in pairs:
+        text.append(label.ljust(width), style="bold")
+        text.append(value)
+        text.append("\n")
+    text.append(_powers(block, powers))
+    return text
+
+
+def title_text(name: str, concepts: Sequence[str] = ()) -> Text:
+    """The statblock's first line: the name in bold, the concepts in italics."""
+    return _title(name, concepts)
 
 
 class _Fit:

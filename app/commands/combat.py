@@ -165,6 +165,9 @@ class QuickAdd(EncounterCommand):
     side: str = "npc"
     answers: Mapping[str, Any] = field(default_factory=dict)
     """The game's own quick-add answers (:attr:`rulesets.fight.FoeSheet.fields`)."""
+    hd: int | None = None
+    """NPC-03: an HD gives each one the quick build of that HD as its statblock (its attack,
+    save, skill, morale and Effort roll from the tracker); None: no statblock."""
 
     @property
     def label(self) -> str:
@@ -180,6 +183,8 @@ class QuickAdd(EncounterCommand):
             raise RuleError("Numbers cannot be negative")
         if not 1 <= self.count <= 50:
             raise RuleError("Add between 1 and 50 at a time")
+        if self.hd is not None and not 0 <= self.hd <= npc.MAX_QUICK_HD:
+            raise RuleError(f"A quick build's HD is 0 to {npc.MAX_QUICK_HD}, not {self.hd}")
         foe = fight.rules.foe
         answers = Answers({**dict(Answers(self.answers).values), "quickness": self.quickness})
         enc = fight.enc
@@ -192,6 +197,8 @@ class QuickAdd(EncounterCommand):
                 quickness=self.quickness,
                 stats=foe.make(name, self.health, answers),
             )
+            if self.hd is not None:
+                c.stats["hd"] = self.hd
             if enc.model == "ap_rounds":
                 c.ap_max = fight.ap_max(c)
                 c.ap = c.ap_max if enc.started else 0

@@ -24,8 +24,17 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets.base import CheckResult, RuleError
-from rulesets.fight import DEFAULT_QUICKNESS, Fight, foe_health, health_kind, hp_line, load
+from rulesets.fight import (
+    DEFAULT_QUICKNESS,
+    CombatantCommand,
+    Fight,
+    foe_health,
+    health_kind,
+    hp_line,
+    load,
+)
 from rulesets.npc import ATTRIBUTE_RANGE
+from rulesets.table import Tx
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -389,6 +398,61 @@ class AddNpcsToEncounter:
 RollKind = Literal["attack", "save", "skill", "morale", "effort", "hp"]
 
 
+def roll_statblock(
+    tx: Tx,
+    block: npc_rules.NPC,
+    who: str,
+    kind: RollKind,
+    attribute: str = "brawl",
+    target: int | None = None,
+    system: str = "2d6",
+) -> list[str]:
+    """NPC-02/04/07/08: one roll of a statblock (not Effort), into the roll log as ``who``."""
+    if target is not None and not 0 <= target <= MAX_TARGET:
+        raise CommandError(f"An AC or DC is between 0 and {MAX_TARGET}, not {target}")
+    rng = tx.rng
+    if kind == "attack":
+        result: CheckResult = npc_rules.attack(rng, block, attribute, target)
+    elif kind == "save":
+        result = npc_rules.saving_throw(rng, block, attribute)
+    elif kind == "skill":
+        dc = target if target is not None else (8 if system == "2d6" else 15)
+        result = npc_rules.skill_check(rng, block, attribute, dc, system)
+    elif kind == "morale":
+        result = npc_rules.morale_check(rng, block.attribute("will"))
+    elif kind == "hp":
+        result = npc_rules.roll_hp(block, rng)
+    else:
+        raise CommandError(f"Unknown roll {kind!r}")
+    return [tx.log_roll(who, result)]
+
+
+def spend_effort(
+    tx: Tx, pool: dict[str, Any], block: npc_rules.NPC, who: str, again: str = "f"
+) -> list[str]:
+    """NPC-05: one use of the Effort in ``pool`` (``pool["effort_left"]``, absent: full), which
+    is a library NPC's document or one combatant's stats; a 1 or 2 on the usage die spends it.
+    ``again``: the key that gives full Effort back where the GM rolled."""
+    if block.effort == "0":
+        raise CommandError(f"{who} has no Effort (Will {block.attribute('will'):+d})")
+    now = str(pool.get("effort_left", block.effort))
+    if now == "0":
+        raise CommandError(f"{who} has no Effort left ({again} refreshes it)")
+    use = npc_rules.effort_use(rng=tx.rng, effort_now=now)
+    pool["effort_left"] = use.remaining
+    if use.roll is None:
+        return [f"{who} spends Effort {now}: none left"]
+    verdict = "spent, none left" if use.exhausted else f"still {use.remaining}"
+    check = CheckResult(
+        expression=f"{now} Effort",
+        total=use.roll,
+        dice=(use.roll,),
+        band="spent" if use.exhausted else "kept",
+        detail=verdict,
+    )
+    return [tx.log_roll(who, check)]
+
+
 @dataclass(frozen=True)
 class RollNpc:
     """NPC-02/04/05/07/08: a roll from a library statblock, into the roll log.
@@ -397,7 +461,7 @@ class RollNpc:
     (2d6 + attribute, or d20 + 2 x attribute with ``system="d20"``, against ``target``),
     morale (2d6 + Will), effort (the usage die; a 1 or 2 spends it: remembered on the NPC
     as ``effort_left``), hp (HD x hit die). ``target`` is the target's AC for an attack and the
-    DC for a skill check.
+    DC for a skill check. A combatant in a fight rolls with :class:`RollStatblock` instead.
     """
 
     npc_id: int
@@ -405,101 +469,73 @@ class RollNpc:
     attribute: str = "brawl"
     target: int | None = None
     system: str = "2d6"
-    combatant: tuple[int, str] | None = None
-    """(encounter id, combatant id): the roll is this instance's, rolled from the tracker; its
-    Effort is spent on the combatant (``stats["effort_left"]``), not on the library NPC shared
-    by every copy."""
 
     @property
     def label(self) -> str:
         return f"NPC {self.kind} roll"
 
     def run(self, tx: Transaction) -> list[str]:
-        if self.target is not None and not 0 <= self.target <= MAX_TARGET:
-            raise CommandError(f"An AC or DC is between 0 and {MAX_TARGET}, not {self.target}")
         doc = _npc(tx, self.npc_id)
         block = npc_block(doc)
         who = str(doc.get("name", "NPC"))
-        if self.combatant is not None:
-            fight = _instance(tx, self.combatant)
-            c = fight.combatant(self.combatant[1])
-            if self.kind == "effort":
-                # The instance's Effort: its own pool, the library NPC's full Effort to start.
-                pool = {"effort_left": c.stats.get("effort_left", block.effort)}
-                lines = self._effort(tx, pool, block, c.name, store=False)
-                c.stats["effort_left"] = pool["effort_left"]
-                fight.save()
-                return lines
-            who = c.name
-        return self._roll(tx, doc, block, who)
-
-    def _roll(
-        self, tx: Transaction, doc: dict[str, Any], block: npc_rules.NPC, who: str
-    ) -> list[str]:
-        rng = tx.rng
-        if self.kind == "attack":
-            result: CheckResult = npc_rules.attack(rng, block, self.attribute, self.target)
-        elif self.kind == "save":
-            result = npc_rules.saving_throw(rng, block, self.attribute)
-        elif self.kind == "skill":
-            dc = self.target if self.target is not None else (8 if self.system == "2d6" else 15)
-            result = npc_rules.skill_check(rng, block, self.attribute, dc, self.system)
-        elif self.kind == "morale":
-            result = npc_rules.morale_check(rng, block.attribute("will"))
-        elif self.kind == "hp":
-            result = npc_rules.roll_hp(block, rng)
-        elif self.kind == "effort":
-            return self._effort(tx, doc, block, who)
-        else:
-            raise CommandError(f"Unknown roll {self.kind!r}")
-        return [tx.log_roll(who, result)]
-
-    def _effort(
-        self,
-        tx: Transaction,
-        doc: dict[str, Any],
-        block: npc_rules.NPC,
-        who: str,
-        store: bool = True,
-    ) -> list[str]:
-        now = str(doc.get("effort_left", block.effort))
-        if now == "0":
-            raise CommandError(f"{who} has no Effort left (f refreshes it)")
-        use = npc_rules.effort_use(rng=tx.rng, effort_now=now)
-        doc["effort_left"] = use.remaining
-        if store:
+        if self.kind == "effort":
+            lines = spend_effort(tx, doc, block, who)
             tx.put("npcs", self.npc_id, doc)
-        if use.roll is None:
-            text = f"{who} spends Effort {now}: none left"
-            return [text]
-        verdict = "spent, none left" if use.exhausted else f"still {use.remaining}"
-        check = CheckResult(
-            expression=f"{now} Effort",
-            total=use.roll,
-            dice=(use.roll,),
-            band="spent" if use.exhausted else "kept",
-            detail=verdict,
+            return lines
+        return roll_statblock(tx, block, who, self.kind, self.attribute, self.target, self.system)
+
+
+def instance_block(c: enc_rules.Combatant, library: dict[str, Any] | None) -> npc_rules.NPC | None:
+    """The statblock a combatant rolls with: its library NPC's (``library``, its document), or
+    the quick build of the HD it was quick-added with (``stats["hd"]``); None: it has none.
+
+    Raises RuleError (a ValueError) for a hand-edited document the rules cannot build."""
+    if library is not None:
+        return npc_block(library)
+    hd = c.stats.get("hd")
+    if isinstance(hd, int) and not isinstance(hd, bool):
+        return npc_rules.quick_build(hd)
+    return None
+
+
+@dataclass(frozen=True)
+class RollStatblock(CombatantCommand):
+    """NPC-02/05/07/08 from the tracker: one combatant's statblock roll (attack, save, skill,
+    morale, Effort), logged under its name (``Goblin 2``). Its Effort is its own
+    (``stats["effort_left"]``), never the library NPC's, so two Goblins of one library NPC
+    spend theirs apart; its morale roll settles a morale check due for it."""
+
+    kind: RollKind = "attack"
+    attribute: str = "brawl"
+    target: int | None = None
+    system: str = "2d6"
+
+    @property
+    def label(self) -> str:
+        return f"Statblock {self.kind} roll"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        block = instance_block(c, fight.npc_doc(c))
+        if block is None:
+            raise RuleError(
+                f"{c.name} has no statblock (a library NPC has one, or a foe quick-added with an HD)"
+            )
+        if self.kind == "effort":
+            return spend_effort(fight.tx, c.stats, block, c.name, again="F")
+        lines = roll_statblock(
+            fight.tx, block, c.name, self.kind, self.attribute, self.target, self.system
         )
-        return [tx.log_roll(who, check)]
-
-
-def _instance(tx: Transaction, combatant: tuple[int, str]) -> Fight:
-    """The encounter holding one combatant of a library NPC."""
-    try:
-        fight = load(tx, int(combatant[0]))
-        fight.combatant(str(combatant[1]))
-    except RuleError as exc:
-        raise CommandError(str(exc)) from None
-    return fight
+        if self.kind == "morale":
+            fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
+        return lines
 
 
 @dataclass(frozen=True)
 class RefreshEffort:
-    """NPC-05: give an NPC its full Effort back (after a rest); with ``combatant``, that
-    instance's Effort in the tracker."""
+    """NPC-05: give a library NPC its full Effort back (after a rest)."""
 
     npc_id: int
-    combatant: tuple[int, str] | None = None
 
     @property
     def label(self) -> str:
@@ -507,16 +543,23 @@ class RefreshEffort:
 
     def run(self, tx: Transaction) -> list[str]:
         doc = _npc(tx, self.npc_id)
-        if self.combatant is not None:
-            fight = _instance(tx, self.combatant)
-            c = fight.combatant(self.combatant[1])
-            if "effort_left" not in c.stats:
-                return []
-            del c.stats["effort_left"]
-            fight.save()
-            return [f"{c.name} has full Effort ({npc_block(doc).effort})"]
         if "effort_left" not in doc:
             return []
         doc.pop("effort_left")
         tx.put("npcs", self.npc_id, doc)
         return [f"{doc.get('name', '')} has full Effort ({npc_block(doc).effort})"]
+
+
+@dataclass(frozen=True)
+class RefreshInstanceEffort(CombatantCommand):
+    """NPC-05: one combatant's full Effort back (the tracker's F)."""
+
+    LABEL = "Full Effort"
+
+    def change(self, fight: Fight) -> list[str]:
+        c = fight.combatant(self.combatant_id)
+        block = instance_block(c, fight.npc_doc(c))
+        if block is None or "effort_left" not in c.stats:
+            raise RuleError(f"{c.name}'s Effort is already full")
+        del c.stats["effort_left"]
+        return [f"{c.name} has full Effort ({block.effort})"]

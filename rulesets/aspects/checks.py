@@ -340,7 +340,7 @@ ACTIONS: tuple[Action, ...] = (
         show=False, form=_aspect_form, title=lambda ctx: "Invoke which aspect against the roll (−2)?",
     ),
     Action(
-        "free_invoke", "tray", "F", "Free invoke",
+        "free_invoke", "tray", "U", "Free invoke",
         lambda ctx, v: make_free_invoke(ctx, _roller(ctx), v),
         description="Use the free invoke of an advantage the roller created: +2, −2 or a reroll",
         available=lambda ctx: has_free_invoke(ctx, _roller(ctx)),
@@ -348,7 +348,7 @@ ACTIONS: tuple[Action, ...] = (
         title=lambda ctx: f"{ctx.pc_name}'s free invoke on the last roll",
     ),
     Action(
-        "advantage", "tray", "A", "Create an advantage", _advantage, needs="pc", show=False,
+        "advantage", "tray", "D", "Create an advantage", _advantage, needs="pc", show=False,
         description="The roller creates an advantage: a temporary aspect with one free invoke",
         form=_advantage_form, title=lambda ctx: f"{ctx.pc_name} creates an advantage",
     ),

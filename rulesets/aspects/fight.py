@@ -422,7 +422,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         id="advantage",
         panel="combat",
-        key="A",
+        key="D",
         label="Create an advantage",
         description="Create an advantage on the selected or the scene: one free invoke",
         make=_advantage,
@@ -433,7 +433,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         id="free_invoke",
         panel="combat",
-        key="F",
+        key="U",
         label="Free invoke",
         description="The selected uses a free invoke on the last roll: +2, −2 or a reroll",
         make=lambda ctx, v: make_free_invoke(ctx, _name(ctx), v),

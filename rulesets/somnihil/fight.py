@@ -422,7 +422,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         id="in_anomaly",
         panel="combat",
-        key="A",
+        key="O",
         label="In/out of the Anomaly",
         description="The selected steps into the Anomaly (disadvantage) or out of it",
         make=_toggle_anomaly,
