@@ -502,12 +502,23 @@ def _damage_expression(statblock: NPC, attribute: str, weapon: str | None) -> st
     return statblock.atk_dmg.get(attribute, "1d4")
 
 
+EDGE_DICE = {"": "1d20", "advantage": "2d20kh1", "disadvantage": "2d20kl1"}
+"""The d20 an NPC rolls with, by its edge (a game's Anomaly gives disadvantage)."""
+
+
+def _d20(edge: str) -> str:
+    if edge not in EDGE_DICE:
+        raise NPCError(f"edge is advantage, disadvantage or none, not {edge!r}")
+    return EDGE_DICE[edge]
+
+
 def attack(
     rng: random.Random | None,
     statblock: NPC,
     attribute: str = "brawl",
     target_ac: int | None = None,
     weapon_damage: str | None = None,
+    edge: str = "",
 ) -> AttackResult:
     """NPC-02: one attack: d20 + Atk mod, and its damage roll.
 
@@ -518,6 +529,7 @@ def attack(
         target_ac: the target's AC; with it the band is "hit" (total >= AC) or "miss".
         weapon_damage: the weapon's dice; default the attribute's Atk Dmg (Wit: 1d4), or
             the quick build's average.
+        edge: "advantage" or "disadvantage" rolls two d20 and keeps the higher or lower.
 
     Returns:
         An AttackResult; ``damage`` is rolled either way (the GM applies it on a hit).
@@ -525,7 +537,8 @@ def attack(
     rng = rng_or_new(rng)
     key = _attribute_key(attribute)
     mod = statblock.atk_mod if isinstance(statblock, QuickBuild) else statblock.atk_mod[key]
-    rolled = roll("1d20", rng)
+    d20 = _d20(edge)
+    rolled = roll(d20, rng)
     total = rolled.total + mod
     damage_expr = _damage_expression(statblock, key, weapon_damage)
     damage = roll(damage_expr, rng)
@@ -535,7 +548,7 @@ def attack(
     if shocked:
         detail += f"; shock {shocked}"
     return AttackResult(
-        expression=f"1d20{mod:+d}" + ("" if target_ac is None else f" vs AC {target_ac}"),
+        expression=f"{d20}{mod:+d}" + ("" if target_ac is None else f" vs AC {target_ac}"),
         total=total,
         dice=rolled.dice,
         band=band,
@@ -548,14 +561,16 @@ def attack(
 
 
 def saving_throw(
-    rng: random.Random | None, statblock: NPC, attribute: str, penalty: int = 0
+    rng: random.Random | None, statblock: NPC, attribute: str, penalty: int = 0, edge: str = ""
 ) -> CheckResult:
-    """NPC-07: d20 + the appropriate attribute - any penalty, succeeding at or above Save."""
+    """NPC-07: d20 + the appropriate attribute - any penalty, succeeding at or above Save
+    (``edge``: two d20, the higher or lower kept)."""
     value = statblock.attribute(attribute)
-    rolled = roll("1d20", rng_or_new(rng))
+    d20 = _d20(edge)
+    rolled = roll(d20, rng_or_new(rng))
     total = rolled.total + value - penalty
     return CheckResult(
-        expression=f"1d20{value - penalty:+d} vs Save {statblock.save}",
+        expression=f"{d20}{value - penalty:+d} vs Save {statblock.save}",
         total=total,
         dice=rolled.dice,
         band=SUCCESS if total >= statblock.save else FAILURE,

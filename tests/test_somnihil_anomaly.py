@@ -63,7 +63,7 @@ async def test_the_gm_marks_who_is_inside_and_everyone_leaves_when_it_collapses(
         await pilot.pause()
         assert inside(app) == [VESNA, GOBLIN]
         assert "Anomaly 2 (disadv.)" in row_of(app, GOBLIN)[5]
-        assert "Anomaly: 2 turns left · inside (disadvantage, A in/out): Vesna Kade, Goblin 1" in (
+        assert "Anomaly: 2 turns left · inside (disadvantage): Vesna Kade, Goblin 1" in (
             status(app)
         )
         await pilot.press("O")  # out again
@@ -186,5 +186,38 @@ async def test_a_catastrophe_on_a_cast_spell_makes_the_anomaly_with_the_caster_i
             await pilot.pause()
         assert roll["band"] == somnihil.CATASTROPHE
         assert inside(app) == [caster["id"]]
-        assert "inside (disadvantage, A in/out)" in status(app)
+        assert "inside (disadvantage)" in status(app)
     app.campaign.store.close()
+
+
+def test_SOM_05_a_statblock_inside_the_anomaly_attacks_and_saves_with_disadvantage(
+    tmp_path: Path,
+) -> None:
+    """Found trying the statblock pane in the Somnihil demo: a Goblin inside the Anomaly rolled
+    its attack on one d20; everyone inside rolls with disadvantage, a foe's statblock too."""
+    import random
+
+    from app.commands import combat as cmd
+    from app.commands.npcs import RollStatblock
+    from app.demo import write_demo
+    from app.state import Campaign
+    from app.store import CampaignStore
+    from rulesets.somnihil.fight import AddAnomaly, ToggleInAnomaly
+
+    save = write_demo("somnihil", tmp_path / "c.json", seed=3)
+    campaign = Campaign(CampaignStore.open(save), rng=random.Random(5))
+    eid, doc = campaign.rows("encounters")[0]
+    caster = next(c for c in doc["combatants"] if c["side"] == "pc")["id"]
+    goblin = next(c for c in doc["combatants"] if c["name"] == "Goblin 1")["id"]
+    campaign.apply(cmd.StartEncounter(eid))
+    before = campaign.apply(RollStatblock(eid, goblin, "attack"))
+    assert before is not None and "1d20+" in before[0]
+    campaign.apply(AddAnomaly(eid, caster, 2))
+    campaign.apply(ToggleInAnomaly(eid, goblin))
+    for kind in ("attack", "save"):
+        lines = campaign.apply(RollStatblock(eid, goblin, kind))
+        assert lines is not None and "2d20kl1" in lines[0]
+        assert lines[-1] == "Goblin 1 rolls with disadvantage (inside the Anomaly)"
+        entry = [e for e in campaign.log_entries() if e.get("kind") == "roll"][-1]
+        assert entry["who"] == "Goblin 1" and len(entry["dice"]) == 2  # both d20 are in the log, the lower one kept
+    campaign.store.close()

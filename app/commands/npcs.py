@@ -406,15 +406,17 @@ def roll_statblock(
     attribute: str = "brawl",
     target: int | None = None,
     system: str = "2d6",
+    edge: str = "",
 ) -> list[str]:
-    """NPC-02/04/07/08: one roll of a statblock (not Effort), into the roll log as ``who``."""
+    """NPC-02/04/07/08: one roll of a statblock (not Effort), into the roll log as ``who``;
+    ``edge`` (advantage or disadvantage) applies to its d20 rolls, attack and save."""
     if target is not None and not 0 <= target <= MAX_TARGET:
         raise CommandError(f"An AC or DC is between 0 and {MAX_TARGET}, not {target}")
     rng = tx.rng
     if kind == "attack":
-        result: CheckResult = npc_rules.attack(rng, block, attribute, target)
+        result: CheckResult = npc_rules.attack(rng, block, attribute, target, edge=edge)
     elif kind == "save":
-        result = npc_rules.saving_throw(rng, block, attribute)
+        result = npc_rules.saving_throw(rng, block, attribute, edge=edge)
     elif kind == "skill":
         dc = target if target is not None else (8 if system == "2d6" else 15)
         result = npc_rules.skill_check(rng, block, attribute, dc, system)
@@ -523,9 +525,12 @@ class RollStatblock(CombatantCommand):
             )
         if self.kind == "effort":
             return spend_effort(fight.tx, c.stats, block, c.name, again="F")
+        edge = fight.rules.roll_edge(c)
         lines = roll_statblock(
-            fight.tx, block, c.name, self.kind, self.attribute, self.target, self.system
+            fight.tx, block, c.name, self.kind, self.attribute, self.target, self.system, edge
         )
+        if edge and self.kind in ("attack", "save"):
+            lines.append(f"{c.name} rolls with {edge} ({fight.rules.edge_reason(c)})")
         if self.kind == "morale":
             fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
         return lines

@@ -161,6 +161,11 @@ def inside_anomaly(c: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return None
 
 
+def _inside(c: er.Combatant) -> bool:
+    """SOM-05: everyone inside the Anomaly rolls with disadvantage, a foe's statblock too."""
+    return any(e.name.casefold() == ANOMALY.casefold() for e in c.conditions)
+
+
 def anomaly_note(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     """SOM-05: the Anomaly's count and who is inside, on the tracker's status line."""
     inside = [(c, e) for c in doc.get("combatants") or [] if (e := inside_anomaly(c)) is not None]
@@ -169,7 +174,7 @@ def anomaly_note(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     left = inside[0][1].get("remaining")
     count = f"{left} turn{'s' if left != 1 else ''} left · " if left is not None else ""
     who = ", ".join(str(c.get("name", "?")) for c, _ in inside)
-    return [f"Anomaly: {count}inside (disadvantage, A in/out): {who}"]
+    return [f"Anomaly: {count}inside (disadvantage): {who}"]
 
 
 FIGHT = FightRules(
@@ -181,6 +186,8 @@ FIGHT = FightRules(
     out=lambda sheet: sheet.get("status") not in (somnihil.ALIVE, somnihil.SPIRIT),
     tags=tags,
     notes=anomaly_note,
+    roll_edge=lambda c: "disadvantage" if _inside(c) else "",
+    edge_reason=lambda c: "inside the Anomaly" if _inside(c) else "",
 )
 
 
