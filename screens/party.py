@@ -30,7 +30,7 @@ from rulesets.table import Context
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.literal import literal
-from widgets.party_fields import field_rows
+from widgets.party_fields import field_rows, status_text
 
 
 class PartyScreen(PanelScreen):
@@ -112,7 +112,7 @@ class PartyScreen(PanelScreen):
             table.add_row(
                 literal(pc.get("name", "")),
                 literal(ruleset.health(pc)),
-                literal(pc.get("status", "")),
+                status_text(self.game, pc),
                 key=str(doc_id),
             )
         if keep is not None and str(keep) in table.rows:

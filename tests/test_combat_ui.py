@@ -367,7 +367,8 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
         marked = [c for c in fight["combatants"] if c.get("defeated")]
         assert len(marked) == 1 and marked[0]["id"] != current
         row = screen.table.get_row_at(screen.table.cursor_row)
-        assert "defeated" in str(row[6]) and "dim" in str(row[3].style)
+        # the word leads the Health cell, which never gives way (the Turn column does)
+        assert str(row[4]).startswith("defeated") and "dim" in str(row[3].style)
         await pilot.press("n")
         await pilot.pause()
         assert saved_encounter(app)["current"] != marked[0]["id"]
@@ -378,8 +379,8 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
 
 
 async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path) -> None:
-    """Once out, whether it acted no longer matters: the turn column says "defeated", not
-    "defeated acted" (found trying the Somnihil demo at 120x36)."""
+    """Once out, whether it acted no longer matters: the row says "defeated" (in its Health
+    cell), not "defeated acted" (found trying the Somnihil demo at 120x36)."""
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", "alt+r")
@@ -396,7 +397,7 @@ async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path
         done = next(c for c in fight["combatants"] if c["id"] == first)
         assert done["defeated"] and done["acted"]
         row = screen.table.get_row_at(screen.table.ids.index(first))
-        assert str(row[6]) == "defeated"
+        assert str(row[4]).startswith("defeated ·") and str(row[6]) == ""
     app.campaign.store.close()
 
 

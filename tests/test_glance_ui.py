@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from rich.text import Text
 from textual.widgets import DataTable, Input, Static
 
+from app.commands import combat as cmd
+from app.commands import party as pcmd
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
@@ -166,4 +170,77 @@ async def test_enter_on_the_roll_log_shows_every_entry_whole(tmp_path: Path) -> 
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, LogLineScreen)
+    app.campaign.store.close()
+
+
+def _line_of(app: TablesideApp, name: str) -> str:
+    """The tracker's rendered line for one combatant (the first screen row naming it)."""
+    return next(line for line in screen_text(app)[2:] if f" {name} " in line)
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x36"])
+async def test_a_defeated_row_reads_defeated_whatever_its_health_says(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # The Turn column gave way to a wide Health ("(Cheat Death)") and a long condition, and
+    # "defeated" went with it: only the selected row's detail line still said so.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        found = current_encounter(app.campaign)
+        assert found is not None
+        eid, doc = found
+        pc = next(c for c in doc["combatants"] if c["side"] == "pc")
+        foe = next(c for c in doc["combatants"] if c["side"] == "npc" and c["id"] != doc["current"])
+        app.campaign.apply(cmd.Damage(eid, pc["id"], "10", {}))
+        app.campaign.apply(cmd.AddEffect(eid, pc["id"], "Anomaly of the drowned bell", 4))
+        app.campaign.apply(cmd.ToggleDefeated(eid, foe["id"]))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        screen.table.select_id(pc["id"])
+        await pilot.pause()
+        assert "(Cheat Death)" in _line_of(app, pc["name"])
+        assert "defeated" in _line_of(app, foe["name"]), "\n".join(screen_text(app))
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_a_dead_pc_and_a_defeated_foe_read_apart(tmp_path: Path, game: str) -> None:
+    # Both were "dim strike" with the word only in the Turn column: a PC's death (its game's
+    # word: dead, perished, taken out) and a foe's defeat now differ in word and in style,
+    # in the tracker and on the party sheet.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        found = current_encounter(app.campaign)
+        assert found is not None
+        eid, doc = found
+        pc = next(c for c in doc["combatants"] if c["side"] == "pc")
+        foe = next(c for c in doc["combatants"] if c["side"] == "npc")
+        ref = int(pc["ref"])
+        sheet = dict(app.campaign.doc("party", ref) or {})
+        out = next(
+            s
+            for s in app.campaign.ruleset.sheet.statuses[1:]
+            if app.campaign.game.fight.out({**sheet, "status": s})
+        )
+        app.campaign.apply(pcmd.ChangePC(ref, "status", (out,), str(sheet["name"])))
+        app.campaign.apply(cmd.ToggleDefeated(eid, foe["id"]))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        rows = {cid: screen.table.get_row_at(i) for i, cid in enumerate(screen.table.ids)}
+        dead, beaten = rows[pc["id"]], rows[foe["id"]]
+        dead_text = " ".join(str(cell) for cell in dead)
+        beaten_text = " ".join(str(cell) for cell in beaten)
+        assert out in dead_text and "defeated" not in dead_text
+        assert "defeated" in beaten_text and out not in beaten_text
+        assert str(dead[3].style) != str(beaten[3].style)
+        assert "red" in str(dead[4].style) and "dim" in str(beaten[4].style)
+        await pilot.press("4")
+        await pilot.pause()
+        party = app.screen.query_one("#party-table", DataTable)
+        status = party.get_row(str(ref))[-1]
+        assert isinstance(status, Text) and str(status) == out and "red" in str(status.style)
     app.campaign.store.close()

@@ -70,13 +70,23 @@ def _game_row(row: SheetRow) -> FieldRow:
     return FieldRow(row.key, label, value)
 
 
+def status_text(game: Game, pc: Character) -> Text:
+    """A PC out of the fight by its game's rule (dead, perished, taken out) reads in red, as its
+    row does in the tracker, where a foe's "defeated" is dimmed instead (issue 15)."""
+    try:
+        out = bool(game.fight.out(pc))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        out = False
+    return literal(pc.get("status", ""), style="bold red" if out else "")
+
+
 def field_rows(game: Game, pc: Character) -> list[FieldRow]:
     """Every row of the detail pane for one PC, in sheet order."""
     sheet, rules = game.ruleset.sheet, game.sheet
     extra = rules.extra_rows(pc)
     rows: list[FieldRow] = [
         FieldRow("name", Text("Name", style="bold"), literal(pc.get("name", ""))),
-        _row("status", "Status", literal(pc.get("status", ""))),
+        _row("status", "Status", status_text(game, pc)),
     ]
     pools = pc.get("resources", {})
     for spec in sheet.resources:
