@@ -46,6 +46,15 @@ from widgets.statblock import StatblockView
 
 ATTRIBUTE_IDS = ("npc-brawl", "npc-wit", "npc-will")
 
+HINTS: dict[str, tuple[str, str]] = {
+    "npc-name": ("n: new NPC", "n: new NPC"),
+    "npc-concepts": ("up to three, comma-separated", "a, b, c (max 3)"),
+    "npc-hd": ("h: 0-20 for a quick build (empty: attributes)", "h: 0-20 or empty"),
+    "npc-powers": ("names, separated by ;", "name; name"),
+}
+"""Each builder field's hint, whole and for a narrow screen, where the field is 16 columns
+wide: a hint cut at the field's edge read ``h: 0-20 for a`` (issue 15)."""
+
 
 def source_note(source: dict[str, Any] | None) -> str:
     """One line saying where a library NPC came from (5e import, Without Number conversion)."""
@@ -110,10 +119,10 @@ class NpcScreen(PanelScreen):
                 yield Static("", id="npc-builder-title", markup=False)
                 with Horizontal(classes="npc-row"):
                     yield Label("Name", classes="npc-label")
-                    yield Input(placeholder="n: new NPC", id="npc-name", max_length=80)
+                    yield Input(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
                 with Horizontal(classes="npc-row"):
                     yield Label("Concepts", classes="npc-label")
-                    yield Input(placeholder="up to three, comma-separated", id="npc-concepts")
+                    yield Input(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
                 low, high = CONVERTED_RANGE.start, CONVERTED_RANGE.stop - 1
                 yield AttributeField("Brawl", minimum=low, maximum=high, id="npc-brawl")
                 yield AttributeField("Wit", minimum=low, maximum=high, id="npc-wit")
@@ -121,19 +130,29 @@ class NpcScreen(PanelScreen):
                 with Horizontal(classes="npc-row"):
                     yield Label("Quick HD", classes="npc-label")
                     yield Input(
-                        placeholder="h: 0-20 for a quick build (empty: attributes)",
+                        placeholder=HINTS["npc-hd"][0],
                         id="npc-hd",
                         type="integer",
                         max_length=3,
                     )
                 with Horizontal(classes="npc-row"):
                     yield Label("Powers", classes="npc-label")
-                    yield Input(placeholder="names, separated by ;", id="npc-powers")
+                    yield Input(placeholder=HINTS["npc-powers"][0], id="npc-powers")
                 yield StatblockView(id="npc-statblock")
 
     def on_mount(self) -> None:
         super().on_mount()
         self._update_builder()
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        self.call_after_refresh(self._fit_hints)
+
+    def _fit_hints(self) -> None:
+        for field_id, (whole, short) in HINTS.items():
+            field = self.query_one(f"#{field_id}", Input)
+            room = field.content_region.width
+            field.placeholder = whole if len(whole) < room or not room else short
 
     # --- library -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -256,12 +275,13 @@ class NpcScreen(PanelScreen):
         quick = isinstance(block, npc_rules.QuickBuild)
         for field_id in ATTRIBUTE_IDS:
             self.query_one(f"#{field_id}", AttributeField).set_class(quick, "-disabled")
-        title = "Builder: new NPC" if self.editing is None else "Builder: editing"
+        title = "New NPC" if self.editing is None else "Editing"
         if self.editing is not None:
             doc = self.campaign.doc("npcs", self.editing) or {}
             title += f" {doc.get('name', '')}"
+        # Short, and wrapped rather than cut where a long name does not fit (issue 15).
         self.query_one("#npc-builder-title", Static).update(
-            literal(title + "  (ctrl+s saves)", style="bold")
+            literal(title + " (ctrl+s saves)", style="bold")
         )
 
     @on(Input.Changed, "#npc-name, #npc-concepts, #npc-hd, #npc-powers")

@@ -23,6 +23,7 @@ from tests.apphelpers import SIZE, demo_app, screen_text
 from widgets.roll_log import format_entry
 
 NARROW = (80, 24)
+BOTH_SIZES = pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x36"])
 
 
 def toasts(app: TablesideApp) -> list[str]:
@@ -178,7 +179,7 @@ def _line_of(app: TablesideApp, name: str) -> str:
     return next(line for line in screen_text(app)[2:] if f" {name} " in line)
 
 
-@pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x36"])
+@BOTH_SIZES
 async def test_a_defeated_row_reads_defeated_whatever_its_health_says(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
@@ -243,4 +244,53 @@ async def test_a_dead_pc_and_a_defeated_foe_read_apart(tmp_path: Path, game: str
         party = app.screen.query_one("#party-table", DataTable)
         status = party.get_row(str(ref))[-1]
         assert isinstance(status, Text) and str(status) == out and "red" in str(status.style)
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("keys", [(), ("h", "8", "escape")], ids=["built", "quick HD 8"])
+async def test_the_builders_statblock_is_whole_at_80x24(
+    tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    # The preview listed one pair a line in the 28 columns the builder has at 80×24, and its
+    # bottom (Atk mod, Morale, the powers) fell out of view.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("3", *keys)
+        await pilot.pause()
+        shown = screen_text(app)
+        both = "\n".join(shown)
+        for word in ("Atk mod", "Morale", "Powers (", "╰"):
+            assert both.count(word) == 2, (word, both)  # the library's NPC and the builder's
+        if keys:
+            assert "4 unnamed" in both or both.count("(unnamed)") >= 4
+    app.campaign.store.close()
+
+
+@BOTH_SIZES
+async def test_the_builders_hints_and_the_librarys_concepts_are_never_cut(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # "h: 0-20 for a", "up to three,", "Builder: new NPC  (ctrl+s" and "sneaky, cowa" were
+    # cut at the edge of their field or column, with no ellipsis to say so.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        shown = screen_text(app)
+        both = "\n".join(shown)
+        builder = app.screen.query_one("#npc-builder")
+        for field in builder.query(Input):
+            assert field.placeholder and field.placeholder in both, field.placeholder
+        title = str(app.screen.query_one("#npc-builder-title", Static).render())
+        assert " ".join(title.split()) in " ".join(both.split()), title
+        for _, doc in app.campaign.rows("npcs"):
+            line = next(line for line in shown if f" {doc['name']} " in line)
+            concepts = doc["concepts"]
+            whole = ", ".join(concepts)
+            assert f" {whole} " in line or any(
+                f" {', '.join(concepts[:n])} +{len(concepts) - n} " in line
+                for n in range(1, len(concepts))
+            ), line
+            if size == SIZE:
+                assert f" {whole} " in line
     app.campaign.store.close()

@@ -87,43 +87,69 @@ def statblock_renderable(
                 str(block.morale),
             )
         )
-    narrow = Table.grid(padding=(0, 2))
-    narrow.add_column()
-    narrow.add_column()
     for a, b, c, d in rows:
         grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
-    for a, b, c, d in rows:  # the same pairs one under another, for a narrow screen
-        narrow.add_row(Text(a, style="bold"), b)
-        narrow.add_row(Text(c, style="bold"), d)
     slots = block.powers
     power_text = Text(f"Powers ({slots} slot{'s' if slots != 1 else ''})", style="bold")
     named = [p for p in powers if p.strip()]
+    flowed = [power_text.copy()]
     for index in range(max(slots, len(named))):
         power_text.append("\n  • ")
         if index < len(named):
             power_text.append(clean(named[index]))
+            flowed.append(Text("• ") + literal(named[index]))
         else:
             power_text.append("(unnamed)", style="dim")
-    parts: list[RenderableType] = [title, _Fit(grid, narrow), power_text]
+    if (unnamed := slots - len(named)) > 0:
+        flowed.append(Text(f"• {unnamed} unnamed", style="dim"))
+    pairs = [_pair(a, b) for row in rows for a, b in (row[:2], row[2:])]
+    parts: list[RenderableType] = [title, _Fit((grid, power_text), (pairs, flowed))]
     for note in notes:
         parts.append(literal(note, style="dim"))
     return Group(*parts)
 
 
-class _Fit:
-    """The two-pair grid where it fits whole, else one pair a line: never ``Bra…``."""
+def _pair(label: str, value: str | Text) -> Text:
+    text = Text(label, style="bold")
+    text.append(" ")
+    text.append(value if isinstance(value, Text) else Text(value))
+    return text
 
-    def __init__(self, wide: Table, narrow: Table) -> None:
-        self.wide, self.narrow = wide, narrow
+
+class _Fit:
+    """The two-pair grid where it fits whole, else the pairs flowed whole, as many to a line as
+    fit: never ``Bra…``, and short enough for the 80×24 builder (one pair a line was cut at the
+    bottom there, issue 15)."""
+
+    def __init__(
+        self, wide: tuple[Table, Text], narrow: tuple[Sequence[Text], Sequence[Text]]
+    ) -> None:
+        (self.wide, self.powers), (self.pairs, self.power_items) = wide, narrow
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         unbounded = options.update(max_width=10_000)  # Measurement.get clamps to max_width
-        fits = Measurement.get(console, unbounded, self.wide).maximum <= options.max_width
-        yield self.wide if fits else self.narrow
+        if Measurement.get(console, unbounded, self.wide).maximum <= options.max_width:
+            yield self.wide
+            yield self.powers
+            return
+        yield _flowed(self.pairs, options.max_width)
+        yield _flowed(self.power_items, options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        narrow = Measurement.get(console, options, self.narrow)
-        return Measurement(narrow.minimum, Measurement.get(console, options, self.wide).maximum)
+        widest = max((pair.cell_len for pair in self.pairs), default=1)
+        return Measurement(widest, Measurement.get(console, options, self.wide).maximum)
+
+
+def _flowed(items: Sequence[Text], width: int) -> Text:
+    """Whole items, two spaces apart, as many to a line as fit (a longer one wraps alone)."""
+    lines: list[Text] = []
+    for pair in items:
+        if lines and lines[-1].cell_len + 2 + pair.cell_len <= width:
+            lines[-1].append("  ")
+            lines[-1].append_text(pair)
+        else:
+            lines.append(pair.copy())
+    return Text("\n").join(lines)
 
 
 class StatblockView(Static):
