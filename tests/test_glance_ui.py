@@ -294,3 +294,38 @@ async def test_the_builders_hints_and_the_librarys_concepts_are_never_cut(
             if size == SIZE:
                 assert f" {whole} " in line
     app.campaign.store.close()
+
+
+def _rows_in_view(table: DataTable[object]) -> list[int]:
+    """The rows drawn whole in the table's window (the others scroll, they are not cut)."""
+    top, window = round(table.scroll_y), table.scrollable_content_region.height
+    window -= 1 if table.show_header else 0
+    shown, y = [], 0
+    for index, row in enumerate(table.ordered_rows):
+        if y >= top and y + row.height <= top + window:
+            shown.append(index)
+        y += row.height
+    return shown
+
+
+@BOTH_SIZES
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_every_word_of_the_party_sheet_is_on_screen_whole(
+    tmp_path: Path, game: str, size: tuple[int, int]
+) -> None:
+    # "Protocols: Decay, Spatia", "8/8 HP · Grip 15" and a Status column out of view: cells
+    # ran past the right edge with no ellipsis. Each word of each cell is now on screen whole.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("4")
+        await pilot.pause()
+        words = {word for line in screen_text(app) for word in line.replace("│", " ").split()}
+        screen = app.screen
+        assert isinstance(screen, PartyScreen)
+        for table_id in ("#party-table", "#party-fields"):
+            table = screen.query_one(table_id, DataTable)
+            for row in _rows_in_view(table):
+                for cell in table.get_row_at(row):
+                    missing = [w for w in str(cell).split() if w not in words]
+                    assert not missing, (table_id, str(cell), missing)
+    app.campaign.store.close()
