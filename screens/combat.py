@@ -59,7 +59,10 @@ class _Inline:
     def line(self) -> str:
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
-        hint = f"tab: {', '.join(more)} · " if more else ""
+        # The first two fields tab opens, and how many more: the amount line has two rows, and
+        # Shadows' twelve names ran it past them (issue 15).
+        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
+        hint = f"tab: {named} · " if more else ""
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 

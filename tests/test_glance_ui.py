@@ -329,3 +329,20 @@ async def test_every_word_of_the_party_sheet_is_on_screen_whole(
                     missing = [w for w in str(cell).split() if w not in words]
                     assert not missing, (table_id, str(cell), missing)
     app.campaign.store.close()
+
+
+@BOTH_SIZES
+async def test_the_inline_damage_prompt_is_on_screen_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # Shadows' damage form has six more fields; naming them all ran the line out of its two
+    # rows ("(tab: Attack card, … Face card in defence," and no "enter · escape").
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        said = " ".join(event_line(app, "#combat-amount").split())
+        assert said.startswith("Damage ") and said.endswith("enter · escape)"), said
+        shown = " ".join(" ".join(line.strip(" ▕") for line in screen_text(app)).split())
+        assert said in shown, said
+    app.campaign.store.close()
