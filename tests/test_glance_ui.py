@@ -346,3 +346,31 @@ async def test_the_inline_damage_prompt_is_on_screen_whole(
         shown = " ".join(" ".join(line.strip(" ▕") for line in screen_text(app)).split())
         assert said in shown, said
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_the_tray_at_80x24_shows_the_whole_check_its_odds_and_five_log_lines(
+    tmp_path: Path, game: str
+) -> None:
+    # Under 30 rows the tray's top was capped at ten rows: Resolution's notes, Nemron's DC
+    # and summary, and the Last: line fell out of it; Shadows' roll log lost its bottom.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2", "c")
+        await pilot.pause()
+        shown = screen_text(app)
+        words = {word for line in shown for word in line.replace("│", " ").split()}
+        last = app.screen.query_one("#last-result", Static)
+        if not last.display:  # it gives way where it does not fit: the log's newest line says it
+            newest = str(format_entry(app.campaign.log_entries()[-1]))
+            start = " ".join(newest.split()[:4])
+            assert any(" ".join(line.strip("│ ").split()).startswith(start) for line in shown)
+        for selector in ("#tray-mode", "#check-setup", "#last-result")[: 3 if last.display else 2]:
+            text = str(app.screen.query_one(selector, Static).render())
+            missing = [w for w in text.split() if w not in words]
+            assert not missing, (selector, text, missing)
+        assert any("Odds" in line for line in shown)
+        top = next(i for i, line in enumerate(shown) if "Roll log" in line)
+        bottom = next(i for i in range(len(shown) - 1, top, -1) if shown[i].startswith("╰"))
+        assert bottom - top - 1 >= 5, "\n".join(shown)
+    app.campaign.store.close()

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rulesets import npc as npc_rules
-from widgets.literal import clean, literal
+from widgets.literal import clean, flowed, literal
 
 
 def _signed(value: int) -> str:
@@ -132,24 +132,12 @@ class _Fit:
             yield self.wide
             yield self.powers
             return
-        yield _flowed(self.pairs, options.max_width)
-        yield _flowed(self.power_items, options.max_width)
+        yield flowed(self.pairs, options.max_width)
+        yield flowed(self.power_items, options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widest = max((pair.cell_len for pair in self.pairs), default=1)
         return Measurement(widest, Measurement.get(console, options, self.wide).maximum)
-
-
-def _flowed(items: Sequence[Text], width: int) -> Text:
-    """Whole items, two spaces apart, as many to a line as fit (a longer one wraps alone)."""
-    lines: list[Text] = []
-    for pair in items:
-        if lines and lines[-1].cell_len + 2 + pair.cell_len <= width:
-            lines[-1].append("  ")
-            lines[-1].append_text(pair)
-        else:
-            lines.append(pair.copy())
-    return Text("\n").join(lines)
 
 
 class StatblockView(Static):
