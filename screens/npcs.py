@@ -177,7 +177,11 @@ class NpcScreen(PanelScreen):
         # 10,000 NPCs is one list, not 10,000 rows built before the first paint.
         needle = self.query_one("#npc-filter", Input).value.strip().casefold()
         rows = self._rows if not needle else [r for r in self._rows if self._matches(r[1], needle)]
-        self.query_one(NpcLibrary).show(rows)
+        library = self.query_one(NpcLibrary)
+        library.show(rows)
+        # After an undo or redo, the cursor goes to the NPC it put back (a deleted one returns).
+        for npc_id in self.stepped_ids("npcs")[:1]:
+            library.select_id(npc_id)
         self._show_selected()
 
     def selected_id(self) -> int | None:

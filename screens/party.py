@@ -110,6 +110,8 @@ class PartyScreen(PanelScreen):
     def refresh_data(self) -> None:
         table = self.query_one("#party-table", DataTable)
         keep = self.selected_id
+        # After an undo or redo, the cursor goes to the PC it put back (a removed PC returns).
+        keep = next(iter(self.stepped_ids("party")), keep)
         table.clear()
         ruleset = self.campaign.ruleset
         needle = self._filter.casefold()

@@ -20,6 +20,7 @@ from screens.npc_roll import NpcRollScreen
 from screens.party import PartyScreen
 from screens.party_prompt import PartyConfirm
 from tests.apphelpers import SIZE, demo_app, screen_text
+from widgets.npc_library import NpcLibrary
 from widgets.roll_log import format_entry
 
 NARROW = (80, 24)
@@ -373,4 +374,70 @@ async def test_the_tray_at_80x24_shows_the_whole_check_its_odds_and_five_log_lin
         top = next(i for i, line in enumerate(shown) if "Roll log" in line)
         bottom = next(i for i in range(len(shown) - 1, top, -1) if shown[i].startswith("╰"))
         assert bottom - top - 1 >= 5, "\n".join(shown)
+    app.campaign.store.close()
+
+
+THIRD = 2
+"""The third row (rows count from 0): undo must leave the cursor there, not on the first."""
+
+
+@pytest.mark.parametrize("change", [("t", "1", "enter"), ("X",)], ids=["damage", "defeated"])
+async def test_undo_in_the_tracker_keeps_the_third_row(
+    tmp_path: Path, change: tuple[str, ...]
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r", "home", *["j"] * THIRD)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        assert screen.table.cursor_row == THIRD
+        version = app.campaign.version
+        await pilot.press(*change)
+        await pilot.pause()
+        assert app.campaign.version > version
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.table.cursor_row == THIRD
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    "change", [("tab", "down", "down", "minus"), ("delete", "y")], ids=["resource", "remove"]
+)
+async def test_undo_in_the_party_list_keeps_the_third_row(
+    tmp_path: Path, change: tuple[str, ...]
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", *["j"] * THIRD)
+        party = app.screen.query_one("#party-table", DataTable)
+        assert party.cursor_row == THIRD
+        version = app.campaign.version
+        await pilot.press(*change)
+        await pilot.pause()
+        assert app.campaign.version > version
+        await pilot.press("u")
+        await pilot.pause()
+        assert party.cursor_row == THIRD
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    "change", [("e", "end", "!", "ctrl+s"), ("x", "y")], ids=["edit", "delete"]
+)
+async def test_undo_in_the_npc_library_keeps_the_third_row(
+    tmp_path: Path, change: tuple[str, ...]
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3", *["j"] * THIRD)
+        library = app.screen.query_one(NpcLibrary)
+        assert library.cursor_row == THIRD
+        version = app.campaign.version
+        await pilot.press(*change)
+        await pilot.pause()
+        assert app.campaign.version > version
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert library.cursor_row == THIRD
     app.campaign.store.close()
