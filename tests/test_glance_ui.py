@@ -3,6 +3,7 @@ before a rest mid-fight, the NPC builder keeps unsaved edits. Pilot tests, keys 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -401,43 +402,36 @@ async def test_undo_in_the_tracker_keeps_the_third_row(
     app.campaign.store.close()
 
 
-@pytest.mark.parametrize(
-    "change", [("tab", "down", "down", "minus"), ("delete", "y")], ids=["resource", "remove"]
-)
-async def test_undo_in_the_party_list_keeps_the_third_row(
-    tmp_path: Path, change: tuple[str, ...]
-) -> None:
-    app = demo_app(tmp_path, "somnihil")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4", *["j"] * THIRD)
-        party = app.screen.query_one("#party-table", DataTable)
-        assert party.cursor_row == THIRD
-        version = app.campaign.version
-        await pilot.press(*change)
-        await pilot.pause()
-        assert app.campaign.version > version
-        await pilot.press("u")
-        await pilot.pause()
-        assert party.cursor_row == THIRD
-    app.campaign.store.close()
+def _party_rows(app: TablesideApp) -> int:
+    return app.screen.query_one("#party-table", DataTable).cursor_row
+
+
+def _library_rows(app: TablesideApp) -> int:
+    return app.screen.query_one(NpcLibrary).cursor_row
 
 
 @pytest.mark.parametrize(
-    "change", [("e", "end", "!", "ctrl+s"), ("x", "y")], ids=["edit", "delete"]
+    ("panel", "change", "cursor"),
+    [
+        ("4", ("tab", "down", "down", "minus"), _party_rows),
+        ("4", ("delete", "y"), _party_rows),
+        ("3", ("e", "end", "!", "ctrl+s"), _library_rows),
+        ("3", ("x", "y"), _library_rows),
+    ],
+    ids=["party resource", "party remove", "npc edit", "npc delete"],
 )
-async def test_undo_in_the_npc_library_keeps_the_third_row(
-    tmp_path: Path, change: tuple[str, ...]
+async def test_undo_in_the_party_list_and_the_npc_library_keeps_the_third_row(
+    tmp_path: Path, panel: str, change: tuple[str, ...], cursor: Callable[[TablesideApp], int]
 ) -> None:
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("3", *["j"] * THIRD)
-        library = app.screen.query_one(NpcLibrary)
-        assert library.cursor_row == THIRD
+        await pilot.press(panel, *["j"] * THIRD)
+        assert cursor(app) == THIRD
         version = app.campaign.version
         await pilot.press(*change)
         await pilot.pause()
         assert app.campaign.version > version
         await pilot.press("escape", "u")
         await pilot.pause()
-        assert library.cursor_row == THIRD
+        assert cursor(app) == THIRD
     app.campaign.store.close()
