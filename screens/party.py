@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -139,7 +140,11 @@ class PartyScreen(PanelScreen):
         table.clear(columns=True)
         for label in ("Name", "Health", "Status")[: 3 if statuses else 2]:
             table.add_column(label, key=label)
-        _wrap_column(table, "Health", [cells for _, cells in rows])
+        if not _wrap_column(table, "Health", [cells for _, cells in rows]) and statuses:
+            # Still too narrow: the status moves under the name, its column gives way.
+            rows = [(i, (Text("\n").join((n, st)), h)) for i, (n, h, st) in rows]
+            table.remove_column(ColumnKey("Status"))
+            _wrap_column(table, "Health", [cells for _, cells in rows])
         for doc_id, cells in rows:
             table.add_row(*cells, key=str(doc_id), height=None)
         if keep is not None and str(keep) in table.rows:
@@ -422,15 +427,23 @@ MAX_DIGITS = 9
 which refuses more than 4300 digits with a ValueError."""
 
 
-def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) -> None:
+def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) -> bool:
     """Where the rows would run past the table's right edge, the column ``key`` takes the width
     the others leave and its text wraps (rows are added with ``height=None``): a health line or
-    a spell list was cut at the edge with nothing to say so (issue 15)."""
+    a spell list was cut at the edge with nothing to say so (issue 15). False when even that
+    would break a word of it or run past the edge."""
     keys = [str(k.value) for k in table.columns]
     widest = {
-        k: max([len(k) if table.show_header else 0, *(row[x].cell_len for row in rows)])
+        k: max(
+            [
+                len(k) if table.show_header else 0,
+                *(max(map(cell_len, row[x].plain.split("\n"))) for row in rows),
+            ]
+        )
         for x, k in enumerate(keys)
     }
+    at = keys.index(key)
+    word = max((cell_len(w) for row in rows for w in row[at].plain.split()), default=1)
     # The vertical scrollbar counts as there: wrapping can make the rows taller than the table.
     room = table.size.width - table.styles.scrollbar_size_vertical
     room -= 2 * table.cell_padding * len(keys)
@@ -438,7 +451,8 @@ def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) 
     column = table.columns[ColumnKey(key)]
     column.auto_width = room <= 0 or others + widest[key] <= room
     if not column.auto_width:
-        column.width = max(8, room - others)
+        column.width = max(word, room - others)
+    return column.auto_width or others + word <= room
 
 
 def _whole(text: str) -> int | None:

@@ -170,7 +170,7 @@ class TrayScreen(PanelScreen):
         width = max(1, setup.size.width)
         for part, text in zip(giving, (self._legend, self.last_result), strict=True):
             lines = len(text.wrap(self.app.console, width)) if text.plain.strip() else 0
-            part.display = lines <= room
+            part.display = 0 < lines <= room  # an empty Last: takes no row either
             room -= lines if part.display else 0
 
     def on_screen_resume(self) -> None:

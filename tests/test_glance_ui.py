@@ -246,6 +246,15 @@ async def test_a_dead_pc_and_a_defeated_foe_read_apart(tmp_path: Path, game: str
         party = app.screen.query_one("#party-table", DataTable)
         status = party.get_row(str(ref))[-1]
         assert isinstance(status, Text) and str(status) == out and "red" in str(status.style)
+        await pilot.resize_terminal(*NARROW)
+        await pilot.pause()
+        await pilot.pause()
+        # At 80 columns the status moves under the name rather than break a word or run past
+        # the edge ("(perishe" / "d)", "perished│").
+        words = {word for line in screen_text(app) for word in line.replace("│", " ").split()}
+        for row in _rows_in_view(party):
+            for cell in party.get_row_at(row):
+                assert all(w in words for w in str(cell).split()), (str(cell), words)
     app.campaign.store.close()
 
 
