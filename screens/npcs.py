@@ -147,6 +147,8 @@ class NpcScreen(PanelScreen):
     def _fit_size(self, width: int, height: int) -> None:
         super()._fit_size(width, height)
         self.call_after_refresh(self._fit_hints)
+        if self.is_mounted:
+            self._update_builder()
 
     def _fit_hints(self) -> None:
         for field_id, (whole, short) in HINTS.items():
@@ -269,13 +271,16 @@ class NpcScreen(PanelScreen):
         block, problem = self.builder_block()
         name = self.query_one("#npc-name", Input).value
         view = self.query_one("#npc-statblock", StatblockView)
+        narrow = self.has_class("-narrow")
         if block is None:
             view.show(None, notes=[problem])
         else:
             notes = [note] if (note := source_note(self.pending_source)) else []
             if isinstance(block, npc_rules.Statblock):
                 notes += [w] if (w := beyond_table(block.brawl, block.wit, block.will)) else []
-            view.show(block, name, self._concepts(), self._powers(), notes=notes)
+            # Narrow: the Concepts field just above says them; the preview keeps its rows.
+            concepts = () if narrow else self._concepts()
+            view.show(block, name, concepts, self._powers(), notes=notes)
         quick = isinstance(block, npc_rules.QuickBuild)
         for field_id in ATTRIBUTE_IDS:
             self.query_one(f"#{field_id}", AttributeField).set_class(quick, "-disabled")
@@ -283,9 +288,10 @@ class NpcScreen(PanelScreen):
         if self.editing is not None:
             doc = self.campaign.doc("npcs", self.editing) or {}
             title += f" {doc.get('name', '')}"
-        # Short, and wrapped rather than cut where a long name does not fit (issue 15).
+        # Short, and wrapped rather than cut where a long name does not fit (issue 15); a narrow
+        # screen's footer shows ctrl+s itself.
         self.query_one("#npc-builder-title", Static).update(
-            literal(title + " (ctrl+s saves)", style="bold")
+            literal(title + ("" if narrow else " (ctrl+s saves)"), style="bold")
         )
 
     @on(Input.Changed, "#npc-name, #npc-concepts, #npc-hd, #npc-powers")

@@ -32,7 +32,8 @@ COLUMNS: tuple[tuple[str, int], ...] = (
 )
 PAD = 1
 CONCEPTS = 1
-"""The Concepts column takes the width the others leave (at least its own in COLUMNS)."""
+"""The Concepts column takes the width the others leave; with less than its own width in
+COLUMNS it gives way altogether (the selected NPC's statblock below the list names them)."""
 STYLE_NAMES = ("npc-library--header", "npc-library--even-row", "npc-library--cursor")
 
 Entry = tuple[int, dict[str, Any]]
@@ -99,15 +100,18 @@ class NpcLibrary(CursorList):
         self._header: Strip | None = None
         self._widths = [w for _, w in COLUMNS]
         self._width = sum(self._widths) + 2 * PAD * len(COLUMNS)
+        self.concepts_shown = True
 
     def on_resize(self) -> None:
         fixed = sum(w for x, (_, w) in enumerate(COLUMNS) if x != CONCEPTS)
         room = self.size.width - fixed - 2 * PAD * len(COLUMNS)
         widths = [w for _, w in COLUMNS]
+        shown = room >= widths[CONCEPTS]
         widths[CONCEPTS] = max(widths[CONCEPTS], room)
-        if widths != self._widths:
-            self._widths = widths
+        if (widths, shown) != (self._widths, self.concepts_shown):
+            self._widths, self.concepts_shown = widths, shown
             self._width = sum(widths) + 2 * PAD * len(COLUMNS)
+            self._width -= 0 if shown else widths[CONCEPTS] + 2 * PAD
             self.virtual_size = Size(self._width, len(self._entries) + 1)
             self._lines.clear()
             self._header = None
@@ -176,7 +180,8 @@ class NpcLibrary(CursorList):
         return Strip(
             [
                 Segment(pad + set_cell_size(text, width) + pad, style)
-                for text, width in zip(cells, self._widths, strict=True)
+                for x, (text, width) in enumerate(zip(cells, self._widths, strict=True))
+                if x != CONCEPTS or self.concepts_shown
             ]
         )
 
