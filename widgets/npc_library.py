@@ -102,7 +102,15 @@ class NpcLibrary(CursorList):
         self._width = sum(self._widths) + 2 * PAD * len(COLUMNS)
         self.concepts_shown = True
 
-    def on_resize(self) -> None:
+    _fitted_to = -1
+    """The width the columns were last fitted to (see :meth:`_fit_columns`)."""
+
+    def _fit_columns(self) -> None:
+        """On the first line drawn at a new width: no row is formatted for a width it will
+        not be shown at (a 10,000-NPC library formats a screenful, once)."""
+        if self._fitted_to == self.size.width:
+            return
+        self._fitted_to = self.size.width
         fixed = sum(w for x, (_, w) in enumerate(COLUMNS) if x != CONCEPTS)
         room = self.size.width - fixed - 2 * PAD * len(COLUMNS)
         widths = [w for _, w in COLUMNS]
@@ -115,7 +123,6 @@ class NpcLibrary(CursorList):
             self.virtual_size = Size(self._width, len(self._entries) + 1)
             self._lines.clear()
             self._header = None
-            self.refresh()
 
     # --- feeding -------------------------------------------------------------------------------
     def show(self, entries: Sequence[Entry]) -> None:
@@ -186,6 +193,7 @@ class NpcLibrary(CursorList):
         )
 
     def render_line(self, y: int) -> Strip:
+        self._fit_columns()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
         base = self.rich_style

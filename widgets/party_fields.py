@@ -50,14 +50,16 @@ def _entry_text(entry: Any) -> Text:
         return literal(entry)
     text = literal(entry.get("name", "?"))
     if entry.get("protocol"):
-        text.append(f"  ({entry['protocol']})", style="dim")
+        # Save text: made visible like the name (an ESC here reached the terminal once the
+        # sheet wrapped instead of cutting the row at the pane's edge).
+        text.append_text(literal(f"  ({entry['protocol']})", style="dim"))
     if entry.get("negative"):
         text.append("  negative", style="red")
     if entry.get("healed_from"):
         text.append("  healed from ", style="dim")
         text.append(literal(entry["healed_from"], style="dim"))
     if entry.get("received"):
-        text.append(f"  received {entry['received']}", style="dim")
+        text.append_text(literal(f"  received {entry['received']}", style="dim"))
     return text
 
 
