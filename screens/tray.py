@@ -34,6 +34,7 @@ from rulesets.table import Action, Context
 from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
+from widgets.event_line import SHOWN, EventLine
 from widgets.hand_view import card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
@@ -150,26 +151,31 @@ class TrayScreen(PanelScreen):
             self._show()
 
     def _fit_top(self) -> None:
-        """Short: the check takes every row the header, the hand, the dice line and five log
-        lines leave, instead of a fixed ten that cut its notes and its Last: line. Where even
+        """The check takes every row the hand, the dice line and five log lines leave, instead
+        of a fixed ten (16 on a tall screen) that cut its notes and its Last: line. Where even
         that is too few, the Last: line gives way first (the log's newest line, in view, says
         it), then the bands' legend (the same for every roll; the odds name the bands)."""
+        body = self.query_one("#tray-body")
         top = self.query_one("#tray-top")
-        giving = [self.query_one(f"#{i}", Static) for i in ("check-legend", "last-result")]
-        height = self.size.height
-        if height >= self.SHORT:
-            top.styles.max_height = None
-            for part in giving:
-                part.display = True
-            return
-        cards = self.query_one("#cards-area").outer_size.height if self.has_cards else 0
-        room = max(6, height - 2 - 1 - (self.LOG_LINES + 2) - cards)
+        below = sum(
+            part.outer_size.height
+            for part in body.children
+            if part.display and part.id not in ("tray-top", "roll-log")
+        )
+        # The event line under the body may grow to its three rows after any change: those
+        # rows are kept free rather than measured late (a short screen hides the line).
+        event = self.query_one(EventLine)
+        if event.styles.display != "none":
+            below += SHOWN - event.outer_size.height
+        room = max(6, body.size.height - below - (self.LOG_LINES + 2))
         top.styles.max_height = room
         setup = self.query_one("#check-setup", Static)
         room -= self.query_one("#tray-mode").outer_size.height + setup.outer_size.height
         width = max(1, setup.size.width)
+        giving = [self.query_one(f"#{i}", Static) for i in ("check-legend", "last-result")]
         for part, text in zip(giving, (self._legend, self.last_result), strict=True):
             lines = len(text.wrap(self.app.console, width)) if text.plain.strip() else 0
+            lines += part.styles.margin.top if lines else 0
             part.display = 0 < lines <= room  # an empty Last: takes no row either
             room -= lines if part.display else 0
 

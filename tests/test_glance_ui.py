@@ -361,14 +361,15 @@ async def test_the_inline_damage_prompt_is_on_screen_whole(
     app.campaign.store.close()
 
 
+@BOTH_SIZES
 @pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
-async def test_the_tray_at_80x24_shows_the_whole_check_its_odds_and_five_log_lines(
-    tmp_path: Path, game: str
+async def test_the_tray_shows_the_whole_check_its_odds_and_five_log_lines(
+    tmp_path: Path, game: str, size: tuple[int, int]
 ) -> None:
     # Under 30 rows the tray's top was capped at ten rows: Resolution's notes, Nemron's DC
     # and summary, and the Last: line fell out of it; Shadows' roll log lost its bottom.
     app = demo_app(tmp_path, game)
-    async with app.run_test(size=NARROW) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.press("2", "c")
         await pilot.pause()
         shown = screen_text(app)
