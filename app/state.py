@@ -222,6 +222,10 @@ class Campaign:
         self.listeners: list[Callable[[list[str]], None]] = []
         self.version = 0
         """Counts changes (apply, undo, redo): a view that drew version N is still current."""
+        self.stepped: tuple[tuple[str, int], ...] = ()
+        """(table, doc id) of each document the last undo or redo put back, valid while
+        :attr:`version` is :attr:`stepped_at`: a list keeps its cursor on the row that changed."""
+        self.stepped_at = -1
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -342,6 +346,8 @@ class Campaign:
         self._restore(reversed(entry.changes), use_after=False)
         self.redo_stack.append(entry)
         self._journal("undo", f"Undid: {entry.label}")
+        self.stepped = tuple((c.table, c.doc_id) for c in entry.changes)
+        self.stepped_at = self.version + 1
         self._persist([c.table for c in entry.changes])
         return entry.label
 
@@ -352,8 +358,16 @@ class Campaign:
         self._restore(entry.changes, use_after=True)
         self.undo_stack.append(entry)
         self._journal("redo", f"Redid: {entry.label}")
+        self.stepped = tuple((c.table, c.doc_id) for c in entry.changes)
+        self.stepped_at = self.version + 1
         self._persist([c.table for c in entry.changes])
         return entry.label
+
+    def stepped_ids(self, table: str) -> list[int]:
+        """The documents of ``table`` the undo or redo that made this version put back."""
+        if self.stepped_at != self.version:
+            return []
+        return [doc_id for name, doc_id in self.stepped if name == table]
 
     def _journal(self, kind: str, text: str) -> None:
         """Undo/redo notes go in the log but are not themselves undoable."""

@@ -76,7 +76,10 @@ class _Inline:
     def line(self) -> str:
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
-        hint = f"tab: {', '.join(more)} · " if more else ""
+        # The first two fields tab opens, and how many more: the amount line has two rows, and
+        # Shadows' twelve names ran it past them (issue 15).
+        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
+        hint = f"tab: {named} · " if more else ""
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 
@@ -434,28 +437,40 @@ class CombatScreen(PanelScreen):
         sheet = self.campaign.doc("party", int(str(c.ref)))
         return dict(sheet) if sheet is not None else None
 
+    def _out_word(self, c: er.Combatant) -> str:
+        """A PC out by its game's rule: its status (dead, perished, taken out), else ""."""
+        pc = self._sheet_of(c)
+        if pc is None or not fr.is_out(self.rules, c, pc):
+            return ""
+        status = str(pc.get("status") or "")
+        return status if status and status != self.campaign.ruleset.sheet.statuses[0] else "out"
+
     def _health(self, c: er.Combatant) -> str:
         kind = fr.health_kind(c)
         if kind == "pc":
             pc = self._sheet_of(c)
             text = self.campaign.ruleset.health(pc) if pc is not None else "(not in party)"
-            if pc is not None and fr.is_out(self.rules, c, pc):
+            if status := self._out_word(c):
                 # Out of the fight, a PC shows as such (taken out, dead), not as numbers; one
                 # the game lets keep its turn (dying) shows both.
-                # Out by its numbers (0 HP) with its status still the sheet's first ("alive"),
-                # the numbers are what says why: the Turn column says it is defeated.
-                status = str(pc.get("status") or "")
-                if status and status != self.campaign.ruleset.sheet.statuses[0]:
-                    if fr.counts_out(self.rules, c, pc):
-                        text = status
-                    elif status.casefold() not in text.casefold():  # said once ("DOWNED")
-                        text = f"{status} · {text}"
+                # Out by its numbers only (0 HP, its status still "alive"), the numbers stay:
+                # they say why. A word the health line already has is said once ("DOWNED").
+                said = [part.casefold() for part in text.split(" · ")]
+                if status != "out" and fr.counts_out(self.rules, c, pc):
+                    text = status
+                elif status.casefold() not in said:
+                    text = f"{status} · {text}"
         elif kind == "foe":
             text = fr.foe_health(self.rules, c.stats["sheet"])
         else:
             text = fr.hp_line(c.stats)
         temp = c.stats.get("temp_hp")
-        return f"{text} +{temp} tmp" if temp else text
+        text = f"{text} +{temp} tmp" if temp else text
+        if c.defeated and not self._out_word(c):
+            # The word leads the Health cell, which never gives way: the Turn column does,
+            # and a defeated row read like any other (issue 15).
+            text = f"defeated · {text}"
+        return text
 
     def _row(self, pos: int, c: er.Combatant) -> Row:
         enc = self.encounter
@@ -464,8 +479,11 @@ class CombatScreen(PanelScreen):
         name = ("• " if c.id in self._marked else "") + clean(c.name, 60)
         name += " (hidden)" if c.hidden else ""
         name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
+        # A PC's death (its game's word, in red) and a foe's defeat (dimmed) read apart.
+        dead = self._out_word(c)
+        health_style = "bold red" if dead else ("dim" if c.defeated else "")
         if c.defeated and not current:
-            name_style = "dim strike"
+            name_style = "red strike" if dead else "dim strike"
         if c.side == "pc" and not current:
             name_style = name_style or "bold"
         if enc.model == "ap_rounds":
@@ -480,7 +498,7 @@ class CombatScreen(PanelScreen):
             (str(pos), ""),
             (order, "bold" if enc.model == "ap_rounds" else ""),
             (name, name_style),
-            (clean(self._health(c), 60), ""),
+            (clean(self._health(c), 60), health_style),
             (clean(", ".join(effects), 80), "italic"),
             (self._turn_state(enc, c), "dim"),
         )
@@ -489,8 +507,9 @@ class CombatScreen(PanelScreen):
         if not enc.started:
             return ""
         if c.defeated:
-            # Out of the fight: whether it acted or holds no longer matters this round.
-            return "defeated"
+            # Out of the fight: whether it acted or holds no longer matters this round, and the
+            # Health cell says it is out.
+            return ""
         bits: list[str] = []
         if c.held:
             bits.append("holding")

@@ -47,6 +47,15 @@ from widgets.statblock import StatblockView
 
 ATTRIBUTE_IDS = ("npc-brawl", "npc-wit", "npc-will")
 
+HINTS: dict[str, tuple[str, str]] = {
+    "npc-name": ("n: new NPC", "n: new NPC"),
+    "npc-concepts": ("up to three, comma-separated", "a, b, c (max 3)"),
+    "npc-hd": ("h: 0-20 for a quick build (empty: attributes)", "h: 0-20 or empty"),
+    "npc-powers": ("names, separated by ;", "name; name"),
+}
+"""Each builder field's hint, whole and for a narrow screen, where the field is 16 columns
+wide: a hint cut at the field's edge read ``h: 0-20 for a`` (issue 15)."""
+
 
 def source_note(source: dict[str, Any] | None) -> str:
     """One line saying where a library NPC came from (5e import, Without Number conversion)."""
@@ -111,10 +120,10 @@ class NpcScreen(PanelScreen):
                 yield Static("", id="npc-builder-title", markup=False)
                 with Horizontal(classes="npc-row"):
                     yield Label("Name", classes="npc-label")
-                    yield Input(placeholder="n: new NPC", id="npc-name", max_length=80)
+                    yield Input(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
                 with Horizontal(classes="npc-row"):
                     yield Label("Concepts", classes="npc-label")
-                    yield Input(placeholder="up to three, comma-separated", id="npc-concepts")
+                    yield Input(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
                 low, high = CONVERTED_RANGE.start, CONVERTED_RANGE.stop - 1
                 yield AttributeField("Brawl", minimum=low, maximum=high, id="npc-brawl")
                 yield AttributeField("Wit", minimum=low, maximum=high, id="npc-wit")
@@ -122,19 +131,31 @@ class NpcScreen(PanelScreen):
                 with Horizontal(classes="npc-row"):
                     yield Label("Quick HD", classes="npc-label")
                     yield Input(
-                        placeholder="h: 0-20 for a quick build (empty: attributes)",
+                        placeholder=HINTS["npc-hd"][0],
                         id="npc-hd",
                         type="integer",
                         max_length=3,
                     )
                 with Horizontal(classes="npc-row"):
                     yield Label("Powers", classes="npc-label")
-                    yield Input(placeholder="names, separated by ;", id="npc-powers")
+                    yield Input(placeholder=HINTS["npc-powers"][0], id="npc-powers")
                 yield StatblockView(id="npc-statblock")
 
     def on_mount(self) -> None:
         super().on_mount()
         self._update_builder()
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        self.call_after_refresh(self._fit_hints)
+        if self.is_mounted:
+            self._update_builder()
+
+    def _fit_hints(self) -> None:
+        for field_id, (whole, short) in HINTS.items():
+            field = self.query_one(f"#{field_id}", Input)
+            room = field.content_region.width
+            field.placeholder = whole if len(whole) < room or not room else short
 
     # --- library -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -159,7 +180,11 @@ class NpcScreen(PanelScreen):
         # 10,000 NPCs is one list, not 10,000 rows built before the first paint.
         needle = self.query_one("#npc-filter", Input).value.strip().casefold()
         rows = self._rows if not needle else [r for r in self._rows if self._matches(r[1], needle)]
-        self.query_one(NpcLibrary).show(rows)
+        library = self.query_one(NpcLibrary)
+        library.show(rows)
+        # After an undo or redo, the cursor goes to the NPC it put back (a deleted one returns).
+        for npc_id in self.stepped_ids("npcs")[:1]:
+            library.select_id(npc_id)
         self._show_selected()
 
     def selected_id(self) -> int | None:
@@ -247,22 +272,27 @@ class NpcScreen(PanelScreen):
         block, problem = self.builder_block()
         name = self.query_one("#npc-name", Input).value
         view = self.query_one("#npc-statblock", StatblockView)
+        narrow = self.has_class("-narrow")
         if block is None:
             view.show(None, notes=[problem])
         else:
             notes = [note] if (note := source_note(self.pending_source)) else []
             if isinstance(block, npc_rules.Statblock):
                 notes += [w] if (w := beyond_table(block.brawl, block.wit, block.will)) else []
-            view.show(block, name, self._concepts(), self._powers(), notes=notes)
+            # Narrow: the Concepts field just above says them; the preview keeps its rows.
+            concepts = () if narrow else self._concepts()
+            view.show(block, name, concepts, self._powers(), notes=notes)
         quick = isinstance(block, npc_rules.QuickBuild)
         for field_id in ATTRIBUTE_IDS:
             self.query_one(f"#{field_id}", AttributeField).set_class(quick, "-disabled")
-        title = "Builder: new NPC" if self.editing is None else "Builder: editing"
+        title = "New NPC" if self.editing is None else "Editing"
         if self.editing is not None:
             doc = self.campaign.doc("npcs", self.editing) or {}
             title += f" {doc.get('name', '')}"
+        # Short, and wrapped rather than cut where a long name does not fit (issue 15); a narrow
+        # screen's footer shows ctrl+s itself.
         self.query_one("#npc-builder-title", Static).update(
-            literal(title + "  (ctrl+s saves)", style="bold")
+            literal(title + ("" if narrow else " (ctrl+s saves)"), style="bold")
         )
 
     @on(Input.Changed, "#npc-name, #npc-concepts, #npc-hd, #npc-powers")

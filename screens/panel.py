@@ -234,6 +234,19 @@ class PanelScreen(Screen[None]):
         # would write the clipboard or the window title).
         return f"{tabs}   {visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}"
 
+    _step_followed = -1
+    """The campaign version whose undo or redo this panel's cursor already followed."""
+
+    def stepped_ids(self, table: str) -> list[int]:
+        """Once per undo or redo, the documents of ``table`` it put back: a list puts its
+        cursor there (the row that changed), and a filter typed afterwards does not again."""
+        if self._step_followed == self.campaign.version:
+            return []
+        ids = self.campaign.stepped_ids(table)
+        if ids:
+            self._step_followed = self.campaign.version
+        return ids
+
     _drawn_version = -1
     """The campaign version this panel last drew (see :attr:`app.state.Campaign.version`)."""
 

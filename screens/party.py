@@ -14,12 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets.data_table import ColumnKey
 
 from app.commands import party as cmd
 from app.player_view import code_for
@@ -30,7 +33,7 @@ from rulesets.table import Context
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.literal import literal
-from widgets.party_fields import field_rows
+from widgets.party_fields import field_rows, status_text
 
 
 class PartyScreen(PanelScreen):
@@ -73,9 +76,15 @@ class PartyScreen(PanelScreen):
                 yield DataTable(id="party-fields", cursor_type="row", show_header=False)
 
     def on_mount(self) -> None:
-        self.query_one("#party-table", DataTable).add_columns("Name", "Health", "Status")
-        self.query_one("#party-fields", DataTable).add_columns("Field", "Value")
+        fields = self.query_one("#party-fields", DataTable)
+        fields.add_column("Field", key="Field")
+        fields.add_column("Value", key="Value")
         super().on_mount()
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        if self.is_mounted:
+            self.call_after_refresh(self.refresh_data)
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -102,19 +111,42 @@ class PartyScreen(PanelScreen):
     def refresh_data(self) -> None:
         table = self.query_one("#party-table", DataTable)
         keep = self.selected_id
+        # After an undo or redo, the cursor goes to the PC it put back (a removed PC returns).
+        keep = next(iter(self.stepped_ids("party")), keep)
         table.clear()
         ruleset = self.campaign.ruleset
         needle = self._filter.casefold()
         # Sorted by id: undo re-inserts a document last, and a PC must not jump down the list.
-        for doc_id, pc in sorted(self.campaign.rows("party"), key=lambda row: row[0]):
-            if needle and needle not in str(pc.get("name", "")).casefold():
-                continue
-            table.add_row(
-                literal(pc.get("name", "")),
-                literal(ruleset.health(pc)),
-                literal(pc.get("status", "")),
-                key=str(doc_id),
+        pcs = [
+            (doc_id, pc)
+            for doc_id, pc in sorted(self.campaign.rows("party"), key=lambda row: row[0])
+            if not needle or needle in str(pc.get("name", "")).casefold()
+        ]
+        # Give way by priority: a Status column where every PC is alive says nothing, and its
+        # width lets the health lines wrap less (issue 15).
+        usual = ruleset.sheet.statuses[0]
+        statuses = any(pc.get("status", usual) != usual for _, pc in pcs)
+        rows = [
+            (
+                doc_id,
+                (
+                    literal(pc.get("name", "")),
+                    literal(ruleset.health(pc)),
+                    *([status_text(self.game, pc)] if statuses else []),
+                ),
             )
+            for doc_id, pc in pcs
+        ]
+        table.clear(columns=True)
+        for label in ("Name", "Health", "Status")[: 3 if statuses else 2]:
+            table.add_column(label, key=label)
+        if not _wrap_column(table, "Health", [cells for _, cells in rows]) and statuses:
+            # Still too narrow: the status moves under the name, its column gives way.
+            rows = [(i, (Text("\n").join((n, st)), h)) for i, (n, h, st) in rows]
+            table.remove_column(ColumnKey("Status"))
+            _wrap_column(table, "Health", [cells for _, cells in rows])
+        for doc_id, cells in rows:
+            table.add_row(*cells, key=str(doc_id), height=None)
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)), animate=False)
         self._show_detail()
@@ -134,8 +166,10 @@ class PartyScreen(PanelScreen):
         if code:
             header.append(f"  ·  player code {code}", style="bold")
         summary.update(header)
-        for row in field_rows(self.game, pc):
-            fields.add_row(row.label, row.value, key=row.key)
+        rows = field_rows(self.game, pc)
+        _wrap_column(fields, "Value", [(row.label, row.value) for row in rows])
+        for row in rows:
+            fields.add_row(row.label, row.value, key=row.key, height=None)
         if keep_key and keep_key in fields.rows:
             fields.move_cursor(row=fields.get_row_index(keep_key), animate=False)
         elif fields.row_count:
@@ -397,6 +431,34 @@ class PartyScreen(PanelScreen):
 MAX_DIGITS = 9
 """No sheet number needs more; it also keeps a pasted 5000-digit number away from ``int()``,
 which refuses more than 4300 digits with a ValueError."""
+
+
+def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) -> bool:
+    """Where the rows would run past the table's right edge, the column ``key`` takes the width
+    the others leave and its text wraps (rows are added with ``height=None``): a health line or
+    a spell list was cut at the edge with nothing to say so (issue 15). False when even that
+    would break a word of it or run past the edge."""
+    keys = [str(k.value) for k in table.columns]
+    widest = {
+        k: max(
+            [
+                len(k) if table.show_header else 0,
+                *(max(map(cell_len, row[x].plain.split("\n"))) for row in rows),
+            ]
+        )
+        for x, k in enumerate(keys)
+    }
+    at = keys.index(key)
+    word = max((cell_len(w) for row in rows for w in row[at].plain.split()), default=1)
+    # The vertical scrollbar counts as there: wrapping can make the rows taller than the table.
+    room = table.size.width - table.styles.scrollbar_size_vertical
+    room -= 2 * table.cell_padding * len(keys)
+    others = sum(width for k, width in widest.items() if k != key)
+    column = table.columns[ColumnKey(key)]
+    column.auto_width = room <= 0 or others + widest[key] <= room
+    if not column.auto_width:
+        column.width = max(word, room - others)
+    return column.auto_width or others + word <= room
 
 
 def _whole(text: str) -> int | None:

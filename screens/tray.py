@@ -36,8 +36,9 @@ from rulesets.table import Action, Context
 from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
+from widgets.event_line import SHOWN, EventLine
 from widgets.hand_view import card_text, deck_status
-from widgets.literal import clean
+from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
 
@@ -93,6 +94,7 @@ class TrayScreen(PanelScreen):
                 with Vertical(id="tray-setup"):
                     yield Label("", id="tray-mode", markup=False)
                     yield Static("", id="check-setup", markup=False)
+                    yield Static("", id="check-legend", markup=False)
                     yield Static("", id="last-result", markup=False)
                 yield OddsChart(id="odds-chart")
             if self.has_cards:
@@ -142,6 +144,46 @@ class TrayScreen(PanelScreen):
         self._follow_turn()
         self._apply_preset()
         super().on_mount()
+
+    _legend = Text()
+    """The check's band legend as shown (it gives way first on a short screen)."""
+
+    LOG_LINES: ClassVar[int] = 5
+    """Log lines a short screen keeps under the check (issue 15: at least five at 80×24)."""
+
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        if self.is_mounted:
+            self._show()
+
+    def _fit_top(self) -> None:
+        """The check takes every row the hand, the dice line and five log lines leave, instead
+        of a fixed ten (16 on a tall screen) that cut its notes and its Last: line. Where even
+        that is too few, the Last: line gives way first (the log's newest line, in view, says
+        it), then the bands' legend (the same for every roll; the odds name the bands)."""
+        body = self.query_one("#tray-body")
+        top = self.query_one("#tray-top")
+        below = sum(
+            part.outer_size.height
+            for part in body.children
+            if part.display and part.id not in ("tray-top", "roll-log")
+        )
+        # The event line under the body may grow to its three rows after any change: those
+        # rows are kept free rather than measured late (a short screen hides the line).
+        event = self.query_one(EventLine)
+        if event.styles.display != "none":
+            below += SHOWN - event.outer_size.height
+        room = max(6, body.size.height - below - (self.LOG_LINES + 2))
+        top.styles.max_height = room
+        setup = self.query_one("#check-setup", Static)
+        room -= self.query_one("#tray-mode").outer_size.height + setup.outer_size.height
+        width = max(1, setup.size.width)
+        giving = [self.query_one(f"#{i}", Static) for i in ("check-legend", "last-result")]
+        for part, text in zip(giving, (self._legend, self.last_result), strict=True):
+            lines = len(text.wrap(self.app.console, width)) if text.plain.strip() else 0
+            lines += part.styles.margin.top if lines else 0
+            part.display = 0 < lines <= room  # an empty Last: takes no row either
+            room -= lines if part.display else 0
 
     def on_screen_resume(self) -> None:
         if self._follow_turn() | self._apply_preset():
@@ -271,14 +313,20 @@ class TrayScreen(PanelScreen):
     def _show(self) -> None:
         check = self.check
         title = f"{check.name} · {self.game.name}" if check else self.game.name
+        if check and self.has_class("-narrow"):
+            title = check.name  # the header names the game: the check's lines need the room
         self.query_one("#tray-mode", Label).update(title)
         setup, odds_title, bands = self._setup_text()
         self.query_one("#check-setup", Static).update(setup)
+        legend = self.check.legend if self.check and odds_title else ""
+        self._legend = Text(legend, style="dim")
+        self.query_one("#check-legend", Static).update(self._legend)
         self.query_one("#last-result", Static).update(self.last_result)
         self.query_one(OddsChart).show(odds_title, bands)
         if self.has_cards:
             self._show_cards()
         self.refresh_bindings()
+        self.call_after_refresh(self._fit_top)
 
     def _key(self, key: str) -> str:
         return self.app.get_key_display(Binding(key, ""))
@@ -290,16 +338,19 @@ class TrayScreen(PanelScreen):
 
     def _setup_text(self) -> tuple[Text, str, dict[str, Any]]:
         """The check as set up (text), and its odds (GEN-02), from the game's declaration."""
-        text = Text()
-        text.append("Who: ", style="bold")
-        text.append(clean(self.who_name, 40))
-        text.append(f"  ({self._key('p')})\n", style="dim")
+        who = Text("Who: ", style="bold")
+        who.append(clean(self.who_name, 40))
+        who.append(f"  ({self._key('p')})", style="dim")
         check = self.check
         if check is None:
-            text.append("No check to state in this game; the dice line rolls any dice.", "dim")
-            return text, "", {}
-        # One input a line: joined, a narrow screen wrapped a DC inside its key hint "(t, [ ], + −)".
-        text.append("\n".join(self._input_text(i) for i in check.inputs) + "\n")
+            who.append("\nNo check to state in this game; the dice line rolls any dice.", "dim")
+            return who, "", {}
+        # Whole inputs: joined, a narrow screen wrapped a DC inside its key hint "(t, [ ], + −)".
+        # One a line, except on a short screen, where as many whole ones share a line as fit.
+        units = [who, *(Text(self._input_text(i)) for i in check.inputs)]
+        width = self.query_one("#check-setup").size.width if self.has_class("-short") else 0
+        text = flowed(units, width) if width else Text("\n").join(units)
+        text.append("\n")
         try:
             spec = self.spec()
             bands = dict(spec.odds())
@@ -312,8 +363,6 @@ class TrayScreen(PanelScreen):
             text.append(f"\n{preset.why}", style="bold yellow")
         for note in spec.notes:
             text.append(f"\n{note}", style="dim")
-        if check.legend:
-            text.append(f"\n{check.legend}", style="dim")
         return text, spec.odds_title or check.name, bands
 
     def _show_cards(self) -> None:
@@ -337,6 +386,8 @@ class TrayScreen(PanelScreen):
                 hand.highlighted = min(highlighted or 0, len(cards) - 1)
         else:
             hand.border_title = f"Hand hidden ({self._key('s')} shows the chosen character's hand)"
+        # Short: an empty hand's box gives way (the deck status says whether hands are dealt).
+        hand.set_class(hand.option_count == 0, "-empty")
 
     # --- bindings --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -514,7 +565,9 @@ class TrayScreen(PanelScreen):
     @on(Input.Changed, "#dice-input")
     def _validate(self, event: Input.Changed) -> None:
         problem = dice.validate(event.value) if event.value.strip() else None
-        self.query_one("#dice-error", Static).update(problem or "")
+        error = self.query_one("#dice-error", Static)
+        error.update(problem or "")
+        error.set_class(bool(problem), "-shown")  # no blank row under the dice line
 
 
 def _result_text(entry: dict[str, Any]) -> Text:

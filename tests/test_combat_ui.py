@@ -375,7 +375,8 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
         marked = [c for c in fight["combatants"] if c.get("defeated")]
         assert len(marked) == 1 and marked[0]["id"] != current
         row = screen.table.get_row_at(screen.table.cursor_row)
-        assert "defeated" in str(row[6]) and "dim" in str(row[3].style)
+        # the word leads the Health cell, which never gives way (the Turn column does)
+        assert str(row[4]).startswith("defeated") and "dim" in str(row[3].style)
         await pilot.press("n")
         await pilot.pause()
         assert saved_encounter(app)["current"] != marked[0]["id"]
@@ -386,8 +387,8 @@ async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> No
 
 
 async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path) -> None:
-    """Once out, whether it acted no longer matters: the turn column says "defeated", not
-    "defeated acted" (found trying the Somnihil demo at 120x36)."""
+    """Once out, whether it acted no longer matters: the row says "defeated" (in its Health
+    cell), not "defeated acted" (found trying the Somnihil demo at 120x36)."""
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", "alt+r")
@@ -404,7 +405,7 @@ async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path
         done = next(c for c in fight["combatants"] if c["id"] == first)
         assert done["defeated"] and done["acted"]
         row = screen.table.get_row_at(screen.table.ids.index(first))
-        assert str(row[6]) == "defeated"
+        assert str(row[4]).startswith("defeated ·") and str(row[6]) == ""
     app.campaign.store.close()
 
 
@@ -526,7 +527,7 @@ async def test_nemron_the_selected_combatants_limbs_show_under_the_table(tmp_pat
 
 async def test_a_resolution_pc_at_0_hp_shows_its_numbers_not_alive(tmp_path: Path) -> None:
     """Out by its HP while its status is still "alive": the row said "alive" (found playing the
-    Resolution demo at 80x24); it reads its HP, and the Turn column says defeated."""
+    Resolution demo at 80x24); it reads out, and its HP."""
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("i", "alt+r", "t", "1", "0", "enter")  # the acting PC takes 10
@@ -534,9 +535,8 @@ async def test_a_resolution_pc_at_0_hp_shows_its_numbers_not_alive(tmp_path: Pat
         screen = app.screen
         assert isinstance(screen, CombatScreen)
         row = [str(cell) for cell in screen.table.get_row_at(0)]
-        assert row[4].startswith("0/8 HP · Grip") and "alive" not in row[4]
+        assert row[4].startswith("out · 0/8 HP · Grip") and "alive" not in row[4]
         assert saved_encounter(app)["combatants"][0]["defeated"] is True
-        assert row[6] == "defeated"
     app.campaign.store.close()
 
 

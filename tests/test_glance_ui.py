@@ -3,10 +3,15 @@ before a rest mid-fight, the NPC builder keeps unsaved edits. Pilot tests, keys 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from rich.text import Text
 from textual.widgets import DataTable, Input, Static
 
+from app.commands import combat as cmd
+from app.commands import party as pcmd
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
@@ -16,9 +21,11 @@ from screens.npc_roll import NpcRollScreen
 from screens.party import PartyScreen
 from screens.party_prompt import PartyConfirm
 from tests.apphelpers import SIZE, demo_app, screen_text
+from widgets.npc_library import NpcLibrary
 from widgets.roll_log import format_entry
 
 NARROW = (80, 24)
+BOTH_SIZES = pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x36"])
 
 
 def toasts(app: TablesideApp) -> list[str]:
@@ -166,4 +173,277 @@ async def test_enter_on_the_roll_log_shows_every_entry_whole(tmp_path: Path) -> 
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, LogLineScreen)
+    app.campaign.store.close()
+
+
+def _line_of(app: TablesideApp, name: str) -> str:
+    """The tracker's rendered line for one combatant (the first screen row naming it)."""
+    return next(line for line in screen_text(app)[2:] if f" {name} " in line)
+
+
+@BOTH_SIZES
+async def test_a_defeated_row_reads_defeated_whatever_its_health_says(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # The Turn column gave way to a wide Health ("(Cheat Death)") and a long condition, and
+    # "defeated" went with it: only the selected row's detail line still said so.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        found = current_encounter(app.campaign)
+        assert found is not None
+        eid, doc = found
+        pc = next(c for c in doc["combatants"] if c["side"] == "pc")
+        foe = next(c for c in doc["combatants"] if c["side"] == "npc" and c["id"] != doc["current"])
+        app.campaign.apply(cmd.Damage(eid, pc["id"], "10", {}))
+        app.campaign.apply(cmd.AddEffect(eid, pc["id"], "Anomaly of the drowned bell", 4))
+        app.campaign.apply(cmd.ToggleDefeated(eid, foe["id"]))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        screen.table.select_id(pc["id"])
+        await pilot.pause()
+        assert "(Cheat Death)" in _line_of(app, pc["name"])
+        assert "defeated" in _line_of(app, foe["name"]), "\n".join(screen_text(app))
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_a_dead_pc_and_a_defeated_foe_read_apart(tmp_path: Path, game: str) -> None:
+    # Both were "dim strike" with the word only in the Turn column: a PC's death (its game's
+    # word: dead, perished, taken out) and a foe's defeat now differ in word and in style,
+    # in the tracker and on the party sheet.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        found = current_encounter(app.campaign)
+        assert found is not None
+        eid, doc = found
+        pc = next(c for c in doc["combatants"] if c["side"] == "pc")
+        foe = next(c for c in doc["combatants"] if c["side"] == "npc")
+        ref = int(pc["ref"])
+        sheet = dict(app.campaign.doc("party", ref) or {})
+        out = next(
+            s
+            for s in app.campaign.ruleset.sheet.statuses[1:]
+            if app.campaign.game.fight.out({**sheet, "status": s})
+        )
+        app.campaign.apply(pcmd.ChangePC(ref, "status", (out,), str(sheet["name"])))
+        app.campaign.apply(cmd.ToggleDefeated(eid, foe["id"]))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        rows = {cid: screen.table.get_row_at(i) for i, cid in enumerate(screen.table.ids)}
+        dead, beaten = rows[pc["id"]], rows[foe["id"]]
+        dead_text = " ".join(str(cell) for cell in dead)
+        beaten_text = " ".join(str(cell) for cell in beaten)
+        assert out in dead_text and "defeated" not in dead_text
+        assert "defeated" in beaten_text and out not in beaten_text
+        assert str(dead[3].style) != str(beaten[3].style)
+        assert "red" in str(dead[4].style) and "dim" in str(beaten[4].style)
+        await pilot.press("4")
+        await pilot.pause()
+        party = app.screen.query_one("#party-table", DataTable)
+        status = party.get_row(str(ref))[-1]
+        assert isinstance(status, Text) and str(status) == out and "red" in str(status.style)
+        await pilot.resize_terminal(*NARROW)
+        await pilot.pause()
+        await pilot.pause()
+        # At 80 columns the status moves under the name rather than break a word or run past
+        # the edge ("(perishe" / "d)", "perished│").
+        words = {word for line in screen_text(app) for word in line.replace("│", " ").split()}
+        for row in _rows_in_view(party):
+            for cell in party.get_row_at(row):
+                assert all(w in words for w in str(cell).split()), (str(cell), words)
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize("keys", [(), ("h", "8", "escape")], ids=["built", "quick HD 8"])
+async def test_the_builders_statblock_is_whole_at_80x24(
+    tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    # The preview listed one pair a line in the 28 columns the builder has at 80×24, and its
+    # bottom (Atk mod, Morale, the powers) fell out of view.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("3", *keys)
+        await pilot.pause()
+        shown = screen_text(app)
+        both = "\n".join(shown)
+        for word in ("Atk mod", "Morale", "Powers (", "╰"):
+            assert both.count(word) == 2, (word, both)  # the library's NPC and the builder's
+        if keys:
+            assert "4 unnamed" in both or both.count("(unnamed)") >= 4
+    app.campaign.store.close()
+
+
+@BOTH_SIZES
+async def test_the_builders_hints_and_the_librarys_concepts_are_never_cut(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # "h: 0-20 for a", "up to three,", "Builder: new NPC  (ctrl+s" and "sneaky, cowa" were
+    # cut at the edge of their field or column, with no ellipsis to say so.
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        shown = screen_text(app)
+        both = "\n".join(shown)
+        builder = app.screen.query_one("#npc-builder")
+        for field in builder.query(Input):
+            assert field.placeholder and field.placeholder in both, field.placeholder
+        title = str(app.screen.query_one("#npc-builder-title", Static).render())
+        assert " ".join(title.split()) in " ".join(both.split()), title
+        library = app.screen.query_one(NpcLibrary)
+        assert library.concepts_shown or size == NARROW  # at 80 columns it may give way whole
+        for _, doc in app.campaign.rows("npcs") if library.concepts_shown else []:
+            line = next(line for line in shown if f" {doc['name']} " in line)
+            concepts = doc["concepts"]
+            whole = ", ".join(concepts)
+            assert f" {whole} " in line or any(
+                f" {', '.join(concepts[:n])} +{len(concepts) - n} " in line
+                for n in range(1, len(concepts))
+            ), line
+            if size == SIZE:
+                assert f" {whole} " in line
+    app.campaign.store.close()
+
+
+def _rows_in_view(table: DataTable[object]) -> list[int]:
+    """The rows drawn whole in the table's window (the others scroll, they are not cut)."""
+    top, window = round(table.scroll_y), table.scrollable_content_region.height
+    window -= 1 if table.show_header else 0
+    shown, y = [], 0
+    for index, row in enumerate(table.ordered_rows):
+        if y >= top and y + row.height <= top + window:
+            shown.append(index)
+        y += row.height
+    return shown
+
+
+@BOTH_SIZES
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_every_word_of_the_party_sheet_is_on_screen_whole(
+    tmp_path: Path, game: str, size: tuple[int, int]
+) -> None:
+    # "Protocols: Decay, Spatia", "8/8 HP · Grip 15" and a Status column out of view: cells
+    # ran past the right edge with no ellipsis. Each word of each cell is now on screen whole.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("4")
+        await pilot.pause()
+        words = {word for line in screen_text(app) for word in line.replace("│", " ").split()}
+        screen = app.screen
+        assert isinstance(screen, PartyScreen)
+        for table_id in ("#party-table", "#party-fields"):
+            table = screen.query_one(table_id, DataTable)
+            for row in _rows_in_view(table):
+                for cell in table.get_row_at(row):
+                    missing = [w for w in str(cell).split() if w not in words]
+                    assert not missing, (table_id, str(cell), missing)
+    app.campaign.store.close()
+
+
+@BOTH_SIZES
+async def test_the_inline_damage_prompt_is_on_screen_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # Shadows' damage form has six more fields; naming them all ran the line out of its two
+    # rows ("(tab: Attack card, … Face card in defence," and no "enter · escape").
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        said = " ".join(event_line(app, "#combat-amount").split())
+        assert said.startswith("Damage ") and said.endswith("enter · escape)"), said
+        shown = " ".join(" ".join(line.strip(" ▕") for line in screen_text(app)).split())
+        assert said in shown, said
+    app.campaign.store.close()
+
+
+@BOTH_SIZES
+@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+async def test_the_tray_shows_the_whole_check_its_odds_and_five_log_lines(
+    tmp_path: Path, game: str, size: tuple[int, int]
+) -> None:
+    # Under 30 rows the tray's top was capped at ten rows: Resolution's notes, Nemron's DC
+    # and summary, and the Last: line fell out of it; Shadows' roll log lost its bottom.
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("2", "c")
+        await pilot.pause()
+        shown = screen_text(app)
+        words = {word for line in shown for word in line.replace("│", " ").split()}
+        last = app.screen.query_one("#last-result", Static)
+        if not last.display:  # it gives way where it does not fit: the log's newest line says it
+            newest = str(format_entry(app.campaign.log_entries()[-1]))
+            start = " ".join(newest.split()[:4])
+            assert any(" ".join(line.strip("│ ").split()).startswith(start) for line in shown)
+        for selector in ("#tray-mode", "#check-setup", "#last-result")[: 3 if last.display else 2]:
+            text = str(app.screen.query_one(selector, Static).render())
+            missing = [w for w in text.split() if w not in words]
+            assert not missing, (selector, text, missing)
+        assert any("Odds" in line for line in shown)
+        top = next(i for i, line in enumerate(shown) if "Roll log" in line)
+        bottom = next(i for i in range(len(shown) - 1, top, -1) if shown[i].startswith("╰"))
+        assert bottom - top - 1 >= 5, "\n".join(shown)
+    app.campaign.store.close()
+
+
+THIRD = 2
+"""The third row (rows count from 0): undo must leave the cursor there, not on the first."""
+
+
+@pytest.mark.parametrize("change", [("t", "1", "enter"), ("X",)], ids=["damage", "defeated"])
+async def test_undo_in_the_tracker_keeps_the_third_row(
+    tmp_path: Path, change: tuple[str, ...]
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i", "alt+r", "home", *["j"] * THIRD)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        assert screen.table.cursor_row == THIRD
+        version = app.campaign.version
+        await pilot.press(*change)
+        await pilot.pause()
+        assert app.campaign.version > version
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.table.cursor_row == THIRD
+    app.campaign.store.close()
+
+
+def _party_rows(app: TablesideApp) -> int:
+    return app.screen.query_one("#party-table", DataTable).cursor_row
+
+
+def _library_rows(app: TablesideApp) -> int:
+    return app.screen.query_one(NpcLibrary).cursor_row
+
+
+@pytest.mark.parametrize(
+    ("panel", "change", "cursor"),
+    [
+        ("4", ("tab", "down", "down", "minus"), _party_rows),
+        ("4", ("delete", "y"), _party_rows),
+        ("3", ("e", "end", "!", "ctrl+s"), _library_rows),
+        ("3", ("x", "y"), _library_rows),
+    ],
+    ids=["party resource", "party remove", "npc edit", "npc delete"],
+)
+async def test_undo_in_the_party_list_and_the_npc_library_keeps_the_third_row(
+    tmp_path: Path, panel: str, change: tuple[str, ...], cursor: Callable[[TablesideApp], int]
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(panel, *["j"] * THIRD)
+        assert cursor(app) == THIRD
+        version = app.campaign.version
+        await pilot.press(*change)
+        await pilot.pause()
+        assert app.campaign.version > version
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert cursor(app) == THIRD
     app.campaign.store.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -31,6 +31,9 @@ COLUMNS: tuple[tuple[str, int], ...] = (
     ("HP", 4),
 )
 PAD = 1
+CONCEPTS = 1
+"""The Concepts column takes the width the others leave; with less than its own width in
+COLUMNS it gives way altogether (the selected NPC's statblock below the list names them)."""
 STYLE_NAMES = ("npc-library--header", "npc-library--even-row", "npc-library--cursor")
 
 Entry = tuple[int, dict[str, Any]]
@@ -48,6 +51,18 @@ def row_cells(doc: dict[str, Any]) -> tuple[str, ...]:
         visible(block.get("ac", ""), 8),
         visible(block.get("hp", ""), 8),
     )
+
+
+def fit_concepts(concepts: Sequence[object], width: int) -> str:
+    """As many whole concepts as fit, and how many more: ``sneaky +1``, never ``sneaky, cowa``
+    (a concept cut at the column's edge, issue 15). The statblock under the list has them all."""
+    names = [visible(c, 30) for c in concepts]
+    for count in range(len(names), 0, -1):
+        more = len(names) - count
+        shown = ", ".join(names[:count]) + (f" +{more}" if more else "")
+        if cell_len(shown) <= width:
+            return shown
+    return ", ".join(names)
 
 
 class NpcLibrary(CursorList):
@@ -83,7 +98,31 @@ class NpcLibrary(CursorList):
         super().__init__(**kwargs)
         self._entries: list[Entry] = []
         self._header: Strip | None = None
-        self._width = sum(w for _, w in COLUMNS) + 2 * PAD * len(COLUMNS)
+        self._widths = [w for _, w in COLUMNS]
+        self._width = sum(self._widths) + 2 * PAD * len(COLUMNS)
+        self.concepts_shown = True
+
+    _fitted_to = -1
+    """The width the columns were last fitted to (see :meth:`_fit_columns`)."""
+
+    def _fit_columns(self) -> None:
+        """On the first line drawn at a new width: no row is formatted for a width it will
+        not be shown at (a 10,000-NPC library formats a screenful, once)."""
+        if self._fitted_to == self.size.width:
+            return
+        self._fitted_to = self.size.width
+        fixed = sum(w for x, (_, w) in enumerate(COLUMNS) if x != CONCEPTS)
+        room = self.size.width - fixed - 2 * PAD * len(COLUMNS)
+        widths = [w for _, w in COLUMNS]
+        shown = room >= widths[CONCEPTS]
+        widths[CONCEPTS] = max(widths[CONCEPTS], room)
+        if (widths, shown) != (self._widths, self.concepts_shown):
+            self._widths, self.concepts_shown = widths, shown
+            self._width = sum(widths) + 2 * PAD * len(COLUMNS)
+            self._width -= 0 if shown else widths[CONCEPTS] + 2 * PAD
+            self.virtual_size = Size(self._width, len(self._entries) + 1)
+            self._lines.clear()
+            self._header = None
 
     # --- feeding -------------------------------------------------------------------------------
     def show(self, entries: Sequence[Entry]) -> None:
@@ -148,11 +187,13 @@ class NpcLibrary(CursorList):
         return Strip(
             [
                 Segment(pad + set_cell_size(text, width) + pad, style)
-                for text, (_, width) in zip(cells, COLUMNS, strict=True)
+                for x, (text, width) in enumerate(zip(cells, self._widths, strict=True))
+                if x != CONCEPTS or self.concepts_shown
             ]
         )
 
     def render_line(self, y: int) -> Strip:
+        self._fit_columns()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
         base = self.rich_style
@@ -171,6 +212,9 @@ class NpcLibrary(CursorList):
                 style += self.get_component_rich_style("npc-library--even-row", partial=True)
             if row == self.cursor_row:
                 style += self.get_component_rich_style("npc-library--cursor", partial=True)
-            strip = self._cells(row_cells(self._entries[row][1]), style)
+            doc = self._entries[row][1]
+            cells = list(row_cells(doc))
+            cells[CONCEPTS] = fit_concepts(doc.get("concepts", []), self._widths[CONCEPTS])
+            strip = self._cells(cells, style)
             self._lines[row] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)

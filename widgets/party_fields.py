@@ -50,14 +50,16 @@ def _entry_text(entry: Any) -> Text:
         return literal(entry)
     text = literal(entry.get("name", "?"))
     if entry.get("protocol"):
-        text.append(f"  ({entry['protocol']})", style="dim")
+        # Save text: made visible like the name (an ESC here reached the terminal once the
+        # sheet wrapped instead of cutting the row at the pane's edge).
+        text.append_text(literal(f"  ({entry['protocol']})", style="dim"))
     if entry.get("negative"):
         text.append("  negative", style="red")
     if entry.get("healed_from"):
         text.append("  healed from ", style="dim")
         text.append(literal(entry["healed_from"], style="dim"))
     if entry.get("received"):
-        text.append(f"  received {entry['received']}", style="dim")
+        text.append_text(literal(f"  received {entry['received']}", style="dim"))
     return text
 
 
@@ -70,13 +72,23 @@ def _game_row(row: SheetRow) -> FieldRow:
     return FieldRow(row.key, label, value)
 
 
+def status_text(game: Game, pc: Character) -> Text:
+    """A PC out of the fight by its game's rule (dead, perished, taken out) reads in red, as its
+    row does in the tracker, where a foe's "defeated" is dimmed instead (issue 15)."""
+    try:
+        out = bool(game.fight.out(pc))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        out = False
+    return literal(pc.get("status", ""), style="bold red" if out else "")
+
+
 def field_rows(game: Game, pc: Character) -> list[FieldRow]:
     """Every row of the detail pane for one PC, in sheet order."""
     sheet, rules = game.ruleset.sheet, game.sheet
     extra = rules.extra_rows(pc)
     rows: list[FieldRow] = [
         FieldRow("name", Text("Name", style="bold"), literal(pc.get("name", ""))),
-        _row("status", "Status", literal(pc.get("status", ""))),
+        _row("status", "Status", status_text(game, pc)),
     ]
     pools = pc.get("resources", {})
     for spec in sheet.resources:

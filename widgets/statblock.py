@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rulesets import npc as npc_rules
-from widgets.literal import clean, literal
+from widgets.literal import clean, flowed, literal
 
 
 def _signed(value: int) -> str:
@@ -102,6 +102,17 @@ def _powers(block: npc_rules.NPC, powers: Sequence[str]) -> Text:
     return power_text
 
 
+def _power_items(block: npc_rules.NPC, powers: Sequence[str]) -> list[Text]:
+    """The powers as short items to flow on a narrow screen: unnamed slots counted once."""
+    slots = block.powers
+    items = [Text(f"Powers ({slots} slot{'s' if slots != 1 else ''})", style="bold")]
+    named = [p for p in powers if p.strip()]
+    items += [Text("• ") + literal(name) for name in named]
+    if (unnamed := slots - len(named)) > 0:
+        items.append(Text(f"• {unnamed} unnamed", style="dim"))
+    return items
+
+
 def statblock_renderable(
     block: npc_rules.NPC,
     name: str = "",
@@ -115,19 +126,11 @@ def statblock_renderable(
     grid = Table.grid(padding=(0, 2))
     for _ in range(4):
         grid.add_column()
-    narrow = Table.grid(padding=(0, 2))
-    narrow.add_column()
-    narrow.add_column()
     for a, b, c, d in rows:
         grid.add_row(Text(a, style="bold"), b, Text(c, style="bold"), d)
-    for a, b, c, d in rows:  # the same pairs one under another, for a narrow screen
-        narrow.add_row(Text(a, style="bold"), b)
-        narrow.add_row(Text(c, style="bold"), d)
-    parts: list[RenderableType] = [
-        _title(name, concepts),
-        _Fit(grid, narrow),
-        _powers(block, powers),
-    ]
+    pairs = [_pair(a, b) for row in rows for a, b in (row[:2], row[2:])]
+    fit = _Fit((grid, _powers(block, powers)), (pairs, _power_items(block, powers)))
+    parts: list[RenderableType] = [_title(name, concepts), fit]
     for note in notes:
         parts.append(literal(note, style="dim"))
     return Group(*parts)
@@ -163,20 +166,35 @@ def title_text(name: str, concepts: Sequence[str] = ()) -> Text:
     return _title(name, concepts)
 
 
-class _Fit:
-    """The two-pair grid where it fits whole, else one pair a line: never ``Bra…``."""
+def _pair(label: str, value: str | Text) -> Text:
+    text = Text(label, style="bold")
+    text.append(" ")
+    text.append(value if isinstance(value, Text) else Text(value))
+    return text
 
-    def __init__(self, wide: Table, narrow: Table) -> None:
-        self.wide, self.narrow = wide, narrow
+
+class _Fit:
+    """The two-pair grid where it fits whole, else the pairs flowed whole, as many to a line as
+    fit: never ``Bra…``, and short enough for the 80×24 builder (one pair a line was cut at the
+    bottom there, issue 15)."""
+
+    def __init__(
+        self, wide: tuple[Table, Text], narrow: tuple[Sequence[Text], Sequence[Text]]
+    ) -> None:
+        (self.wide, self.powers), (self.pairs, self.power_items) = wide, narrow
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         unbounded = options.update(max_width=10_000)  # Measurement.get clamps to max_width
-        fits = Measurement.get(console, unbounded, self.wide).maximum <= options.max_width
-        yield self.wide if fits else self.narrow
+        if Measurement.get(console, unbounded, self.wide).maximum <= options.max_width:
+            yield self.wide
+            yield self.powers
+            return
+        yield flowed(self.pairs, options.max_width)
+        yield flowed(self.power_items, options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        narrow = Measurement.get(console, options, self.narrow)
-        return Measurement(narrow.minimum, Measurement.get(console, options, self.wide).maximum)
+        widest = max((pair.cell_len for pair in self.pairs), default=1)
+        return Measurement(widest, Measurement.get(console, options, self.wide).maximum)
 
 
 class StatblockView(Static):
