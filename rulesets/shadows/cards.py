@@ -45,7 +45,7 @@ class SkillDraw:
     bonus: int = 0
     difficulty: str = "Normal"
     assistance: int = 0
-    modifier: int = 0
+    focus_penalty: int = 0
     """−3 for an action off the character's focus (SOH-11)."""
 
     @property
@@ -64,7 +64,7 @@ class SkillDraw:
             level=self.difficulty,
             mode=self.mode,
             assistance=self.assistance,
-            modifier=self.modifier,
+            modifier=self.focus_penalty,
             major=major,
             character_id=str(self.who) if self.who is not None else None,
         )
