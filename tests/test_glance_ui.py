@@ -356,7 +356,7 @@ async def test_the_inline_damage_prompt_is_on_screen_whole(
         await pilot.pause()
         said = " ".join(event_line(app, "#combat-amount").split())
         assert said.startswith("Damage ") and said.endswith("enter · escape)"), said
-        shown = " ".join(" ".join(line.strip(" ▕") for line in screen_text(app)).split())
+        shown = " ".join(" ".join(line.strip(" ▕▏") for line in screen_text(app)).split())
         assert said in shown, said
     app.campaign.store.close()
 
