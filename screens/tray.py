@@ -371,7 +371,18 @@ class TrayScreen(PanelScreen):
         minor, major = self.decks()
         named = table.holder or (lambda doc: str(doc.get("name", "?")))
         names = {str(pid): named(doc) for pid, doc in self.party()}
-        status = deck_status(minor, major, names, self.shown_holder, empty=table.empty)
+        short = self.has_class("-short")
+        # Short: the holders' plain names (the shown hand's title says its holder in full), so
+        # every hand's count fits one line and the rows go to the shown hand's cards.
+        counted = {str(pid): str(doc.get("name", "?")) for pid, doc in self.party()}
+        status = deck_status(
+            minor,
+            major,
+            counted if short else names,
+            self.shown_holder,
+            empty=table.empty,
+            compact=short,
+        )
         for line in table.status(self.campaign.rows):
             status.append("\n" + clean(line, 200))
         self.query_one("#deck-status", Static).update(status)

@@ -447,3 +447,24 @@ async def test_undo_in_the_party_list_and_the_npc_library_keeps_the_third_row(
         await pilot.pause()
         assert cursor(app) == THIRD
     app.campaign.store.close()
+
+
+async def test_a_shown_hand_at_80x24_keeps_every_hands_count_and_two_cards(tmp_path: Path) -> None:
+    """Shadows at 80x24 with a hand shown: the box showed one card of five and the "Hands:" line
+    ran off the edge. The decks share a line, the counts use plain names (the shown hand's title
+    names its holder and focus), so every count is on screen and two cards show whole."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "h", "p", "s")
+        await pilot.pause()
+        lines = screen_text(app)
+        text = "\n".join(lines)
+        hands = next(line for line in lines if line.lstrip().startswith("Hands:"))
+        for name in ("Agnes Thorne", "Felix Marrow", "Ines Calder", "Bram Okafor"):
+            assert name in hands, hands
+        assert "Minor Arcana: 39 to draw" in text and "Major Arcana: 21 to draw" in text
+        top = next(k for k, line in enumerate(lines) if "Hand: Agnes Thorne (physical)" in line)
+        bottom = next(k for k in range(top + 1, len(lines)) if lines[k].startswith("╰"))
+        cards = lines[top + 1 : bottom]
+        assert len(cards) >= 2 and all(" of " in card for card in cards), text
+    app.campaign.store.close()

@@ -30,12 +30,18 @@ def deck_status(
     names: Mapping[str, str],
     shown: str | None,
     empty: str = "No hands dealt",
+    compact: bool = False,
 ) -> Text:
-    """Draw pile and discard counts, then every hand as a count (the shown one marked)."""
+    """Draw pile and discard counts, then every hand as a count (the shown one marked).
+    ``compact``: both decks on one line, without the top discard (a short screen, where the
+    row goes to a card of the shown hand; the log names every discard)."""
     text = Text()
-    for state in (minor, major):
+    for index, state in enumerate((minor, major)):
         text.append(f"{state.title}: ", style="bold")
         text.append(f"{len(state.draw_pile)} to draw, {len(state.discard)} discarded")
+        if compact:
+            text.append(" · " if index == 0 else "\n")
+            continue
         if state.discard:
             text.append(f" (top: {state.discard[-1].label})", style="dim")
         text.append("\n")
