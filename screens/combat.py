@@ -1098,13 +1098,11 @@ class CombatScreen(PanelScreen):
         body_key: tuple[object, ...] = ()
         if seen is None:
             head = Text("No combatant selected", style="dim")
+        elif block is None and seen.combatant.side == "pc":
+            head = self._pc_head(seen.combatant)
         elif block is None:
             c = seen.combatant
-            why = (
-                "a PC: its numbers are on the party sheet (4)"
-                if c.side == "pc" and fr.ref_id(c) is not None
-                else "no statblock: library NPCs (b) have theirs, quick add (q) with an HD"
-            )
+            why = "no statblock: library NPCs (b) have theirs, quick add (q) with an HD"
             head = literal(f"{clean(c.name, 60)}: {why}")
         else:
             c = seen.combatant
@@ -1126,6 +1124,34 @@ class CombatScreen(PanelScreen):
         width = static.size.width
         same = width > 0 and len(text.wrap(self.app.console, width)) == static.size.height
         static.update(text, layout=not same)
+
+    def _pc_head(self, c: er.Combatant) -> Text:
+        """A PC in the pane: its health, every pool of its sheet, what its game adds (limbs,
+        aspects, focus) and its conditions; the rest is on the party sheet."""
+        head = literal(c.name, style="bold")
+        pc = self._sheet_of(c)
+        if pc is None:
+            head.append("\nnot in the party", style="dim")
+            return head
+        head.append(f"\n{clean(self._health(c), 120)}", style="bold")
+        pools = []
+        for spec in self.campaign.ruleset.sheet.resources:
+            pool = pc.get("resources", {}).get(spec.key)
+            if isinstance(pool, dict) and "current" in pool:
+                pools.append(f"{spec.label} {pool.get('current')}/{pool.get('max', '?')}")
+        if pools:
+            head.append(f"\n{clean(' · '.join(pools), 300)}")
+        try:
+            extra = self.rules.detail(c, pc)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            extra = ""
+        if extra:
+            head.append(f"\n{clean(extra, 300)}", style="italic")
+        tags = self.rules.tags(c)
+        if tags:
+            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
+        head.append("\nThe party sheet (4) has the rest", style="dim")
+        return head
 
     def _pane_head(
         self, c: er.Combatant, block: NPC, doc: dict[str, Any], due: list[dict[str, Any]]

@@ -161,7 +161,11 @@ async def test_the_pane_follows_the_selection_and_the_fight(tmp_path: Path) -> N
         assert below["name"] in pane_text(app) and "Goblin 1 " not in pane_text(app)
         pc = next(c for c in saved(app)["combatants"] if c["side"] == "pc")
         await select(pilot, app, pc["name"])
-        assert "a PC: its numbers are on the party" in " ".join(pane_text(app).split())
+        shown = " ".join(pane_text(app).split())
+        assert shown.startswith(pc["name"]) and "The party sheet (4) has the rest" in shown
+        sheet = app.campaign.doc("party", int(pc["ref"]))
+        assert sheet is not None
+        assert all(f"{p['current']}/{p['max']}" in shown for p in sheet["resources"].values())
     app.campaign.store.close()
 
 
