@@ -129,8 +129,9 @@ class SheetRules:
     remove: Mapping[str, Callable[[Tx, Character, str], Lines]] = field(default_factory=dict)
     """By list key: removing the entry of that name (the default pops it)."""
     rename: Mapping[str, Callable[[Tx, Character, str, str], Lines]] = field(default_factory=dict)
-    """By list key: ``e`` on an entry renames it by this rule (old name, new name) instead of
-    adding another (a consequence the defender names)."""
+    """By list key: ``e`` on an entry renames it by this rule (old name, new name): a
+    consequence the defender names, or a refusal (a held card is a card, not a typo). Without
+    a rule ``e`` retypes the entry's name."""
     headers: Mapping[str, Callable[[Character], str]] = field(default_factory=dict)
     """By list key: its header (``"3/4 known · Protocols: …"``); the default is the count."""
     entries: Mapping[str, Callable[[Any], Parts | None]] = field(default_factory=dict)

@@ -255,13 +255,13 @@ class PartyScreen(PanelScreen):
         elif kind == "status":
             options = self.game.sheet.status_choices(pc, self.campaign.ruleset.sheet.statuses)
             self.app.push_screen(PartyChoice("Status", options), self._text_op("status"))
-        elif kind == "item" and key in self.game.sheet.rename:
+        elif kind == "item":
             entry = pc.get("lists", {}).get(key, [])[int(index)]
             old = str(entry.get("name", "")) if isinstance(entry, dict) else str(entry)
             self.app.push_screen(
                 PartyPrompt(f"Rename {old}", old), self._text_op("rename_item", key, int(index))
             )
-        elif kind in ("list", "item") or self._adds_here(pc):
+        elif kind == "list" or self._adds_here(pc):
             self.action_add_item()
         else:
             self.notify("Nothing to edit on this row", severity="warning")

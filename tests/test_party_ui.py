@@ -339,3 +339,39 @@ async def test_som09_perished_cipher_is_given_a_fate_by_keys(tmp_path: Path) -> 
         await pilot.pause()
         assert saved_party(app)[0]["status"] == "spirit"
     app.campaign.store.close()
+
+
+async def test_e_on_a_list_entry_retypes_it_and_a_held_card_is_not_retyped(
+    tmp_path: Path,
+) -> None:
+    """`e` on a spell added a second spell instead of fixing the first one's name (issue 13 found
+    it for consequences; every list did the same). A held Major Arcana is a card: refused."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "item:spells:1")
+        await pilot.press("e", "ctrl+u", *"Blink Step", "enter")
+        await pilot.pause()
+        vesna = app.campaign.doc("party", 1)
+        assert vesna is not None
+        assert [s["name"] for s in vesna["lists"]["spells"]] == ["Rot Touch", "Blink Step", "Wither"]
+        assert vesna["lists"]["spells"][1]["protocol"] == "Spatial"  # only the name retyped
+        await pilot.press("u")
+        await pilot.pause()
+        vesna = app.campaign.doc("party", 1)
+        assert vesna is not None and vesna["lists"]["spells"][1]["name"] == "Blink"
+    app.campaign.store.close()
+
+    app = demo_app(tmp_path / "shadows", "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "item:major_arcana:0")
+        await pilot.press("e", "ctrl+u", *"The Moon", "enter")
+        await pilot.pause()
+        agnes = app.campaign.doc("party", 1)
+        assert agnes is not None and [c["name"] for c in agnes["lists"]["major_arcana"]] == [
+            "The Star"
+        ]
+        said = [str(n.message) for n in app._notifications]
+        assert any("The Star is a card of the Major Arcana" in m for m in said), said
+    app.campaign.store.close()

@@ -217,10 +217,21 @@ def _rename_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     """Rename one entry by the game's rule: ``(key, index, new name)``."""
     key, index = str(args[0]), int(args[1])
     entries = pc.get("lists", {}).get(key, [])
-    rule = _sheet(tx).rename.get(key)
-    if rule is None or not 0 <= index < len(entries):
+    if not 0 <= index < len(entries):
         raise CommandError(f"{pc['name']} has no such entry to rename")
-    return rule(tx, pc, _entry_name(entries[index]), str(args[2]))
+    old = _entry_name(entries[index])
+    rule = _sheet(tx).rename.get(key)
+    if rule is not None:
+        return rule(tx, pc, old, str(args[2]))
+    new = str(args[2]).strip()
+    if not new:
+        raise CommandError("an entry needs a name")
+    if isinstance(entries[index], dict):
+        entries[index]["name"] = new
+    else:
+        entries[index] = new
+    return [f"{pc['name']}: {old} is now {new}"]
+
 
 
 OPS: dict[str, tuple[str, Op]] = {

@@ -102,8 +102,15 @@ def _grant(tx: Tx, pc: Character, values: Mapping[str, Any]) -> list[str]:
     return [f"{pc.get('name', '?')} now holds {card.name}: out of the Major Arcana"]
 
 
+def _not_retyped(tx: Tx, pc: Character, old: str, new: str) -> list[str]:
+    raise rules.RuleError(
+        f"{old} is a card of the Major Arcana: give it up (delete) and grant another (n)"
+    )
+
+
 SHEET = SheetRules(
     entries={"major_arcana": _card},
+    rename={"major_arcana": _not_retyped},
     remove={"major_arcana": _give_up},
     adding={"major_arcana": Adding("Grant a Major Arcana", _grant_fields, _grant)},
     rests={
