@@ -138,6 +138,14 @@ async def test_effort_runs_out_for_one_goblin_only_and_F_gives_it_back(tmp_path:
         await pilot.press("u")  # one undo takes the refresh back
         await pilot.pause()
         assert named(app, "Goblin 1")["stats"]["effort_left"] == "0"
+        # A copy (alt+d) is another creature: its HP is copied, its Effort is full.
+        await pilot.press("alt+d")
+        await pilot.pause()
+        twin = saved(app)["combatants"][
+            [c["name"] for c in saved(app)["combatants"]].index("Goblin 1") + 1
+        ]
+        assert twin["name"] == "Goblin 4" and "effort_left" not in twin["stats"]
+        assert named(app, "Goblin 1")["stats"]["effort_left"] == "0"
     app.campaign.store.close()
 
 

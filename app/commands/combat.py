@@ -233,7 +233,10 @@ class DuplicateCombatant(EncounterCommand):
         c = fight.combatant(self.combatant_id)
         if c.side == "pc":
             raise RuleError("A PC cannot be duplicated; add a quick foe instead")
-        return er.duplicate_combatant(fight.enc, self.combatant_id)
+        lines = er.duplicate_combatant(fight.enc, self.combatant_id)
+        twin = fight.enc.combatants[fight.enc.index_of(self.combatant_id) + 1]
+        twin.stats.pop("effort_left", None)  # another creature: its Effort is full (NPC-05)
+        return lines
 
 
 @dataclass(frozen=True)
