@@ -189,6 +189,8 @@ async def test_the_pane_is_hidden_at_80x24_until_alt_s_and_shown_at_120x36(
         await pilot.press("alt+s")
         await pilot.pause()
         assert pane.display and "Goblin 1" in pane_text(app) and "Hit die" in pane_text(app)
+        header = next(line for line in screen_text(app) if " Name " in line)
+        assert "Health" in header and "Conditions" in header  # the table keeps them whole
         await pilot.press("alt+s")
         await pilot.pause()
         assert not pane.display
