@@ -32,10 +32,11 @@ Cell = tuple[str, str]
 Row = tuple[Cell, ...]
 
 COLUMNS: tuple[str, ...] = ("", "#", "Init", "Name", "Health", "Conditions", "Turn")
-GIVE_WAY: tuple[int, ...] = (1, 6, 2)
+GIVE_WAY: tuple[int, ...] = (1, 6, 2, 5)
 """Columns a narrow table leaves out, first to last: the position, the turn state, the
-initiative. The marker, name, health and conditions always stay; what is left out of the
-selected row is read in :meth:`CombatTable.detail` instead of being cut to an ellipsis."""
+initiative, and only where even name, health and conditions do not fit (80 columns with the
+statblock pane beside it) the conditions. The marker, name and health always stay; what is
+left out of the selected row is read in :meth:`CombatTable.detail` instead of being cut."""
 PAD = 1
 """Blank cells either side of every column, as in a DataTable."""
 LIMIT = 500
