@@ -49,7 +49,9 @@ class TrayScreen(PanelScreen):
     CSS_PATH = "tray.tcss"
     # The dice line must not take focus on arrival: digits switch panels until the GM enters it.
     AUTO_FOCUS = "#roll-log"
-    WATCHES = frozenset({"log", "decks", "party"})
+    WATCHES = frozenset({"log", "decks", "party", "encounters"})
+    """The encounter too: an undo pressed here may move the turn or take someone out of a
+    game's Anomaly, and the roller and the preset follow it at once."""
     # show=False keeps a key out of the crowded Footer (the app's own keys share it); ``?`` and
     # the palette still list it. The check's input keys are bound per game in
     # :meth:`_bind_game_actions` and hidden there too: the setup text names each beside its value.
@@ -308,6 +310,8 @@ class TrayScreen(PanelScreen):
         self.query_one(RollLog).show_entries(rolls if self.rolls_only else entries)
         if rolls:
             self.last_result = _result_text(rolls[-1])
+        self._follow_turn()
+        self._apply_preset()
         self._show()
 
     def _show(self) -> None:

@@ -125,6 +125,11 @@ async def test_the_tray_preselects_disadvantage_for_a_roller_inside_and_says_why
         assert "Orrin Hale is inside the Anomaly" in str(
             app.screen.query_one("#check-setup", Static).render()
         )
+        # An undo pressed in the tray takes him out again: the setup follows at once.
+        await pilot.press("u")
+        await pilot.pause()
+        setup = str(app.screen.query_one("#check-setup", Static).render())
+        assert "Edge: none" in setup and "inside the Anomaly" not in setup
     app.campaign.store.close()
 
 
