@@ -482,11 +482,9 @@ class FightRules:
     """Called after any change whose turn changes counted effects down (Nemron's ranks decay)."""
     ranked_conditions: bool = False
     """The condition form asks a rank (ranked conditions lose a rank per tick)."""
-    roll_edge: Callable[[er.Combatant], str] = lambda c: ""
-    """"advantage" or "disadvantage" a combatant's own d20 rolls take in the fight (its
-    statblock's attack and save from the tracker); "" for none."""
-    edge_reason: Callable[[er.Combatant], str] = lambda c: ""
-    """Why :attr:`roll_edge` applies, in a few words ("inside the Anomaly")."""
+    roll_edge: Callable[[er.Combatant], tuple[str, str]] = lambda c: ("", "")
+    """("advantage" or "disadvantage", why in a few words) for a combatant's own d20 rolls in
+    the fight (its statblock's attack and save from the tracker); ("", "") for none."""
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""

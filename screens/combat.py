@@ -451,10 +451,9 @@ class CombatScreen(PanelScreen):
             pc = self._sheet_of(c)
             text = self.campaign.ruleset.health(pc) if pc is not None else "(not in party)"
             if status := self._out_word(c):
-                # Out of the fight, a PC shows as such (taken out, dead), not as numbers; one
-                # the game lets keep its turn (dying) shows both.
-                # Out by its numbers only (0 HP, its status still "alive"), the numbers stay:
-                # they say why. A word the health line already has is said once ("DOWNED").
+                # Out of the fight, a PC shows its word (dead, taken out), not its numbers; one
+                # the game lets keep its turn (dying), or one out by its numbers only ("out" at
+                # 0 HP), shows both. A word the health line already has is said once (DOWNED).
                 said = [part.casefold() for part in text.split(" · ")]
                 if status != "out" and fr.counts_out(self.rules, c, pc):
                     text = status

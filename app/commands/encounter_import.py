@@ -26,7 +26,7 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as er
 from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
-from rulesets.fight import DEFAULT_QUICKNESS, MODEL_LABELS, load, sheet_quickness
+from rulesets.fight import DEFAULT_QUICKNESS, MODEL_LABELS, FightRules, load, sheet_quickness
 
 
 def carried_hp(current: int | None, ii_max: int | None, new_max: int) -> int:
@@ -158,7 +158,7 @@ class ImportEncounters:
         entry: ii.EncounterEntry,
         npcs: dict[tuple[str, str], tuple[int, dict[str, Any]]],
         party: dict[str, tuple[int, dict[str, Any]]],
-        rules: Any,
+        rules: FightRules,
     ) -> er.Combatant | None:
         if entry.player:
             found = party.get(entry.name.casefold()) or party.get(entry.statblock_name.casefold())

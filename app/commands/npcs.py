@@ -525,12 +525,12 @@ class RollStatblock(CombatantCommand):
             )
         if self.kind == "effort":
             return spend_effort(fight.tx, c.stats, block, c.name, again="F")
-        edge = fight.rules.roll_edge(c)
+        edge, why = fight.rules.roll_edge(c)
         lines = roll_statblock(
             fight.tx, block, c.name, self.kind, self.attribute, self.target, self.system, edge
         )
         if edge and self.kind in ("attack", "save"):
-            lines.append(f"{c.name} rolls with {edge} ({fight.rules.edge_reason(c)})")
+            lines.append(f"{c.name} rolls with {edge} ({why})")
         if self.kind == "morale":
             fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
         return lines

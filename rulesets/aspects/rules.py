@@ -38,7 +38,7 @@ import datetime
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesets.base import (
     AttributeSpec,
@@ -53,9 +53,6 @@ from rulesets.base import (
 )
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
-
-if TYPE_CHECKING:
-    pass
 
 
 class RuleError(_BaseRuleError):

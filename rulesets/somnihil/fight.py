@@ -186,8 +186,7 @@ FIGHT = FightRules(
     out=lambda sheet: sheet.get("status") not in (somnihil.ALIVE, somnihil.SPIRIT),
     tags=tags,
     notes=anomaly_note,
-    roll_edge=lambda c: "disadvantage" if _inside(c) else "",
-    edge_reason=lambda c: "inside the Anomaly" if _inside(c) else "",
+    roll_edge=lambda c: ("disadvantage", "inside the Anomaly") if _inside(c) else ("", ""),
 )
 
 

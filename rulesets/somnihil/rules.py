@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesets.base import (
     Character,
@@ -45,9 +45,6 @@ from rulesets.base import (
 )
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
-
-if TYPE_CHECKING:
-    pass
 
 
 class RuleError(_BaseRuleError):
