@@ -197,8 +197,10 @@ class CombatScreen(PanelScreen):
         self._width = 0
         self._block_of: tuple[object, object] = (None, None)
         """What :attr:`_block` was built from (the library document, the quick-add HD)."""
-        self._pane_for: tuple[object, ...] | None = None
-        """What the statblock pane last showed (it redraws only when this changes)."""
+        self._pane_head: Text | None = None
+        """The pane's head as last shown: it is built again on every refresh (a few lines) and
+        redrawn only when it reads differently, so whatever reaches it (a hit on a PC's sheet,
+        the party panel, undo) shows at once."""
         self._pane_body: tuple[object, ...] = ()
         """What the pane's statblock part last showed (the next Goblin shares it)."""
         self.roll_with = ROLL_WITH[0]
@@ -1088,10 +1090,6 @@ class CombatScreen(PanelScreen):
         or a hit, redraws the head's few lines only."""
         cid = seen.combatant.id if seen is not None else None
         due = [d for d in self._doc.get("morale_due", []) if cid and d.get("id") == cid]
-        key = (seen, library, self._block, self.roll_with, due)
-        if key == self._pane_for:
-            return
-        self._pane_for = key
         block = self._block
         body = Text()  # no statblock: an empty body
         body_key: tuple[object, ...] = ()
@@ -1113,7 +1111,11 @@ class CombatScreen(PanelScreen):
                 body = statblock_text(block, powers, leave_out=("HP", "Effort"))
                 body.append("\n\n")
                 body.append(self._rolls_text(block))
-        self._update_sized(self.query_one("#pane-head", Static), head)
+        if head != self._pane_head:
+            # Not keyed by what the head is made of: a PC's health lives on its party sheet,
+            # which a hit, the party panel or an undo changes without touching the combatant.
+            self._pane_head = head
+            self._update_sized(self.query_one("#pane-head", Static), head)
         if body_key != self._pane_body:
             self._pane_body = body_key
             self._update_sized(self.query_one("#pane-statblock", Static), body)

@@ -1,0 +1,93 @@
+"""Issue 22, "what it shows must be true": the pane beside the table follows every change to
+what it shows, alt+n takes back what n ticked, Somnihil's advantage and disadvantage cancel
+(SOM-02) on every path, and the tray's odds box is titled by the figures it shows.
+
+Pilot tests press the keys a GM would press; each failed on main (52f9b16).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.commands.party import ChangePC
+from app.queries import current_encounter
+from app.tui import TablesideApp
+from screens.combat import CombatScreen
+from tests.apphelpers import SIZE, demo_app, screen_text
+
+NARROW = (80, 24)
+
+
+def fight(app: TablesideApp) -> dict[str, Any]:
+    found = current_encounter(app.campaign)
+    assert found is not None
+    return found[1]
+
+
+def row_of(app: TablesideApp, name: str) -> dict[str, Any]:
+    return next(c for c in fight(app)["combatants"] if c["name"] == name)
+
+
+async def select(pilot: Any, app: TablesideApp, name: str) -> None:
+    ids = [c["id"] for c in fight(app)["combatants"]]
+    await pilot.press(*["k"] * len(ids), *["j"] * ids.index(row_of(app, name)["id"]))
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, CombatScreen) and screen.table.selected_id == row_of(app, name)["id"]
+
+
+def pane_text(app: TablesideApp) -> str:
+    """The pane right of the table, each run of blanks as one space."""
+    lines = screen_text(app)[1:-1]
+    return "\n".join(" ".join(line.split("▏", 1)[1].split()) for line in lines if "▏" in line)
+
+
+def table_row(app: TablesideApp, name: str) -> str:
+    table = [line.split("▏")[0] for line in screen_text(app)]
+    return next(line for line in table if f" {name} " in line)
+
+
+# --------------------------------------------------------------------------- the pane
+
+
+async def test_the_pane_follows_a_pcs_damage_heal_party_sheet_and_undo(tmp_path: Path) -> None:
+    """Nemron: t 3 on Tomas read 39/42 HP in the table and 42/42 HP in the pane."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "Tomas Ert")
+        assert "42/42 HP" in pane_text(app)
+        await pilot.press("t", "3", "enter")
+        await pilot.pause()
+        assert "39/42 HP" in table_row(app, "Tomas Ert")
+        assert "39/42 HP" in pane_text(app) and "42/42 HP" not in pane_text(app)
+        await pilot.press("l", "1", "enter")
+        await pilot.pause()
+        assert "40/42 HP" in pane_text(app)
+        await pilot.press("u")  # undo reaches the pane too
+        await pilot.pause()
+        assert "39/42 HP" in pane_text(app)
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert "40/42 HP" in pane_text(app)
+        # A change made elsewhere (the party sheet's command) reaches the pane as well.
+        ref = int(row_of(app, "Tomas Ert")["ref"])
+        energy = app.campaign.doc("party", ref)["resources"]["energy"]  # type: ignore[index]
+        app.apply(ChangePC(ref, "adjust", ("energy", -2)))
+        await pilot.pause()
+        assert f"Energy {energy['current'] - 2}/{energy['max']}" in pane_text(app)
+    app.campaign.store.close()
+
+
+async def test_the_pane_says_downed_when_a_pcs_head_reaches_0(tmp_path: Path) -> None:
+    """Kesh's pane kept 60/60 HP after his head reached 0 and the table said DOWNED."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "Kesh Varn")
+        # tab: the game's whole form, on its next field (the limb).
+        await pilot.press("t", "1", "0", "tab", *"head", "enter")
+        await pilot.pause()
+        assert "DOWNED" in table_row(app, "Kesh Varn")
+        pane = pane_text(app)
+        assert "DOWNED" in pane and "60/60 HP" not in pane, pane
+    app.campaign.store.close()
