@@ -197,7 +197,7 @@ class CombatScreen(PanelScreen):
         self._width = 0
         self._block_of: tuple[object, object] = (None, None)
         """What :attr:`_block` was built from (the library document, the quick-add HD)."""
-        self._pane_head: Text | None = None
+        self._head_shown: Text | None = None
         """The pane's head as last shown: it is built again on every refresh (a few lines) and
         redrawn only when it reads differently, so whatever reaches it (a hit on a PC's sheet,
         the party panel, undo) shows at once."""
@@ -1111,10 +1111,10 @@ class CombatScreen(PanelScreen):
                 body = statblock_text(block, powers, leave_out=("HP", "Effort"))
                 body.append("\n\n")
                 body.append(self._rolls_text(block))
-        if head != self._pane_head:
+        if head != self._head_shown:
             # Not keyed by what the head is made of: a PC's health lives on its party sheet,
             # which a hit, the party panel or an undo changes without touching the combatant.
-            self._pane_head = head
+            self._head_shown = head
             self._update_sized(self.query_one("#pane-head", Static), head)
         if body_key != self._pane_body:
             self._pane_body = body_key
