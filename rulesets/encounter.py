@@ -21,10 +21,17 @@ Timed effects (GEN-05): an :class:`Effect` sits on its bearer and is ticked by i
 (``"turn_start"`` / ``"turn_end"``) or by each new round (``"round"``). ``remaining`` counts the
 ticks left; reaching 0 removes it with the line ``"<name> on <bearer> expires"``. Each turn start,
 turn end and round start ticks at most once: a combatant's ``turn_round`` / ``ended_round`` and the
-encounter's ``ticked_round`` remember what already ran, so delaying, resuming an interrupted turn,
-or ``previous_turn`` followed by ``next_turn`` never tick twice. ``previous_turn`` itself undoes
-nothing (no effect comes back, no tick is reversed): the app undoes state changes through its
-snapshots (GEN-06); ``previous_turn`` only moves the pointer for a GM who clicked too far.
+encounter's ``ticked_round`` remember what already ran, so delaying or resuming an interrupted
+turn never ticks twice.
+
+Going back (``previous_turn``) takes back what the turn change did: ``next_turn`` and ``hold``
+record, in ``Encounter.rewind``, each field they changed (the turn, the round, who acted, the
+AP, each countdown and the effects that expired) with its value before and after, and
+``previous_turn`` puts back the newest record: the countdowns, the AP, the turn bookkeeping, so
+the next ``next_turn`` ticks them again. A field changed since by something else (damage, a
+spend, a condition edited by hand) keeps its new value; with no record for the turn on screen
+(a turn moved by delay or a removal, or more than :data:`REWIND_DEPTH` turns back) the
+initiative model only steps the pointer back, as it always did.
 
 Cost: every operation is one or two passes over the combatants (O(n), no sorting except in
 ``sort_by_initiative``), so 300 combatants turn over in microseconds.
@@ -53,6 +60,8 @@ next round, itself included, because the text bars re-choosing only "until each 
 gone". The first actor of the fight is chosen by the GM (``current`` is None after ``start``).
 Reading: effects owned by a removed combatant pass to their bearer, so they keep ticking instead
 of freezing forever.
+Reading: going back undoes what the turn change did and nothing else; an effect is recognised
+by its name, owner, tick, note and count (not its rank, which a game may decay after the tick).
 """
 
 from __future__ import annotations
@@ -232,6 +241,10 @@ class Encounter:
     """Highest round whose ``"round"`` effects already ticked."""
     next_seq: int = 1
     """Counter for new combatant ids (``"c1"``, ``"c2"`` ...), saved so ids stay unique."""
+    rewind: list[dict[str, Any]] = field(default_factory=list)
+    """What each of the last turn changes did (newest last), for :func:`previous_turn`."""
+    touched: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    """While a turn change is recorded: each combatant it touches, as it was before."""
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
@@ -259,6 +272,7 @@ class Encounter:
             "started": self.started,
             "ticked_round": self.ticked_round,
             "next_seq": self.next_seq,
+            "rewind": self.rewind,
         }
 
     @classmethod
@@ -279,6 +293,7 @@ class Encounter:
             started=bool(data.get("started", False)),
             ticked_round=int(data.get("ticked_round", 0)),
             next_seq=int(data.get("next_seq", 1)),
+            rewind=_records(data.get("rewind")),
         )
         if enc.current is not None and all(c.id != enc.current for c in enc.combatants):
             enc.current = None
@@ -305,6 +320,14 @@ class OrderRow:
 
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _records(value: Any) -> list[dict[str, Any]]:
+    """The saved turn records; anything malformed (a hand edit) is no record (going back then
+    only steps the pointer)."""
+    if not isinstance(value, list):
+        return []
+    return [r for r in value if isinstance(r, dict)]
 
 
 # --------------------------------------------------------------------------- queries
@@ -358,6 +381,7 @@ def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
         expired = False
         for e in bearer.conditions:
             if e.remaining is not None and e.tick == when and (when == "round" or e.owner == owner):
+                _touch(enc, bearer)
                 e.remaining -= 1
                 if e.remaining <= 0:
                     lines.append(f"{e.name} on {bearer.name} expires")
@@ -371,6 +395,7 @@ def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
 
 def _begin_turn(enc: Encounter, c: Combatant) -> list[str]:
     """Make ``c`` current; its turn start runs once per round (ticks, held lapse, economy)."""
+    _touch(enc, c)
     enc.current = c.id
     lines = [f"{c.name}'s turn"]
     if c.turn_round != enc.round:
@@ -385,6 +410,7 @@ def _begin_turn(enc: Encounter, c: Combatant) -> list[str]:
 
 def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
     """Mark ``c`` as having acted; its turn end runs once per round."""
+    _touch(enc, c)
     c.acted = True
     if c.ended_round == enc.round:
         return []
@@ -396,6 +422,8 @@ def _new_round(enc: Encounter) -> list[str]:
     lines = [f"{c.name}'s held action lapses" for c in enc.combatants if c.held]
     enc.round += 1
     for c in enc.combatants:
+        if c.acted or c.held:
+            _touch(enc, c)
         c.acted = c.held = False
     lines.append(f"Round {enc.round}")
     if enc.round > enc.ticked_round:
@@ -713,6 +741,140 @@ def sort_by_initiative(
     return ["Order sorted by initiative"]
 
 
+# --------------------------------------------------------------------------- going back
+
+REWIND_DEPTH = 30
+"""Turn changes :func:`previous_turn` can take back, newest first (a few rounds of a fight)."""
+TURN_FIELDS: tuple[str, ...] = ("acted", "held", "economy", "turn_round", "ended_round", "ap")
+"""What a turn change may change on a combatant besides its effects."""
+_MATCH: tuple[str, ...] = ("name", "owner", "tick", "note", "remaining")
+"""How an effect is recognised when going back (not its rank: a game may decay it later)."""
+
+
+def _turn_state(c: Combatant) -> dict[str, Any]:
+    return {f: dict(c.economy) if f == "economy" else getattr(c, f) for f in TURN_FIELDS}
+
+
+def _touch(enc: Encounter, c: Combatant) -> None:
+    """About to change ``c`` in a recorded turn change: keep it as it is, once."""
+    touched = enc.touched
+    if touched is not None and c.id not in touched:
+        touched[c.id] = (c, _turn_state(c), [(e, e.remaining, e.rank) for e in c.conditions])
+
+
+def _recorded(enc: Encounter, change: Callable[[], list[str]]) -> list[str]:
+    """Run a turn change and record what it changed, for :func:`previous_turn`.
+
+    Only the combatants it touched are compared (a turn in a 300-strong fight touches two).
+    A changed field is kept as ``[before, after]``, a changed effect as ``[place, before,
+    after]`` (``after`` None: it expired; ``place``: where it was in its bearer's list)."""
+    turn = [enc.round, enc.current, enc.ticked_round]
+    enc.touched = {}
+    try:
+        lines = change()
+        touched = enc.touched
+    finally:
+        enc.touched = None
+    combatants: dict[str, Any] = {}
+    for cid, (c, state, effects) in touched.items():
+        now = _turn_state(c)
+        changed: dict[str, Any] = {f: [state[f], now[f]] for f in TURN_FIELDS if now[f] != state[f]}
+        counted = []
+        for place, (e, remaining, rank) in enumerate(effects):
+            kept = any(e is x for x in c.conditions)
+            if not kept or (e.remaining, e.rank) != (remaining, rank):
+                before = {**e.to_dict(), "remaining": remaining, "rank": rank}
+                counted.append([place, before, e.to_dict() if kept else None])
+        if counted:
+            changed["effects"] = counted
+        if changed:
+            combatants[cid] = changed
+    record = {
+        "before": turn,
+        "after": [enc.round, enc.current, enc.ticked_round],
+        "combatants": combatants,
+    }
+    enc.rewind = [*enc.rewind[-(REWIND_DEPTH - 1) :], record]
+    return lines
+
+
+def _rewinds(enc: Encounter, record: dict[str, Any]) -> bool:
+    """The record is of the turn change that led to the turn on screen, and can be taken back."""
+    try:
+        after, before = list(record["after"]), list(record["before"])
+        ids = {c.id for c in enc.combatants}
+        return (
+            after[:2] == [enc.round, enc.current]
+            and (before[1] is None or before[1] in ids)
+            and isinstance(record.get("combatants"), dict)
+        )
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _same_effect(e: Effect, saved: dict[str, Any]) -> bool:
+    return all(getattr(e, k) == saved.get(k) for k in _MATCH)
+
+
+def _rewind(enc: Encounter, record: dict[str, Any]) -> list[str]:
+    """Put back what a recorded turn change did, field by field where nothing changed since."""
+    back_round, back_current, back_ticked = record["before"]
+    if enc.ticked_round == record["after"][2]:
+        enc.ticked_round = int(back_ticked)
+    enc.round, enc.current = int(back_round), back_current
+    counts: list[str] = []
+    for c in enc.combatants:
+        changed = record["combatants"].get(c.id)
+        if not isinstance(changed, dict):
+            continue
+        for name in TURN_FIELDS:
+            pair = changed.get(name)
+            if isinstance(pair, list) and len(pair) == 2 and getattr(c, name) == pair[1]:
+                setattr(c, name, dict(pair[0]) if name == "economy" else pair[0])
+        counts += _rewind_effects(c, changed.get("effects") or [])
+    cur = current_combatant(enc)
+    said = f"Back to {cur.name}'s turn" if cur is not None else "Back to choosing who acts"
+    lines = [f"{said} (round {enc.round})"]
+    if counts:
+        lines.append("Counting again: " + ", ".join(counts))
+    return lines
+
+
+def _rewind_effects(c: Combatant, counted: list[Any]) -> list[str]:
+    """A bearer's effects as they were before the turn change: counts back, expired ones back
+    in their places. Each comes back as a new Effect (a game's tick hook does not count it)."""
+    said: list[str] = []
+    gone = sorted(int(place) for place, _, after in counted if after is None)
+    back: set[int] = set()  # effects already put back (two alike must not take one place)
+    returning: list[tuple[int, Effect]] = []
+    for place, before, after in counted:
+        effect = Effect.from_dict(before)
+        if after is None:
+            returning.append((int(place), effect))
+        else:
+            # Where it should be now (its place less the expired before it), else any alike.
+            guess = int(place) - sum(1 for g in gone if g < int(place))
+            order = [guess, *range(len(c.conditions))]
+            k = next(
+                (
+                    k
+                    for k in order
+                    if 0 <= k < len(c.conditions)
+                    and id(c.conditions[k]) not in back
+                    and _same_effect(c.conditions[k], after)
+                ),
+                None,
+            )
+            if k is None:
+                continue  # removed or changed by hand since: left as it is now
+            c.conditions[k] = effect
+            back.add(id(effect))
+        said.append(f"{effect.name} {effect.remaining} on {c.name}")
+    for place, effect in sorted(returning, key=lambda r: r[0]):
+        c.conditions.insert(min(place, len(c.conditions)), effect)
+    return said
+
+
 # --------------------------------------------------------------------------- turns (GEN-04)
 
 
@@ -731,6 +893,7 @@ def start(enc: Encounter) -> list[str]:
     enc.round = 0
     enc.ticked_round = 0
     enc.current = None
+    enc.rewind = []
     for c in enc.combatants:
         c.acted = c.held = False
         c.turn_round = c.ended_round = 0
@@ -752,6 +915,7 @@ def end(enc: Encounter) -> list[str]:
     enc.round = 0
     enc.ticked_round = 0
     enc.current = None
+    enc.rewind = []
     for c in enc.combatants:
         c.acted = c.held = False
         c.turn_round = c.ended_round = 0
@@ -765,7 +929,12 @@ def next_turn(enc: Encounter) -> list[str]:
     Initiative: the next in order; past the last one a new round begins (round effects tick).
     AP rounds: the current actor passes (spends its remaining AP, :func:`pass_turn`).
     Chosen-next: the first combatant in order who may still act is chosen (:func:`choose_next`).
+    What it changed is recorded for :func:`previous_turn`.
     """
+    return _recorded(enc, lambda: _next_turn(enc))
+
+
+def _next_turn(enc: Encounter) -> list[str]:
     _require_started(enc)
     if not enc.combatants:
         raise EncounterError("Nobody is left in the encounter")
@@ -792,14 +961,22 @@ def next_turn(enc: Encounter) -> list[str]:
 
 
 def previous_turn(enc: Encounter) -> list[str]:
-    """GEN-04: step the pointer back one turn (back into the previous round from the first).
+    """GEN-04: back to the previous turn, taking back what the turn change did.
 
-    Undoes nothing itself: no effect returns and no tick is reversed (the app restores
-    snapshots for that, GEN-06). Stepping forward again does not tick twice. ``acted`` is
-    recomputed from the order: those before the current one have acted.
+    With a record of the turn change that led here (:func:`next_turn`, :func:`hold`), every
+    field it changed and nothing has changed since is put back: the turn, the round, who acted
+    or holds, the AP, each countdown (an effect that expired comes back), so stepping forward
+    again ticks them again. Without one (initiative only) the pointer steps back one place
+    (into the previous round from the first) and ``acted`` is recomputed from the order.
     """
-    _require_model(enc, "initiative")
     _require_started(enc)
+    record = enc.rewind[-1] if enc.rewind else None
+    if record is not None and _rewinds(enc, record):
+        enc.rewind.pop()
+        return _rewind(enc, record)
+    enc.rewind = []  # the turn moved another way since: the older records no longer hold
+    if enc.model != "initiative":
+        raise EncounterError("Nothing to go back to: alt+n takes back a turn n passed (u undoes)")
     cur = current_combatant(enc)
     if cur is None:
         raise EncounterError("Nobody is acting")
@@ -848,8 +1025,13 @@ def hold(enc: Encounter) -> list[str]:
     cur = current_combatant(enc)
     if cur is None:
         raise EncounterError("Nobody is acting")
-    cur.held = True
-    return [f"{cur.name} holds an action"] + next_turn(enc)
+
+    def held() -> list[str]:
+        _touch(enc, cur)
+        cur.held = True
+        return [f"{cur.name} holds an action"] + _next_turn(enc)
+
+    return _recorded(enc, held)
 
 
 def use_held(enc: Encounter, combatant_id: str) -> list[str]:
@@ -903,6 +1085,7 @@ def next_ap_actor(enc: Encounter) -> Combatant | None:
 
 def _refill_ap(enc: Encounter) -> list[str]:
     for c in enc.combatants:
+        _touch(enc, c)
         c.ap = 0 if c.defeated else c.ap_max
         c.acted = c.ap <= 0
     return []
@@ -978,6 +1161,7 @@ def spend_ap(enc: Encounter, combatant_id: str, n: int = 1, what: str = "") -> l
         raise EncounterError("Spend at least 1 AP")
     if n > c.ap:
         raise EncounterError(f"{c.name} has only {c.ap} AP left")
+    _touch(enc, c)
     c.ap -= n
     lines = [f"{c.name} spends {n} AP{' on ' + what if what else ''} ({c.ap} left)"]
     if c.ap == 0:

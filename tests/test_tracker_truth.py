@@ -91,3 +91,75 @@ async def test_the_pane_says_downed_when_a_pcs_head_reaches_0(tmp_path: Path) ->
         pane = pane_text(app)
         assert "DOWNED" in pane and "60/60 HP" not in pane, pane
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- alt+n
+
+
+def conditions(app: TablesideApp, name: str) -> list[str]:
+    return [
+        f"{e['name']} {e['remaining']}" + (f" r{e['rank']}" if e.get("rank") is not None else "")
+        for e in row_of(app, name)["conditions"]
+    ]
+
+
+async def test_alt_n_gives_back_the_countdowns_n_ticked_at_80x24(tmp_path: Path) -> None:
+    """Somnihil: Back to Vesna Kade's turn, but her row read Anomaly 7, Stunned 1 (8 and 2)."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r")
+        await select(pilot, app, "Vesna Kade")
+        await pilot.press("g", *"Stunned", "tab", "2", "enter")
+        await pilot.press("alt+a", "4", "enter")
+        await pilot.pause()
+        assert conditions(app, "Vesna Kade") == ["Stunned 2", "Anomaly 8"]
+        await pilot.press("n")
+        await pilot.pause()
+        assert conditions(app, "Vesna Kade") == ["Stunned 1", "Anomaly 7"]
+        await pilot.press("alt+n")
+        await pilot.pause()
+        assert fight(app)["current"] == row_of(app, "Vesna Kade")["id"]
+        assert conditions(app, "Vesna Kade") == ["Stunned 2", "Anomaly 8"]
+        assert "Stunned 2" in table_row(app, "Vesna Kade")
+        assert "Back to Vesna Kade's turn" in " ".join(screen_text(app))
+        await pilot.press("n", "n")  # forward again: the ticks run again, once
+        await pilot.pause()
+        assert conditions(app, "Vesna Kade") == ["Stunned 1", "Anomaly 7"]
+    app.campaign.store.close()
+
+
+async def test_alt_n_gives_back_the_ap_a_pass_spent_in_shadows(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        before = {c["name"]: c["ap"]["current"] for c in fight(app)["combatants"]}
+        actor = fight(app)["current"]
+        await pilot.press("n")  # the actor passes: its AP are gone
+        await pilot.pause()
+        name = next(c["name"] for c in fight(app)["combatants"] if c["id"] == actor)
+        assert row_of(app, name)["ap"]["current"] == 0
+        await pilot.press("alt+n")
+        await pilot.pause()
+        assert fight(app)["current"] == actor
+        assert {c["name"]: c["ap"]["current"] for c in fight(app)["combatants"]} == before
+    app.campaign.store.close()
+
+
+async def test_alt_n_gives_back_a_nemron_rank_the_turn_decayed(tmp_path: Path) -> None:
+    """NEM-12: the game's own tick (a rank lost) is taken back with the count."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r")
+        await select(pilot, app, "Kesh Varn")
+        # name, lasts, ticks at, on whose turn, rank
+        await pilot.press("g", *"Bleeding", "tab", "3", "tab", "tab", "tab", "2", "enter")
+        await pilot.pause()
+        assert conditions(app, "Kesh Varn") == ["Bleeding 3 r2"]
+        await pilot.press("n")
+        await pilot.pause()
+        assert conditions(app, "Kesh Varn") == ["Bleeding 2 r1"]
+        await pilot.press("alt+n")
+        await pilot.pause()
+        assert conditions(app, "Kesh Varn") == ["Bleeding 3 r2"]
+    app.campaign.store.close()

@@ -386,19 +386,134 @@ def test_gen05_indefinite_effects_never_tick_and_remove_by_name() -> None:
         Effect("Bad", tick="sometimes")  # type: ignore[arg-type]
 
 
-def test_gen05_previous_then_next_does_not_tick_twice() -> None:
+def test_gen05_previous_turn_takes_back_the_ticks_and_next_ticks_them_once_again() -> None:
     enc = make("AB")
     start(enc)
     add_effect(enc, "A", Effect("Bleed", remaining=3, tick="turn_end"))
     add_effect(enc, "B", Effect("Fog", remaining=3, tick="round"))
     next_turn(enc)  # A's end ticks: 2
     next_turn(enc)  # round 2: Fog 2
-    previous_turn(enc)  # back to B, round 1: nothing undone, nothing ticked
+    lines = previous_turn(enc)  # back to B, round 1: Fog 3 again, A's turn end stands
+    assert lines == ["Back to B's turn (round 1)", "Counting again: Fog 3 on B"]
+    assert enc.get("A").conditions[0].remaining == 2
+    assert enc.get("B").conditions[0].remaining == 3
+    next_turn(enc)  # round 2 again: Fog ticks once
     assert enc.get("A").conditions[0].remaining == 2
     assert enc.get("B").conditions[0].remaining == 2
-    next_turn(enc)  # round 2 again: no second tick
-    assert enc.get("A").conditions[0].remaining == 2
-    assert enc.get("B").conditions[0].remaining == 2
+    previous_turn(enc)
+    previous_turn(enc)  # back to A's turn: Bleed 3, and A has not acted
+    assert (enc.round, cur(enc)) == (1, "A")
+    assert [e.remaining for c in enc.combatants for e in c.conditions] == [3, 3]
+    assert [c.acted for c in enc.combatants] == [False, False]
+
+
+def test_gen05_an_effect_that_expired_on_the_turn_comes_back_in_its_place() -> None:
+    enc = make("AB")
+    start(enc)
+    add_effect(enc, "A", Effect("Stunned", remaining=1, tick="turn_end"))
+    add_effect(enc, "A", Effect("Prone"))
+    add_effect(enc, "A", Effect("Anomaly", remaining=8, tick="turn_end", note="disadvantage"))
+    assert "Stunned on A expires" in next_turn(enc)
+    assert [e.label() for e in enc.get("A").conditions] == ["Prone", "Anomaly 7"]
+    previous_turn(enc)
+    assert [e.label() for e in enc.get("A").conditions] == ["Stunned 1", "Prone", "Anomaly 8"]
+    assert enc.get("A").conditions[2].note == "disadvantage"
+
+
+def test_gen05_going_back_leaves_what_changed_since_the_turn_change() -> None:
+    """alt+n takes back the turn change only: a count the GM reset by hand stays, and so does
+    an effect added since."""
+    enc = make("AB")
+    start(enc)
+    add_effect(enc, "A", Effect("Burn", remaining=3, tick="turn_end"))
+    add_effect(enc, "A", Effect("Hex", remaining=5, tick="turn_end"))
+    next_turn(enc)  # Burn 2, Hex 4
+    enc.get("A").conditions[0].remaining = 9  # changed by hand since
+    add_effect(enc, "A", Effect("Blessed", remaining=2, tick="round"))
+    previous_turn(enc)
+    assert [e.label() for e in enc.get("A").conditions] == ["Burn 9", "Hex 5", "Blessed 2"]
+
+
+def test_soh10_previous_turn_gives_back_the_ap_a_pass_spent() -> None:
+    enc = make("AB", model="ap_rounds")
+    start_ap_round(enc, {"A": 6, "B": 5})
+    spend_ap(enc, "A", 2)  # A 4, B 5: B acts
+    assert cur(enc) == "B"
+    next_turn(enc)  # B passes: its 5 AP are gone, A acts
+    assert (cur(enc), enc.get("B").ap) == ("A", 0)
+    assert previous_turn(enc)[0] == "Back to B's turn (round 1)"
+    assert (cur(enc), enc.get("B").ap, enc.get("A").ap, enc.get("B").acted) == ("B", 5, 4, False)
+    with pytest.raises(EncounterError, match="Nothing to go back to"):
+        previous_turn(enc)  # the spend that gave B the turn is u's to undo
+    # A pass that ends the round (everyone spent, AP refilled) goes back whole.
+    next_turn(enc)
+    next_turn(enc)
+    assert (enc.round, enc.get("A").ap, enc.get("B").ap) == (2, 6, 5)
+    previous_turn(enc)
+    assert (enc.round, cur(enc), enc.get("A").ap, enc.get("B").ap) == (1, "A", 4, 0)
+
+
+def test_gen04_previous_turn_takes_back_a_hold_and_chosen_next() -> None:
+    enc = make("ABC")
+    start(enc)
+    hold(enc)
+    assert (cur(enc), enc.get("A").held) == ("B", True)
+    previous_turn(enc)
+    assert (cur(enc), enc.get("A").held, enc.get("A").acted) == ("A", False, False)
+    chosen = make("ABC", model="chosen_next")
+    start(chosen)
+    choose_next(chosen, "B")
+    next_turn(chosen)  # B -> A (the first who may act)
+    assert (cur(chosen), chosen.get("B").acted) == ("A", True)
+    previous_turn(chosen)
+    assert (cur(chosen), chosen.get("B").acted) == ("B", False)
+
+
+def test_gen04_a_turn_moved_another_way_steps_the_pointer_back_as_before() -> None:
+    enc = make("ABC")
+    start(enc)
+    add_effect(enc, "A", Effect("Burn", remaining=3, tick="turn_end"))
+    next_turn(enc)  # Burn 2, B acts
+    delay(enc)  # B waits: C acts, not recorded
+    previous_turn(enc)  # no record for this turn: the pointer only
+    assert cur(enc) == "A" and enc.get("A").conditions[0].remaining == 2
+    assert enc.rewind == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    names=st.integers(1, 6),
+    model=st.sampled_from(["initiative", "ap_rounds", "chosen_next"]),
+    before=st.lists(st.sampled_from(["next", "hold", "effect"]), max_size=12),
+    ticks=st.lists(st.sampled_from(["turn_start", "turn_end", "round"]), max_size=4),
+)
+def test_gen04_property_next_then_previous_gives_back_the_same_fight(
+    names: int, model: str, before: list[str], ticks: list[str]
+) -> None:
+    """Whatever happened before, n then alt+n leaves the fight as it was (but for the record)."""
+    enc = make("ABCDEF"[:names], model=model)
+    if model == "ap_rounds":
+        start_ap_round(enc, {c.id: 2 + k % 3 for k, c in enumerate(enc.combatants)})
+    else:
+        start(enc)
+    for k, tick in enumerate(ticks):
+        owner = enc.combatants[k % names].id
+        add_effect(enc, enc.combatants[-1].id, Effect("E", 1 + k % 3, tick, owner))  # type: ignore[arg-type]
+    for op in before:
+        with contextlib.suppress(EncounterError):
+            if op == "next":
+                next_turn(enc)
+            elif op == "hold":
+                hold(enc)
+            else:
+                add_effect(enc, "A", Effect("Dazed", remaining=2, tick="turn_start"))
+    if enc.current is None and model == "chosen_next":
+        choose_next(enc, "A")
+    was = {**enc.to_dict(), "rewind": None}
+    next_turn(enc)
+    enc = Encounter.from_dict(json.loads(json.dumps(enc.to_dict())))  # saved between the keys
+    previous_turn(enc)
+    assert {**enc.to_dict(), "rewind": None} == was
 
 
 def test_gen05_delay_does_not_tick_twice() -> None:
