@@ -105,7 +105,8 @@ async def test_the_tray_preselects_disadvantage_for_a_roller_inside_and_says_why
         while app.screen.who_name != "Vesna Kade":  # type: ignore[attr-defined]
             await pilot.press("p")
         setup = str(app.screen.query_one("#check-setup", Static).render())
-        assert "Edge: disadvantage" in setup
+        assert "Edge: none" in setup and "Inside the Anomaly: yes (disadvantage)" in setup
+        assert "2d20 keep lowest" in setup
         assert "Vesna Kade is inside the Anomaly: disadvantage" in setup
         await pilot.press("c")
         await pilot.pause()
@@ -114,7 +115,8 @@ async def test_the_tray_preselects_disadvantage_for_a_roller_inside_and_says_why
         await pilot.press("p")  # Orrin is outside: back to a plain d20
         await pilot.pause()
         setup = str(app.screen.query_one("#check-setup", Static).render())
-        assert "Edge: none" in setup and "inside the Anomaly" not in setup
+        assert "Inside the Anomaly: no" in setup and "is inside the Anomaly" not in setup
+        assert setup.endswith("\nd20")
         # Marked inside in the tracker, Orrin gets it on coming back to the tray.
         await pilot.press("1")
         await pilot.pause()
@@ -129,7 +131,7 @@ async def test_the_tray_preselects_disadvantage_for_a_roller_inside_and_says_why
         await pilot.press("u")
         await pilot.pause()
         setup = str(app.screen.query_one("#check-setup", Static).render())
-        assert "Edge: none" in setup and "inside the Anomaly" not in setup
+        assert "Inside the Anomaly: no" in setup and "is inside the Anomaly" not in setup
     app.campaign.store.close()
 
 
@@ -145,7 +147,7 @@ async def test_the_tray_starts_at_whose_turn_it_is_inside_with_disadvantage(
         await pilot.press("2")
         await pilot.pause()
         setup = str(app.screen.query_one("#check-setup", Static).render())
-        assert "Edge: disadvantage" in setup
+        assert "Inside the Anomaly: yes (disadvantage)" in setup and "2d20 keep lowest" in setup
         name = next(c["name"] for c in encounter(app)["combatants"] if c["id"] == acting)
         assert f"{name} is inside the Anomaly" in setup
     app.campaign.store.close()

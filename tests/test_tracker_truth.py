@@ -163,3 +163,37 @@ async def test_alt_n_gives_back_a_nemron_rank_the_turn_decayed(tmp_path: Path) -
         await pilot.pause()
         assert conditions(app, "Kesh Varn") == ["Bleeding 3 r2"]
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- SOM-02
+
+
+async def test_som02_the_gms_advantage_inside_the_anomaly_rolls_one_d20_at_80x24(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await select(pilot, app, "Vesna Kade")
+        await pilot.press("alt+a", "2", "enter", "2")
+        await pilot.pause()
+        while app.screen.who_name != "Vesna Kade":  # type: ignore[attr-defined]
+            await pilot.press("p")
+        setup = app.screen.query_one("#check-setup")
+        for _ in range(3):  # a: the GM's edge, until it says advantage
+            if "Edge: advantage" in str(setup.render()):
+                break
+            await pilot.press("a")
+            await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        roll = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
+        assert roll["expression"] == "1d20" and len(roll["dice"]) == 1
+        shown = "\n".join(screen_text(app))
+        assert "Edge: advantage" in shown and "Inside the Anomaly: yes" in shown
+        assert "cancel (SOM-02)" in shown
+        await pilot.press("a")  # advantage -> disadvantage: both sources agree
+        await pilot.press("c")
+        await pilot.pause()
+        roll = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
+        assert roll["expression"] == "2d20kl1"
+    app.campaign.store.close()

@@ -52,12 +52,20 @@ class SomnihilCheck:
 
 
 def _spec(setup: Setup) -> CheckSpec:
-    edge = int(setup.values["edge"])
+    """The GM's edge and the fight's (the Anomaly) are sources of SOM-02's one edge: advantage
+    and disadvantage cancel, so the GM's advantage inside the Anomaly rolls one d20."""
+    called = int(setup.values["edge"])
+    inside = bool(setup.values.get("anomaly"))
+    edge = somnihil.edge(int(called > 0), int(called < 0) + int(inside))
+    notes = ("advantage and the Anomaly's disadvantage cancel (SOM-02): one d20",) if (
+        called > 0 and inside
+    ) else ()
     return CheckSpec(
         summary=DICE[edge],
         odds=lambda: somnihil.odds(edge),
         command=SomnihilCheck(setup.who, edge),
         odds_title="d20",
+        notes=notes,
     )
 
 
@@ -78,6 +86,16 @@ CHECK = Check(
             choices=(0, 1, -1),
             show=lambda v: EDGE_NAMES[int(v)],
         ),
+        # SOM-05, set from the fight (the tray's preset): a source of disadvantage of its own,
+        # so the GM's edge above is never overwritten by it and cancels with it (SOM-02).
+        CheckInput(
+            "anomaly",
+            "Inside the Anomaly",
+            "cycle",
+            default=False,
+            choices=(False, True),
+            show=lambda v: "yes (disadvantage)" if v else "no",
+        ),
     ),  # fmt: skip
     spec=_spec,
     legend="20 Triumph · 11-19 Success · 6-10 Tough Choice · 2-5 Failure · 1 Catastrophe "
@@ -92,7 +110,7 @@ CHECK = Check(
 
 def preset(encounter: Doc | None, who: int | None) -> Preset | None:
     """SOM-05: a roller inside the Anomaly rolls with disadvantage (the GM: for whoever's turn
-    it is, when that is not a PC)."""
+    it is, when that is not a PC), a source beside the GM's own edge (SOM-02)."""
     if not encounter:
         return None
     for c in encounter.get("combatants") or []:
@@ -101,7 +119,8 @@ def preset(encounter: Doc | None, who: int | None) -> Preset | None:
         else:
             mine = c.get("id") == encounter.get("current") and c.get("side") != "pc"
         if mine and inside_anomaly(c) is not None:
-            return Preset({"edge": -1}, f"{c.get('name', '?')} is inside the Anomaly: disadvantage")
+            why = f"{c.get('name', '?')} is inside the Anomaly: disadvantage"
+            return Preset({"anomaly": True}, why)
     return None
 
 

@@ -99,6 +99,37 @@ def test_som02_advantage_and_disadvantage_cancel() -> None:
     assert result.dice == (12,)
 
 
+def test_som02_every_roll_cancels_advantage_with_the_anomalys_disadvantage() -> None:
+    """Cheat Death and a cast spell take sources of each, as the check does: one d20."""
+    ash = cipher()
+    ash["resources"]["vitality"]["current"] = 0
+    out = som.apply_damage(ash, 5, StubRng(9), advantage=1, disadvantage=1)
+    assert out.cheat_death is not None and out.cheat_death.expression == "1d20"
+    ash = cipher()
+    ash["lists"]["spells"] = [{"name": "Ward"}]
+    ash["resources"]["ap"]["current"] = 5
+    cast = som.cast_spell(ash, "Ward", 1, StubRng(9), rolled=True, advantage=1, disadvantage=1)
+    assert cast.check is not None and cast.check.expression == "1d20"
+
+
+def test_som02_the_trays_advantage_and_the_anomaly_cancel() -> None:
+    """The GM's advantage for a roller inside the Anomaly rolled 2d20kh1: it is one d20."""
+    from rulesets.checks import Setup
+    from rulesets.somnihil.checks import CHECK
+
+    def spec(edge: int, inside: bool) -> tuple[str, str]:
+        made = CHECK.spec(Setup({"edge": edge, "anomaly": inside}))
+        return made.summary, made.command.edge  # type: ignore[attr-defined]
+
+    assert spec(1, True) == ("d20", 0)
+    assert spec(0, True) == ("2d20 keep lowest", -1)
+    assert spec(-1, True) == ("2d20 keep lowest", -1)
+    assert spec(1, False) == ("2d20 keep highest", 1)
+    made = CHECK.spec(Setup({"edge": 1, "anomaly": True}))
+    assert dict(made.odds()) == som.odds(0)
+    assert "cancel (SOM-02)" in made.notes[0]
+
+
 def test_som02_exact_odds_with_edge() -> None:
     adv = som.odds(1)
     dis = som.odds(-1)
@@ -413,7 +444,7 @@ def test_som05_tray_preset_and_tracker_note_read_the_fight_document() -> None:
         ],
     }
     found = preset(doc, 1)
-    assert found is not None and found.values == {"edge": -1}
+    assert found is not None and found.values == {"anomaly": True}
     assert preset(doc, 2) is None
     gm = preset(doc, None)  # the GM rolls for the Goblin, whose turn it is
     assert gm is not None and "Goblin is inside" in gm.why
