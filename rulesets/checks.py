@@ -155,8 +155,18 @@ class CheckSpec:
     command: Command
     """Rolls (with ``tx.rng``, inside ``run``), logs and changes what the check changes."""
     odds_title: str = ""
+    """What the odds box is titled by, in words: a number in it is the ``{modifier}`` the
+    odds are computed for, never one written of its own (``"{modifier} with assistance"``)."""
     notes: tuple[str, ...] = ()
     """More lines under the setup (the DC in other systems, the roller's Grip)."""
+    modifier: int | None = None
+    """The modifier the odds are computed for (give the odds the same value), shown where
+    :attr:`odds_title` says ``{modifier}``: the title cannot disagree with the figures."""
+
+    def title(self) -> str:
+        """The odds box's title: :attr:`odds_title` with the modifier filled in (``+23``)."""
+        shown = "" if self.modifier is None else f"{self.modifier:+d}"
+        return " ".join(self.odds_title.replace("{modifier}", shown).split())
 
 
 @dataclass(frozen=True)

@@ -367,7 +367,7 @@ class TrayScreen(PanelScreen):
             text.append(f"\n{preset.why}", style="bold yellow")
         for note in spec.notes:
             text.append(f"\n{note}", style="dim")
-        return text, spec.odds_title or check.name, bands
+        return text, spec.title() or check.name, bands
 
     def _show_cards(self) -> None:
         table = self.game.checks.cards

@@ -7,6 +7,7 @@ Pilot tests press the keys a GM would press; each failed on main (52f9b16).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,52 @@ async def test_som02_the_gms_advantage_inside_the_anomaly_rolls_one_d20_at_80x24
         roll = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
         assert roll["expression"] == "2d20kl1"
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- the odds' title
+
+
+async def test_the_odds_box_is_titled_by_the_modifier_its_figures_use_at_80x24(
+    tmp_path: Path,
+) -> None:
+    """Shadows titled its odds +26 with assistance while the figures were for +23 (off focus)."""
+    from widgets.odds_chart import OddsChart
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2", "p")  # the first PC rolls
+        await pilot.press("equals_sign", "tab", *"20", "tab", "tab", *"12", "enter")
+        await pilot.pause()
+        setup = app.screen.query_one("#check-setup")
+        for _ in range(4):  # v: the action's focus, until it is not the roller's own
+            if "-3 off" in str(setup.render()):
+                break
+            await pilot.press("v")
+            await pilot.pause()
+        assert "+20 +6 assist -3 off physical focus vs Normal" in str(setup.render())
+        chart = app.screen.query_one(OddsChart)
+        assert chart.border_title == "Odds · +23 with assistance"
+        from rulesets.decks import find_deck
+        from rulesets.shadows import rules as shadows
+
+        minor = find_deck(app.campaign.rows("decks"), "minor")[1]
+        assert chart.bands == shadows.check_odds(minor, 23, "Normal", "single")
+    app.campaign.store.close()
+
+
+def test_no_games_odds_title_states_a_number_of_its_own() -> None:
+    """A title's modifier is the one the odds use ({modifier}), so it cannot disagree."""
+    from rulesets.checks import Setup
+    from rulesets.registry import game, ids
+
+    for game_id in ids():
+        check = game(game_id).checks.main
+        if check is None:
+            continue
+        for values in (check.defaults(), {**check.defaults(), "assist": (12,)}):
+            try:
+                spec = check.spec(Setup(values))
+            except (ValueError, KeyError):
+                continue
+            signed = re.search(r"[+\-−]\s*\d", spec.odds_title)  # "2d6" names dice: fine
+            assert signed is None, (game_id, spec.odds_title)

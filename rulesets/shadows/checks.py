@@ -143,13 +143,13 @@ def _spec(setup: Setup) -> CheckSpec:
     extra = f" +{assist} assist" if helpers else ""
     penalty = off_focus(str(values.get("uses", OWN)), setup.pc)
     off = f" {penalty} off {shadows.focus_of(setup.pc)} focus" if penalty else ""
+    total = bonus + assist + penalty  # the odds' modifier, and the title's
     return CheckSpec(
         summary=f"{MODES[mode]} +{bonus}{extra}{off} vs {row.name}",
-        odds=lambda: shadows.check_odds(minor, bonus + assist + penalty, row.name, mode),
+        odds=lambda: shadows.check_odds(minor, total, row.name, mode),
         command=SkillDraw(setup.who, mode, bonus, row.name, assist, penalty),
-        odds_title=f"+{bonus + assist} with assistance"
-        if helpers
-        else "from the deck as it stands",
+        modifier=total,
+        odds_title="{modifier} with assistance" if helpers else "from the deck as it stands",
         notes=(
             _assist_text(helpers),
             f"success {row.success} · critical {row.critical} · fumble 1-{row.fumble_max}",
