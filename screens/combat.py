@@ -354,10 +354,16 @@ class CombatScreen(PanelScreen):
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
             self._shown_text[selector] = (text, style)
-            one_line = selector in ("#encounter-title", "#combat-detail")
-            self.query_one(selector, Static).update(
-                literal(text, style=style, limit=1000), layout=not one_line
-            )
+            shown = literal(text, style=style, limit=1000)
+            static = self.query_one(selector, Static)
+            if selector == "#encounter-title":
+                static.update(shown, layout=False)
+            elif selector == "#combat-detail":
+                # Mostly one line (Turn: holding); a cell cut short in the table is read here
+                # whole, on up to three: a layout pass only when its height changes.
+                self._update_sized(static, shown)
+            else:
+                static.update(shown)
 
     def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
         """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the
@@ -499,8 +505,10 @@ class CombatScreen(PanelScreen):
             (str(pos), ""),
             (order, "bold" if enc.model == "ap_rounds" else ""),
             (name, name_style),
-            (clean(self._health(c), 60), health_style),
-            (clean(", ".join(effects), 80), "italic"),
+            # Long health or conditions wrap in their own row (and the detail line reads a
+            # cell cut after three lines whole): the cut here only bounds a hand-edited save.
+            (clean(self._health(c), 200), health_style),
+            (clean(", ".join(effects), 300), "italic"),
             (self._turn_state(enc, c), "dim"),
         )
 

@@ -4,12 +4,11 @@ its own lines and names what a row is."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 
 class CursorList(ScrollView, can_focus=True):
@@ -32,11 +31,24 @@ class CursorList(ScrollView, can_focus=True):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.cursor_row = 0
-        self._lines: dict[int, Strip] = {}
+        self._lines: dict[int, Any] = {}
+        """Each drawn row: a Strip, or the Strips of a row that takes several lines."""
 
     @property
     def row_count(self) -> int:
         raise NotImplementedError
+
+    # A row is one line unless a subclass says otherwise (the combat table wraps a long cell).
+    def row_top(self, row: int) -> int:
+        """The row's first line under the header."""
+        return row
+
+    def row_height(self, row: int) -> int:
+        return 1
+
+    def row_at(self, line: int) -> int:
+        """The row drawn on this line under the header."""
+        return line
 
     def action_select(self) -> None:
         """Enter or a double click on the cursor's row."""
@@ -56,14 +68,15 @@ class CursorList(ScrollView, can_focus=True):
             self._cursor_moved()
         body = max(1, self.scrollable_content_region.height - 1)
         top = round(self.scroll_y)
-        if row < top:
-            self.scroll_to(y=row, animate=animate)
-        elif row >= top + body:
-            self.scroll_to(y=row - body + 1, animate=animate)
+        first, height = self.row_top(row), self.row_height(row)
+        if first < top:
+            self.scroll_to(y=first, animate=animate)
+        elif first + height > top + body:
+            self.scroll_to(y=max(first + height - body, 0), animate=animate)
 
     def _forget(self, row: int) -> None:
         self._lines.pop(row, None)
-        self.refresh_lines(row + 1)
+        self.refresh_lines(self.row_top(row) + 1, self.row_height(row))
 
     # --- keys and mouse ------------------------------------------------------------------------
     def action_move_cursor(self, delta: int) -> None:
@@ -80,7 +93,7 @@ class CursorList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or offset.y < 1:
             return
-        row = round(self.scroll_y) + offset.y - 1
+        row = self.row_at(round(self.scroll_y) + offset.y - 1)
         if 0 <= row < self.row_count:
             self.move_cursor(row)
             if event.chain > 1:

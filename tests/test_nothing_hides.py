@@ -1,0 +1,127 @@
+"""Issue 22, "nothing hides": a long cell wraps in its own row instead of taking columns away,
+every form fits 80x24 and says why it refuses where the GM is looking, log lines wrap to the
+width, the Footer shows whole keys by priority, and the palette lists each action once.
+
+Pilot tests at 80x24 (and 120x36 where the layout differs); each failed on main (52f9b16).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.queries import current_encounter
+from app.tui import TablesideApp
+from screens.combat import CombatScreen
+from tests.apphelpers import SIZE, demo_app, screen_text
+
+NARROW = (80, 24)
+ALL_COLUMNS = ["#", "Init", "Name", "Health", "Conditions", "Turn"]
+
+
+def fight(app: TablesideApp) -> dict[str, Any]:
+    found = current_encounter(app.campaign)
+    assert found is not None
+    return found[1]
+
+
+def table_lines(app: TablesideApp) -> list[str]:
+    """The tracker's table as shown: from its header down, left of the pane's border."""
+    lines = [line.split("▏")[0] for line in screen_text(app)]
+    top = next(k for k, line in enumerate(lines) if " Name " in line)
+    return lines[top:]
+
+
+def header(app: TablesideApp) -> list[str]:
+    return table_lines(app)[0].split()
+
+
+def row_lines(app: TablesideApp, name: str) -> list[str]:
+    """The lines of the combatant's row: its first, and those under it with an empty name."""
+    lines = table_lines(app)
+    start = next(k for k, line in enumerate(lines) if f" {name} " in line)
+    name_at = lines[start].index(f" {name} ") + 1
+    rows = [lines[start]]
+    for line in lines[start + 1 :]:
+        if line[:name_at].strip() or not line.strip():
+            break
+        rows.append(line)
+    return rows
+
+
+def cell(app: TablesideApp, name: str, column: str) -> str:
+    """One cell of the combatant's row, its wrapped lines joined: the text under the column's
+    header, up to the next column's."""
+    top = table_lines(app)[0]
+    starts = sorted(top.index(f" {c} ") + 1 for c in ALL_COLUMNS if f" {c} " in f"{top} ")
+    start = top.index(f" {column} ") + 1 if f" {column} " in top else top.index(f" {column}") + 1
+    end = next((s for s in starts if s > start), None)
+    parts = [line[start - 1 : end].strip() for line in row_lines(app, name)]
+    return " ".join(p for p in parts if p)
+
+
+async def select(pilot: Any, app: TablesideApp, name: str) -> None:
+    ids = [c["id"] for c in fight(app)["combatants"]]
+    target = next(c["id"] for c in fight(app)["combatants"] if c["name"] == name)
+    await pilot.press(*["k"] * len(ids), *["j"] * ids.index(target))
+    await pilot.pause()
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE])
+async def test_a_long_conditions_cell_wraps_in_its_row_and_every_column_stays(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Somnihil: Anomaly 7 (disadv.), Anomaly 1 …, Stunned 1 shrank the header to
+    Name Health Conditions for every row."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("alt+r")
+        await select(pilot, app, "Vesna Kade")
+        await pilot.press("alt+a", "4", "enter")
+        await pilot.press("g", *"Stunned", "tab", "2", "enter")
+        await pilot.press("g", *"Frightened of the dark below the mill", "enter")
+        await pilot.press("n")
+        await pilot.pause()
+        assert header(app) == ALL_COLUMNS
+        whole = "Anomaly 7 (disadv.), Stunned 1, Frightened of the dark below the mill"
+        assert cell(app, "Vesna Kade", "Conditions") == whole
+        assert cell(app, "Vesna Kade", "Turn") == "acted"
+        assert len(row_lines(app, "Vesna Kade")) > 1 and len(row_lines(app, "Orrin Hale")) == 1
+        screen = app.screen
+        assert isinstance(screen, CombatScreen) and not screen.table.gives_way
+    app.campaign.store.close()
+
+
+async def test_a_pc_out_keeps_the_turn_column_at_80x24(tmp_path: Path) -> None:
+    """Resolution: `out · 0/8 HP · Grip 15/15 · strain 0/13` took the Turn column away."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r", "j", "t", "9", "9", "enter", "n")
+        await pilot.pause()
+        assert header(app) == ALL_COLUMNS
+        pc = next(c for c in fight(app)["combatants"] if c["side"] == "pc")
+        assert cell(app, pc["name"], "Turn") == "acted"
+        dead = fight(app)["combatants"][1]["name"]
+        assert cell(app, dead, "Health") == "out · 0/8 HP · Grip 17/17 · strain 0/11"
+    app.campaign.store.close()
+
+
+async def test_a_cell_too_long_for_three_lines_is_cut_and_read_whole_below(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        long = " ".join(["Cursed"] * 30)
+        await pilot.press("g", *long, "enter")
+        await pilot.pause()
+        assert header(app) == ALL_COLUMNS
+        first = table_lines(app)[1]
+        assert "…" in " ".join(table_lines(app)[1:4]) and "Mara Quell" in first
+        detail = str(app.screen.query_one("#combat-detail").render())
+        assert detail.startswith("Conditions: Cursed Cursed") and detail.count("Cursed") == 30
+    app.campaign.store.close()
