@@ -857,7 +857,7 @@ class CombatScreen(PanelScreen):
         c = self._selected()
         if c is None:
             return
-        rolls = [e for e in self.campaign.log_entries(50) if e.get("kind") == "roll"]
+        rolls = [e for _, e in self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")]
         if not rolls or not isinstance(rolls[-1].get("total"), int):
             self.notify("No roll in the log yet (d rolls dice)", severity="warning")
             return
