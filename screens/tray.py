@@ -382,11 +382,12 @@ class TrayScreen(PanelScreen):
         assert table is not None
         minor, major = self.decks()
         named = table.holder or (lambda doc: str(doc.get("name", "?")))
-        names = {str(pid): named(doc) for pid, doc in self.party()}
+        others = dict(table.others(self.campaign.rows))  # a foe's hand: the GM sees its count
+        names = {**others, **{str(pid): named(doc) for pid, doc in self.party()}}
         short = self.has_class("-short")
         # Short: the holders' plain names (the shown hand's title says its holder in full), so
         # every hand's count fits one line and the rows go to the shown hand's cards.
-        counted = {str(pid): str(doc.get("name", "?")) for pid, doc in self.party()}
+        counted = _short_names({str(pid): str(doc.get("name", "?")) for pid, doc in self.party()})
         status = deck_status(
             minor,
             major,
@@ -394,6 +395,7 @@ class TrayScreen(PanelScreen):
             self.shown_holder,
             empty=table.empty,
             compact=short,
+            others=others,
         )
         for line in table.status(self.campaign.rows):
             status.append("\n" + clean(line, 200))
@@ -595,6 +597,14 @@ class TrayScreen(PanelScreen):
         error = self.query_one("#dice-error", Static)
         error.update(problem or "")
         error.set_class(bool(problem), "-shown")  # no blank row under the dice line
+
+
+def _short_names(names: dict[str, str]) -> dict[str, str]:
+    """First names where they tell the holders apart (a short screen's hand counts, with the
+    foes' beside them, fit one line at 80 columns); full names where two share one."""
+    first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
+    taken = list(first.values())
+    return {key: first[key] if taken.count(first[key]) == 1 else name for key, name in names.items()}
 
 
 def _is_roll(entry: dict[str, Any]) -> bool:
