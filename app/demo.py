@@ -13,7 +13,9 @@ from app.store import CampaignStore
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets import registry
+from rulesets.fight import DEFAULT_QUICKNESS, sheet_quickness
 from rulesets.game import DemoPC, Game
+from rulesets.npc import library_block
 
 NPCS: list[tuple[str, tuple[str, ...], int, int, int]] = [
     ("Goblin", ("sneaky", "cowardly"), 1, 1, 0),
@@ -72,19 +74,21 @@ def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any
             ),
         )
     goblin = npcs[0]
-    hp = int(goblin["statblock"]["hp"])
-    as_foe = game.fight.foe.from_library  # the game's own foe sheet (a stress track), if any
-    enc_rules.add_group(
-        fight,
-        "Goblin",
-        3,
-        lambda name: enc_rules.Combatant(
+    block = library_block(goblin)
+
+    def foe(name: str) -> enc_rules.Combatant:
+        # The game's foe of the goblin's statblock (limbs, a stress track, a Quickness …).
+        stats = game.foes.make(name, block, block.hp)
+        quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
+        return enc_rules.Combatant(
             name=name,
             side="npc",
             ref="1",
-            stats=as_foe(name, hp, goblin) if as_foe else {"hp": hp, "hp_max": hp},
-        ),
-    )
+            stats=stats,
+            quickness=quickness if fight.model == "ap_rounds" else 0,
+        )
+
+    enc_rules.add_group(fight, "Goblin", 3, foe)
     return {"party": party, "npcs": npcs, "encounters": [fight.to_dict()], "log": [], "decks": []}
 
 

@@ -255,8 +255,31 @@ class Campaign:
         return self.store.data.get(table, {}).get(str(doc_id))
 
     def log_entries(self, limit: int | None = None) -> list[Doc]:
-        entries = [v for _, v in self.rows("log")]
-        return entries[-limit:] if limit else entries
+        """The log's entries, oldest first; ``limit``: only the newest ones (read from the
+        end, so the cost does not grow with a long campaign's log)."""
+        if limit:
+            return [entry for _, entry in self.newest("log", limit)]
+        return [v for _, v in self.rows("log")]
+
+    def newest(
+        self, table: str, limit: int, where: Callable[[Doc], bool] | None = None
+    ) -> list[tuple[int, Doc]]:
+        """The newest ``limit`` rows of ``table`` (those ``where`` accepts), oldest first.
+
+        Read backwards from the end: a long log's tail costs what is read, not the log's
+        length. Read-only, like :meth:`rows`."""
+        raw = self.store.data.get(table, {})
+        found: list[tuple[int, Doc]] = []
+        for key, doc in reversed(raw.items()):
+            if len(found) >= limit:
+                break
+            if where is None or where(doc):
+                found.append((int(key), doc))
+        found.reverse()
+        return found
+
+    def count(self, table: str) -> int:
+        return len(self.store.data.get(table, {}))
 
     def now(self) -> str:
         return self._clock().isoformat(timespec="seconds")

@@ -238,6 +238,8 @@ class CardTable:
     empty: str = "No hands dealt"
     holder: Callable[[Doc], str] | None = None
     """How a hand's holder reads, from its party sheet (its name and focus); None: the name."""
+    others: Callable[[Rows], Mapping[str, str]] = lambda rows: {}
+    """The names of holders who are not PCs (a foe's hand in the running fight), by holder."""
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,7 @@ by its name, owner, tick, note and count (not its rank, which a game may decay a
 from __future__ import annotations
 
 import copy
+import heapq
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -473,10 +474,9 @@ def add_combatants(
     taken = {c.id for c in enc.combatants}
     new = list(combatants)
     for c in new:
-        if not c.id or c.id in taken:
-            c.id = new_combatant_id(enc)
-            while c.id in taken:
-                c.id = new_combatant_id(enc)
+        while not c.id or c.id in taken:
+            c.id = f"c{enc.next_seq}"
+            enc.next_seq += 1
         taken.add(c.id)
         for e in c.conditions:
             if e.owner is None:
@@ -486,9 +486,7 @@ def add_combatants(
     lines = [f"{c.name} joins the encounter" for c in new]
     if enc.model == "initiative" and position is None:
         # A late joiner with an initiative goes to its place in the order, not to the bottom.
-        for c in new:
-            if c.initiative is not None:
-                place_by_initiative(enc, c.id)
+        _place_all(enc, [c for c in new if c.initiative is not None])
     if enc.started and enc.model == "ap_rounds":
         for c in new:
             c.acted = c.ap <= 0
@@ -661,6 +659,35 @@ def place_by_initiative(
     if enc.started and enc.model == "initiative" and enc.current not in (None, c.id):
         c.acted = j < enc.index_of(str(enc.current))
     return [] if i == j else [f"{c.name} goes to place {j + 1}"]
+
+
+def _place_all(enc: Encounter, joining: list[Combatant]) -> None:
+    """:func:`place_by_initiative` for each of ``joining`` in turn, in one pass where it can.
+
+    Where the rest of the order is sorted (as the tracker keeps it unless the GM moved someone),
+    placing each one after those it ties with is a stable merge: linear, not one scan of the
+    order per joiner (20,000 imported combatants took minutes). An order the GM rearranged is
+    placed one by one, as before."""
+    if not joining:
+        return
+    moving = {id(c) for c in joining}
+    rest = [c for c in enc.combatants if id(c) not in moving]
+    keys = [initiative_key(c) for c in rest]
+    if any(later < earlier for earlier, later in zip(keys, keys[1:], strict=False)):
+        for c in joining:
+            place_by_initiative(enc, c.id)
+        return
+    # heapq.merge is stable: at equal keys the order already there comes first.
+    enc.combatants = list(
+        heapq.merge(rest, sorted(joining, key=initiative_key), key=initiative_key)
+    )
+    if enc.started and enc.current is not None:
+        # Placed above the one acting, it has missed this round's turn (place_by_initiative).
+        acting = next((i for i, c in enumerate(enc.combatants) if c.id == enc.current), None)
+        if acting is not None:
+            for i, c in enumerate(enc.combatants):
+                if id(c) in moving and c.id != enc.current:
+                    c.acted = i < acting
 
 
 def between_rounds(enc: Encounter) -> bool:

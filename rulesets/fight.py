@@ -182,6 +182,11 @@ class Fight:
     def save(self) -> None:
         """Store the encounter; the last thing a command does (the document is handed over:
         it shares nested values with this fight, which must not change them afterwards)."""
+        moved = self.doc.get("current") != self.enc.current and self.enc.model != "ap_rounds"
+        if moved or self.doc.get("round") != self.enc.round:
+            # An attack rolled on a turn that has passed does not land on a later one (T). In
+            # AP rounds the actor changes with every AP spent (the attack's own): the round.
+            self.doc.pop("strike", None)
         if self.doc.get("morale_due"):
             # A foe that dropped later in the same change (an area) is out: it checks no morale.
             out = {c.id for c in self.enc.combatants if c.defeated}
@@ -225,11 +230,21 @@ class Fight:
         due: list[dict[str, str]] = self.doc.setdefault("morale_due", [])
         return due
 
-    def offer_morale(self, c: er.Combatant, why: str) -> list[str]:
-        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by s).
+    def checks_morale(self, c: er.Combatant) -> bool:
+        """NPC-08: whether a combatant checks morale: an HD combatant with plain HP, or one with
+        a statblock whatever its game made of it (limbs, a stress track, a vitality pool), a
+        foe or an ally fighting on the party's side; a PC never."""
+        kind = health_kind(c)
+        if kind == "hp":
+            return True
+        if kind != "foe":
+            return False
+        hd = c.stats.get("hd")
+        return (isinstance(hd, int) and not isinstance(hd, bool)) or self.npc_doc(c) is not None
 
-        Any HD combatant checks: a foe, or an ally fighting on the party's side."""
-        if health_kind(c) != "hp" or c.defeated or c.stats.get("hp", 0) <= 0:
+    def offer_morale(self, c: er.Combatant, why: str) -> list[str]:
+        """NPC-08: note that this NPC should check morale (shown in the tracker, rolled by s)."""
+        if not self.checks_morale(c) or c.defeated or is_out(self.rules, c, self.sheet(c)):
             return []
         if any(d.get("id") == c.id for d in self.due()):
             return []
@@ -425,15 +440,15 @@ class FoeSheet:
     }
     """``make(name, health, answers)``: the new combatant's ``stats`` (a foe sheet goes under
     ``"sheet"``)."""
-    from_library: Callable[[str, int, Doc], Doc] | None = None
-    """``from_library(name, hp, npc_doc)``: the stats of a library NPC joining a fight, where the
-    game gives it its foe sheet (the aspects game's stress track); None: plain HD HP."""
     health: Callable[[Doc], str] = lambda sheet: "?"
     """One short line of a foe sheet's health for the tracker's row."""
     hurt: SheetChange = _cannot
     heal: SheetChange = _cannot
     out: Callable[[Doc], bool] = lambda sheet: False
     """True when the foe is out of the fight (0 vitality, taken out, downed …)."""
+    share: Callable[[Doc], tuple[int, int] | None] = lambda sheet: None
+    """(now, most) of a foe sheet's health, for NPC-08's "lost half its HP" morale check; None
+    where the sheet has no such measure (a stress track)."""
 
 
 HD_FOES = FoeSheet()
@@ -554,12 +569,30 @@ def _hp_damage(fight: Fight, hit: Hit, amount: int) -> list[str]:
     lines = [f"{c.name} takes {before - after} damage{said}: {before} → {after}/{top} HP"]
     if after == 0 and before > 0:
         lines.append(f"{c.name} drops")
+    return lines + _morale_after(fight, c, (before, top), (after, top), after == 0 < before)
+
+
+def _morale_after(
+    fight: Fight,
+    c: er.Combatant,
+    before: tuple[int, int] | None,
+    after: tuple[int, int] | None,
+    dropped: bool,
+) -> list[str]:
+    """NPC-08 after a hit: the side's other HD combatants check when it drops; it checks itself
+    when the hit took it from above half its health to half or under."""
+    if dropped:
+        lines: list[str] = []
         for ally in fight.enc.combatants:
             if ally.id != c.id and ally.side == c.side:
                 lines += fight.offer_morale(ally, f"{c.name} dropped")
-    elif before * 2 > top >= after * 2 and after > 0:
-        lines += fight.offer_morale(c, "lost half its HP")
-    return lines
+        return lines
+    if before is None or after is None:
+        return []
+    (was, top), (now, _) = before, after
+    if was * 2 > top >= now * 2 and now > 0:
+        return fight.offer_morale(c, "lost half its HP")
+    return []
 
 
 def deal_damage(
@@ -585,9 +618,22 @@ def deal_damage(
     sheet = fight.sheet(c)  # again: the damage form's answers may have changed it
     assert sheet is not None
     hurt = rules.foe.hurt if kind == "foe" else rules.hurt
+    before = _share(rules, sheet) if kind == "foe" else None
     sheet, more = hurt(hit, sheet, dealt)
     fight.put_sheet(c, sheet)
-    return lines + more + settle_defeated(fight, c, was_out, sheet)
+    lines += more
+    settled = settle_defeated(fight, c, was_out, sheet)
+    if kind == "foe":
+        dropped = not was_out and counts_out(rules, c, sheet)
+        lines += _morale_after(fight, c, before, _share(rules, sheet), dropped)
+    return lines + settled
+
+
+def _share(rules: FightRules, sheet: Doc) -> tuple[int, int] | None:
+    try:
+        return rules.foe.share(sheet)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def foe_health(rules: FightRules, sheet: Doc) -> str:

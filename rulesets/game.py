@@ -1,7 +1,8 @@
 """One game, declared: everything the app needs from a game, in one object.
 
 The app (``app/``, ``screens/``, ``widgets/``) never asks "which game is this?"; it asks the
-open campaign's :class:`Game` for its character sheet, its foes, its turn model, how damage,
+open campaign's :class:`Game` for its character sheet, its foes (what an HD statblock becomes
+and how it attacks), its turn model, how damage,
 healing and initiative work, the checks the tray can state, the panel actions and the demo
 campaign, and renders what it gets. Games are found through the ``tableside.games`` entry-point
 group (:mod:`rulesets.registry`); the five built-in games register there like any other.
@@ -16,6 +17,7 @@ from typing import Any
 from rulesets.base import Ruleset, TurnModel
 from rulesets.checks import CheckRules
 from rulesets.fight import FightRules
+from rulesets.foes import FoeRules
 from rulesets.players import PlayerViewRules
 from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
@@ -37,6 +39,8 @@ class Game:
     ruleset: Ruleset
     demo_party: tuple[DemoPC, ...]
     fight: FightRules = field(default_factory=FightRules)
+    foes: FoeRules = field(default_factory=FoeRules)
+    """How an HD statblock becomes this game's foe and how that foe acts (:mod:`rulesets.foes`)."""
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
     players: PlayerViewRules = field(default_factory=PlayerViewRules)

@@ -458,6 +458,35 @@ def quick_build(hd: int) -> QuickBuild:
     )
 
 
+def library_block(doc: Mapping[str, Any]) -> NPC:
+    """The live statblock of a library NPC's document, rebuilt by the rules (NPC-01..03).
+
+    Raises NPCError (a RuleError) for a hand-edited document the rules cannot build."""
+    if doc.get("quick_hd") is not None:
+        return quick_build(_whole(doc["quick_hd"], "quick_hd"))
+    concepts = doc.get("concepts", ())
+    return build(
+        _whole(doc.get("brawl", 0), "brawl"),
+        _whole(doc.get("wit", 0), "wit"),
+        _whole(doc.get("will", 0), "will"),
+        name=str(doc.get("name", "")),
+        concepts=tuple(str(c) for c in concepts) if isinstance(concepts, list | tuple) else (),
+    )
+
+
+def statblock_of(stats: Mapping[str, Any], library: Mapping[str, Any] | None) -> NPC | None:
+    """The statblock a combatant fights with: its library NPC's (``library``, the document),
+    or the quick build of the HD it was quick-added with (``stats["hd"]``); None: it has none.
+
+    Raises NPCError for a hand-edited document the rules cannot build."""
+    if library is not None:
+        return library_block(library)
+    hd = stats.get("hd")
+    if isinstance(hd, int) and not isinstance(hd, bool):
+        return quick_build(hd)
+    return None
+
+
 # --- rolls --------------------------------------------------------------------------------
 
 

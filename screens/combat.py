@@ -33,14 +33,15 @@ from app.commands.npcs import (
 from app.queries import current_encounter
 from rulesets import encounter as er
 from rulesets import fight as fr
-from rulesets.npc import MAX_QUICK_HD, NPC, QuickBuild
+from rulesets import foes as fo
+from rulesets.npc import MAX_QUICK_HD, NPC
 from rulesets.table import Context
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.literal import clean, literal
-from widgets.statblock import statblock_text, title_text
+from widgets.statblock import powers_text, statblock_text, title_text
 
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
@@ -51,14 +52,14 @@ ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
 """What the turn-order column holds in each turn model."""
 
 
-IDLE_AMOUNT = "t damage · l heal · + marks an area · T the last roll"
+IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
 """What the amount line says while nothing is being typed in it."""
 
 ROLL_WITH = ("brawl", "wit", "will")
 """What the statblock's attack, save and skill roll with, in the order B steps through."""
 STATBLOCK_KEYS: tuple[str, ...] = (
     *("sb_attack", "sb_save", "sb_skill", "sb_morale", "sb_effort"),
-    *("sb_roll_with", "sb_full_effort"),
+    *("sb_roll_with", "sb_full_effort", "damage_last"),
 )
 """Binding ids of the selected combatant's statblock keys, which the pane lists."""
 
@@ -72,8 +73,18 @@ class _Inline:
     combatant_id: str
     who: str
     typed: str = ""
+    strike: str = ""
+    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
+    hint: str = ""
 
     def line(self) -> str:
+        if self.strike:
+            label = self.fields[0].label if self.fields else "Answer"
+            line = (
+                f"{self.strike} · {label.split(' (')[0]}: {self.typed}▏  "
+                "(T/enter lands it · tab: whole form · escape: later)"
+            )
+            return f"{line} · {self.hint}" if self.hint else line
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
         # The first two fields tab opens, and how many more: the amount line has two rows, and
@@ -112,7 +123,7 @@ class CombatScreen(PanelScreen):
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
         _b("plus", "mark", "Mark for an area", "mark", show=False, display="+"),
-        _b("T", "damage_last_roll", "Damage by the last roll", "damage_last", show=False),
+        _b("T", "damage_last_roll", "Land the attack (or the last roll)", "damage_last", False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
         _b("h", "hide", "Hide/reveal", "hide"),
@@ -146,7 +157,7 @@ class CombatScreen(PanelScreen):
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
-        _b("V", "statblock_roll('save')", "Save", "sb_save"),
+        _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
         _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
         _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
         _b("E", "statblock_roll('effort')", "Effort", "sb_effort"),
@@ -312,7 +323,8 @@ class CombatScreen(PanelScreen):
     def _keys_now(self, model: str) -> tuple[object, ...]:
         """What the keys on offer depend on: the turn model, an HD NPC in the fight, the game's
         actions that work on the selection, and whether the selection has a statblock."""
-        return (model, self._has_hd, self._game_keys(), self._block is not None)
+        attacker = self._attack_pair()[0] is not None
+        return (model, self._has_hd, self._game_keys(), self._block is not None, attacker)
 
     def _offer_keys(self, what: tuple[object, ...]) -> None:
         # The Footer and help ask check_action again only when the turn model (or whether an HD
@@ -345,8 +357,15 @@ class CombatScreen(PanelScreen):
             return self._has_hd or bool(self._doc.get("morale_due"))
         if action == "morale_due" and self.encounter is not None:
             return self._has_hd
-        if action in ("statblock_roll", "roll_with", "full_effort"):
-            return self._block is not None
+        if action == "statblock_roll":
+            kind = str(parameters[0]) if parameters else ""
+            if kind == "attack":
+                return self._attack_pair()[0] is not None
+            return self._block is not None and self._roll_kind(kind) in self.game.foes.rolls
+        if action == "roll_with":
+            return self._block is not None and self.game.foes.roll_with
+        if action == "full_effort":
+            return self._block is not None and "effort" in self.game.foes.rolls
         return super().check_action(action, parameters)
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
@@ -382,7 +401,7 @@ class CombatScreen(PanelScreen):
         rows: list[Row] = []
         hd = False
         for pos, c in enumerate(enc.combatants, 1):
-            hd = hd or fr.health_kind(c) == "hp"
+            hd = hd or fr.health_kind(c) == "hp" or fo.has_statblock(c)
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
             key = (pos, c.id == enc.current, context, self._sheet_of(c), c.id in self._marked)
             seen = self._seen.get(c.id)
@@ -723,11 +742,11 @@ class CombatScreen(PanelScreen):
                 return
             self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v.get("hp") or "rolled"))
 
-        # A game whose library NPCs join with its own foe sheet has no HP to roll.
+        # A game whose foes have no HP to roll (a stress track) does not ask.
         hp = (
-            []
-            if self.rules.foe.from_library
-            else [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
+            [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
+            if self.game.foes.rolls_hp
+            else []
         )
 
         self._ask(
@@ -748,12 +767,17 @@ class CombatScreen(PanelScreen):
         fields = [
             Field("name", "Name", "Foe"),
             Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
-            Field("health", foe.health_label, str(foe.health_default), "int"),
+            Field(
+                "health",
+                f"{foe.health_label} (blank: {foe.health_default}; with an HD, its quick build's)",
+                "",
+                "optint",
+            ),
             *foe.fields,
             Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
             Field(
                 "hd",
-                "HD for a statblock (blank: none)",
+                "HD: the quick build's foe in this game (blank: none)",
                 "",
                 "optint",
                 minimum=0,
@@ -768,7 +792,7 @@ class CombatScreen(PanelScreen):
                     eid,
                     v["name"],
                     int(v["count"]),
-                    int(v["health"]),
+                    v.get("health"),
                     v.get("initiative"),
                     int(v.get("quickness") or 0),
                     side="pc" if v.get("side") == "ally" else "npc",
@@ -864,14 +888,93 @@ class CombatScreen(PanelScreen):
             self._apply(cmd.Damage(eid, one, amount, answers))
 
     def action_damage_last_roll(self) -> None:
+        """T: the attack waiting to land (A) lands on its target; without one, the log's last
+        roll lands on the selected: what an attack roll deals, else its total."""
+        if self._strike() is not None:
+            self._land_strike("")
+            return
         c = self._selected()
         if c is None:
             return
-        rolls = [e for e in self.campaign.log_entries(50) if e.get("kind") == "roll"]
+        rolls = [e for _, e in self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")]
         if not rolls or not isinstance(rolls[-1].get("total"), int):
             self.notify("No roll in the log yet (d rolls dice)", severity="warning")
             return
-        self._land(str(max(0, rolls[-1]["total"])), {}, False, c.id)
+        entry = rolls[-1]
+        dealt = entry.get("damage", entry["total"])  # an attack's damage, never its to-hit
+        if not isinstance(dealt, int) or isinstance(dealt, bool):
+            dealt = 0
+        self._land(str(max(0, dealt)), {}, False, c.id)
+
+    def _strike(self) -> dict[str, Any] | None:
+        """The attack waiting to land in the running encounter (A rolled it), if any."""
+        if self.encounter_id is None:
+            return None
+        doc = self.campaign.doc("encounters", self.encounter_id) or {}
+        found = doc.get(fo.STRIKE_KEY)
+        return found if isinstance(found, dict) else None
+
+    def _land_strike(self, answer: str, answers: dict[str, Any] | None = None) -> None:
+        eid = self.encounter_id
+        if eid is not None:
+            self._apply(fo.LandStrike(eid, answer=answer, answers=answers or {}))
+
+    def _offer_strike(self) -> None:
+        """After A: where the game asks the defender something before the attack lands (a
+        defence roll, its total, its cards), the line under the table asks it; T or enter
+        lands it."""
+        strike = self._strike()
+        if strike is None or not strike.get("hits") or not strike.get("ask"):
+            return
+        enc = self.encounter
+        try:
+            target = enc.get(str(strike.get("target"))) if enc is not None else None
+        except er.EncounterError:
+            target = None
+        if target is None:
+            return
+        form = self.rules.damage_form(fr.health_kind(target))
+        asked = tuple(f for f in form if f.key == strike["ask"])
+        if not asked:
+            return
+        attacker = self._seen.get(str(strike.get("attacker")))
+        who = attacker.combatant.name if attacker is not None else "The attack"
+        brief = str(strike.get("brief") or " + ".join(str(h) for h in strike["hits"]))
+        said = clean(f"{who} → {target.name}: {brief}", 200)
+        hint = clean(str(strike.get("hint") or ""), 300)
+        self._inline = _Inline("Land", asked, target.id, target.name, strike=said, hint=hint)
+        self._set_text("#combat-amount", self._inline.line(), style="bold")
+
+    def _attack_pair(self) -> tuple[er.Combatant | None, er.Combatant | None]:
+        """Who attacks whom on A: the selected, if it has a statblock (at its default target);
+        else the one acting, if it has one, at the selected on the other side."""
+        enc = self.encounter
+        cid = self.table.selected_id if self.is_mounted else None
+        if enc is None or cid is None:
+            return None, None
+        seen = self._seen.get(cid)
+        if seen is None:
+            return None, None
+        if self._block is not None:
+            return seen.combatant, None
+        acting = enc.current
+        actor = self._seen.get(acting) if acting else None
+        if (
+            actor is not None
+            and actor.combatant.id != cid
+            and fo.has_statblock(actor.combatant)
+            and actor.combatant.side != seen.combatant.side
+            and not seen.combatant.defeated
+        ):
+            return actor.combatant, seen.combatant
+        return None, None
+
+    def _roll_kind(self, kind: str) -> str:
+        """V is the game's answer to an attack: a save where it has one, else its defence."""
+        rolls = self.game.foes.rolls
+        if kind == "save" and "save" not in rolls and "defence" in rolls:
+            return "defence"
+        return kind
 
     def _health_change(
         self,
@@ -929,7 +1032,7 @@ class CombatScreen(PanelScreen):
             return
         if event.key == "escape":
             self.close_amount()
-        elif event.key == "enter":
+        elif event.key == "enter" or (inline.strike and event.key == "T"):
             self._amount_typed()
         elif event.key == "tab":
             self.amount_form()
@@ -948,6 +1051,9 @@ class CombatScreen(PanelScreen):
         """The game's whole damage or heal form, the typed amount filled in."""
         inline = self._inline
         if inline is None:
+            return
+        if inline.strike:
+            self._strike_form(inline)
             return
         typed = inline.typed
         fields = [replace(f, default=typed) if k == 0 else f for k, f in enumerate(inline.fields)]
@@ -968,9 +1074,38 @@ class CombatScreen(PanelScreen):
             done,
         )
 
+    def _strike_form(self, inline: _Inline) -> None:
+        """tab while an attack waits to land: the target's whole damage form, what the attack
+        came to filled in (the GM may change the target's answers, or the amount)."""
+        strike = self._strike() or {}
+        total = sum(int(h) for h in strike.get("hits", ()) if str(h).lstrip("-").isdigit())
+        typed = {inline.fields[0].key: inline.typed} if inline.fields and inline.typed else {}
+        answers = {**dict(strike.get("answers") or {}), **typed}
+        try:
+            target = self.encounter.get(inline.combatant_id) if self.encounter else None
+        except er.EncounterError:
+            target = None
+        self.close_amount()
+        if target is None:
+            return
+        fields = [
+            replace(f, default=str(total) if f.key == "amount" else str(answers.get(f.key, f.default)))
+            for f in self.rules.damage_form(fr.health_kind(target))
+        ]
+
+        def done(v: dict[str, Any] | None) -> None:
+            if v is not None:
+                self._land_strike("", {k: val for k, val in v.items() if val is not None})
+
+        self.app.push_screen(FormScreen(f"Land on {target.name}", fields, start=0), done)
+
     def _amount_typed(self) -> None:
         inline = self._inline
         if inline is None:
+            return
+        if inline.strike:
+            self.close_amount()
+            self._land_strike(inline.typed)
             return
         try:
             values = {
@@ -1099,6 +1234,15 @@ class CombatScreen(PanelScreen):
         cid = seen.combatant.id if seen is not None else None
         due = [d for d in self._doc.get("morale_due", []) if cid and d.get("id") == cid]
         block = self._block
+        foe: fo.Foe | None = None
+        shown: list[str] = []
+        if seen is not None and block is not None:
+            doc = library or {}
+            concepts = tuple(x for x in doc.get("concepts") or () if isinstance(x, str))
+            c = seen.combatant
+            foe = fo.Foe(c, block, self._foe_sheet(c), concepts, self.campaign)
+            # Asked each time: what the game shows may live elsewhere (a foe's hand).
+            shown = self._foe_lines(foe)
         body = Text()  # no statblock: an empty body
         body_key: tuple[object, ...] = ()
         if seen is None:
@@ -1114,11 +1258,18 @@ class CombatScreen(PanelScreen):
             doc = library or {}
             head = self._pane_head(c, block, doc, due)
             powers = [x for x in doc.get("powers", []) if isinstance(x, str)]
-            body_key = (block, powers, self.roll_with)
+            assert foe is not None
+            body_key = (block, powers, self.roll_with, tuple(shown))
             if body_key != self._pane_body:
-                body = statblock_text(block, powers, leave_out=("HP", "Effort"))
+                # The foe as its game sees it: the game's lines, the NPC rules' statblock where
+                # it means something in the game (AC, Save, Shock), the powers, the roll keys.
+                body = Text("\n".join(shown) + ("\n" if shown else ""))
+                if self.game.foes.draws_statblock:
+                    body.append_text(statblock_text(block, powers, leave_out=("HP", "Effort")))
+                else:
+                    body.append_text(powers_text(block, powers))
                 body.append("\n\n")
-                body.append(self._rolls_text(block))
+                body.append(self._rolls_text(foe))
         if head != self._head_shown:
             # Not keyed by what the head is made of: a PC's health lives on its party sheet,
             # which a hit, the party panel or an undo changes without touching the combatant.
@@ -1127,6 +1278,18 @@ class CombatScreen(PanelScreen):
         if body_key != self._pane_body:
             self._pane_body = body_key
             self._update_sized(self.query_one("#pane-statblock", Static), body)
+
+    def _foe_sheet(self, c: er.Combatant) -> dict[str, Any] | None:
+        sheet = c.stats.get("sheet")
+        return sheet if isinstance(sheet, dict) else None
+
+    def _foe_lines(self, foe: fo.Foe) -> list[str]:
+        """The game's own lines about the foe (its skills, pools, ranks): a game that fails
+        here costs its lines, not the pane."""
+        try:
+            return [clean(line, 300) for line in self.game.foes.shows(foe)]
+        except Exception:  # noqa: BLE001 - a game's hook: its failure is one missing line
+            return [f"({self.game.name} could not describe this foe)"]
 
     def _update_sized(self, static: Static, text: Text) -> None:
         """Show ``text``; lay the screen out again only if the pane's height changes."""
@@ -1173,6 +1336,13 @@ class CombatScreen(PanelScreen):
         left = c.stats.get("effort_left")
         effort = block.effort if left in (None, block.effort) else f"{left} of {block.effort}"
         head.append(f" · Effort {clean(str(effort), 20)}")
+        if kind == "foe":
+            try:
+                extra = self.rules.detail(c, self._foe_sheet(c))  # a foe's limbs
+            except (KeyError, TypeError, ValueError, AttributeError):
+                extra = ""
+            if extra:
+                head.append(f"\n{clean(extra, 300)}", style="italic")
         tags = self.rules.tags(c)
         if tags:
             head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
@@ -1190,34 +1360,56 @@ class CombatScreen(PanelScreen):
         keys = str(getattr(self.app, "keymap", {}).get(f"combat.{bid}", default))
         return self.app.get_key_display(Binding(keys.split(",")[0].strip() or default, ""))
 
-    def _rolls_text(self, block: NPC) -> Text:
-        """The roll keys with their modifiers, as the GM's keymap has them."""
+    def _rolls_text(self, foe: fo.Foe) -> Text:
+        """The roll keys of the foe's game, as the GM's keymap has them (``A attack +3``)."""
         text = Text()
+        rules = self.game.foes
         attr = self.roll_with
-        value = block.attribute(attr)
-        atk = block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attr, 0)
         keys = {bid: self._key(bid) for bid in STATBLOCK_KEYS}
-        nxt = ROLL_WITH[(ROLL_WITH.index(attr) + 1) % len(ROLL_WITH)]
-        text.append(f"Rolls with {attr.capitalize()} ", style="bold")
-        text.append(f"({keys['sb_roll_with']}: {nxt.capitalize()})\n", style="dim")
+        if rules.roll_with:
+            nxt = ROLL_WITH[(ROLL_WITH.index(attr) + 1) % len(ROLL_WITH)]
+            text.append(f"Rolls with {attr.capitalize()} ", style="bold")
+            text.append(f"({keys['sb_roll_with']}: {nxt.capitalize()})\n", style="dim")
+        try:
+            labels = {**fo.hd_roll_labels(foe, attr), **rules.roll_labels(foe, attr)}
+        except Exception:  # noqa: BLE001 - a game's hook: its labels fall back to the kinds
+            labels = {}
         pairs = [
-            (keys["sb_attack"], f"attack {atk:+d}"),
-            (keys["sb_save"], f"save {value:+d} vs {block.save}+"),
-            (keys["sb_skill"], f"skill 2d6{value:+d}"),
-            (keys["sb_morale"], f"morale 2d6{block.attribute('will'):+d}"),
-            (keys["sb_effort"], "Effort"),
-            (keys["sb_full_effort"], "full Effort"),
+            (keys[bid], labels.get(kind, kind))
+            for bid, kind in (
+                ("sb_attack", "attack"),
+                ("sb_save", self._roll_kind("save")),
+                ("sb_skill", "skill"),
+                ("sb_morale", "morale"),
+                ("sb_effort", "effort"),
+            )
+            if kind in rules.rolls
         ]
+        if "effort" in rules.rolls:
+            pairs.append((keys["sb_full_effort"], "full Effort"))
+        pairs.append((keys["damage_last"], "lands the attack"))
         for k, (key, what) in enumerate(pairs):
             text.append(key, style="bold")
-            text.append(f" {what}" + ("\n" if k % 2 else "  "))
+            text.append(f" {clean(what, 60)}" + ("\n" if k % 2 else "  "))
         text.rstrip()
         return text
 
     def action_statblock_roll(self, kind: RollKind) -> None:
-        """A, V, K, M, E: the selected combatant's attack, save, skill, morale or Effort roll."""
+        """A, V, K, M, E: the selected combatant's attack (by its game's mechanic, at a named
+        target: T lands it), save or defence, skill, morale or Effort roll."""
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
+            return
+        if kind == "attack":
+            attacker, target = self._attack_pair()
+            if attacker is None:
+                self.notify(f"{c.name} has no statblock to attack with", severity="warning")
+                return
+            command = fo.FoeAttack(
+                eid, attacker.id, target.id if target else "", attribute=self.roll_with
+            )
+            if self._apply(command) is not None:
+                self._offer_strike()
             return
         self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
 

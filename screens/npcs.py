@@ -212,8 +212,10 @@ class NpcScreen(PanelScreen):
         brawl, wit, will = (int(doc.get(k, 0)) for k in npc_rules.ATTRIBUTES)
         if doc.get("quick_hd") is None and (warning := beyond_table(brawl, wit, will)):
             notes.append(warning)
+        block = npc_block(doc)
+        notes += self._as_foe(block)
         view.show(
-            npc_block(doc),
+            block,
             str(doc.get("name", "")),
             doc.get("concepts", []),
             doc.get("powers", []),
@@ -268,6 +270,13 @@ class NpcScreen(PanelScreen):
         except npc_rules.NPCError as exc:
             return None, str(exc)
 
+    def _as_foe(self, block: npc_rules.NPC) -> list[str]:
+        """The foe this statblock becomes in the open game (issue 21), beside the statblock."""
+        try:
+            return [str(line) for line in self.game.foes.preview(block)]
+        except Exception:  # noqa: BLE001 - a game's hook: its failure costs the line only
+            return [f"({self.game.name} could not say what this NPC becomes)"]
+
     def _update_builder(self) -> None:
         block, problem = self.builder_block()
         name = self.query_one("#npc-name", Input).value
@@ -281,6 +290,9 @@ class NpcScreen(PanelScreen):
                 notes += [w] if (w := beyond_table(block.brawl, block.wit, block.will)) else []
             # Narrow: the Concepts field just above says them; the preview keeps its rows.
             concepts = () if narrow else self._concepts()
+            # Short: what the game makes of it is one line (the statblock must fit 80x24).
+            foe = self._as_foe(block)
+            notes += foe[:1] if self.has_class("-short") else foe
             view.show(block, name, concepts, self._powers(), notes=notes)
         quick = isinstance(block, npc_rules.QuickBuild)
         for field_id in ATTRIBUTE_IDS:

@@ -305,11 +305,19 @@ class TrayScreen(PanelScreen):
 
     # --- what is shown ---------------------------------------------------------------------------
     def refresh_data(self) -> None:
-        entries = self.campaign.log_entries()
-        rolls = [e for e in entries if e.get("kind") == "roll"]
-        self.query_one(RollLog).show_entries(rolls if self.rolls_only else entries)
-        if rolls:
-            self.last_result = _result_text(rolls[-1])
+        log = self.query_one(RollLog)
+        if self.rolls_only:
+            rows = self.campaign.newest("log", log.window + 1, _is_roll)
+            more, total = len(rows) > log.window, None
+        else:
+            rows = self.campaign.newest("log", log.window + 1)
+            total = self.campaign.count("log")
+            more = total > log.window
+        log.show_entries(rows[-log.window :], more=more, total=total)
+        # The last roll among those read (a roll further back than the window is not "last").
+        last = next((e for _, e in reversed(rows) if _is_roll(e)), None)
+        if last is not None:
+            self.last_result = _result_text(last)
         self._follow_turn()
         self._apply_preset()
         self._show()
@@ -374,11 +382,12 @@ class TrayScreen(PanelScreen):
         assert table is not None
         minor, major = self.decks()
         named = table.holder or (lambda doc: str(doc.get("name", "?")))
-        names = {str(pid): named(doc) for pid, doc in self.party()}
+        others = dict(table.others(self.campaign.rows))  # a foe's hand: the GM sees its count
+        names = {**others, **{str(pid): named(doc) for pid, doc in self.party()}}
         short = self.has_class("-short")
         # Short: the holders' plain names (the shown hand's title says its holder in full), so
         # every hand's count fits one line and the rows go to the shown hand's cards.
-        counted = {str(pid): str(doc.get("name", "?")) for pid, doc in self.party()}
+        counted = _short_names({str(pid): str(doc.get("name", "?")) for pid, doc in self.party()})
         status = deck_status(
             minor,
             major,
@@ -386,6 +395,7 @@ class TrayScreen(PanelScreen):
             self.shown_holder,
             empty=table.empty,
             compact=short,
+            others=others,
         )
         for line in table.status(self.campaign.rows):
             status.append("\n" + clean(line, 200))
@@ -450,7 +460,7 @@ class TrayScreen(PanelScreen):
         self.rolls_only = not self.rolls_only
         log = self.query_one(RollLog)
         log.border_title = "Roll log: rolls only" if self.rolls_only else "Roll log"
-        log.show_entries([])  # the filter changed: redraw from the first entry
+        log.reset()  # the filter changed: drawn afresh
         self.refresh_data()
 
     def action_dice_line(self) -> None:
@@ -545,6 +555,10 @@ class TrayScreen(PanelScreen):
             self.values.update(reset)
             self._show()
 
+    @on(RollLog.Older)
+    def _read_older(self) -> None:
+        self.refresh_data()
+
     @on(RollLog.Chosen)
     def _read_whole(self, event: RollLog.Chosen) -> None:
         """Enter on a log line: the entry with every character and die (a line cuts with …)."""
@@ -583,6 +597,18 @@ class TrayScreen(PanelScreen):
         error = self.query_one("#dice-error", Static)
         error.update(problem or "")
         error.set_class(bool(problem), "-shown")  # no blank row under the dice line
+
+
+def _short_names(names: dict[str, str]) -> dict[str, str]:
+    """First names where they tell the holders apart (a short screen's hand counts, with the
+    foes' beside them, fit one line at 80 columns); full names where two share one."""
+    first = {key: name.split()[0] if name.split() else name for key, name in names.items()}
+    taken = list(first.values())
+    return {key: first[key] if taken.count(first[key]) == 1 else name for key, name in names.items()}
+
+
+def _is_roll(entry: dict[str, Any]) -> bool:
+    return entry.get("kind") == "roll"
 
 
 def _result_text(entry: dict[str, Any]) -> Text:

@@ -103,11 +103,12 @@ async def test_the_defender_names_a_consequence_and_renaming_makes_no_second(
     app = demo_app(tmp_path, "aspects")
     async with app.run_test(size=SIZE) as pilot:
         # The hit's whole form names it in the defender's words.
-        await pilot.press("t", "9", "tab", "tab", "tab", *"Cracked rib", "enter")
+        # The defence total typed (0); blank would roll the defender's 2d6 + skill.
+        await pilot.press("t", "9", "tab", "0", "tab", "tab", *"Cracked rib", "enter")
         await pilot.pause()
         assert consequences(rowan(app)) == ["Cracked rib"]
         # A hit typed inline gets a plain label, and the line says how to name it.
-        await pilot.press("t", "8", "enter")
+        await pilot.press("t", "8", "tab", "0", "enter")
         await pilot.pause()
         assert consequences(rowan(app)) == ["Cracked rib", "physical hit (debilitates)"]
         assert "names it: r" in str(app.screen.query_one("#combat-last").render())
@@ -158,7 +159,7 @@ async def test_a_foes_consequence_is_named_in_the_tracker(tmp_path: Path) -> Non
         await select_combatant(pilot, GOBLIN)
         footer, _ = await offered(app, pilot)
         assert "Name a consequence" not in footer  # none held yet
-        await pilot.press("t", "9", "enter")
+        await pilot.press("t", "9", "tab", "0", "enter")
         await pilot.pause()
         assert foe_sheet(app, GOBLIN)["status"] == "taken out"
         await pilot.press("r", "tab", *"Knocked senseless", "enter")

@@ -521,16 +521,17 @@ def test_aspects_library_npcs_and_demo_goblins_get_the_stress_track(opened: Any)
     assert len([e for e in campaign.log_entries() if e.get("kind") == "roll"]) == rolls
 
 
-def test_shadows_foe_tracks_health_and_life_with_ap_from_quickness(opened: Any) -> None:
+def test_shadows_foe_tracks_three_pools_with_ap_from_quickness(opened: Any) -> None:
     campaign = opened("shadows")
     eid, _ = enc(campaign)
     campaign.apply(cmd.QuickAdd(eid, "Hound", 1, 12, quickness=8))
     hound = by_name(campaign, "Hound")
-    assert set(hound.stats["sheet"]["resources"]) == {"health", "life"}
+    assert set(hound.stats["sheet"]["resources"]) == {"health", "life", "aessence"}
     campaign.apply(cmd.StartEncounter(eid))
     assert by_name(campaign, "Hound").ap_max == 9  # 5 + ceil(8 / 2)
+    # A weapon's hit is Health and Life (SOH-17), not Æssence.
     campaign.apply(cmd.Damage(eid, hound.id, "5", {"pool": "hit"}))
-    assert row_health(campaign, "Hound") == "H 7/12 · L 7/12"
+    assert row_health(campaign, "Hound") == "H 7/12 · L 7/12 · Æ 12/12"
 
 
 def test_nemron_foe_is_limbs_only_and_heals_its_most_hurt_limb(opened: Any) -> None:

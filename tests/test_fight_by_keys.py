@@ -42,6 +42,10 @@ async def select(pilot: Pilot[None], screen: CombatScreen, cid: str) -> None:
     assert screen.table.selected_id == cid
 
 
+UNDEFENDED = {"nemron": ("tab", "tab", "0"), "aspects": ("tab", "0")}
+"""The keys after the amount that say the foes make no defence roll (the form's defence: 0)."""
+
+
 async def damage(pilot: Pilot[None], amount: str, *more: str) -> None:
     await pilot.press("t", *amount, *more, "enter")
     await pilot.pause()
@@ -63,7 +67,7 @@ async def edge(game: str, pilot: Pilot[None], app: TablesideApp, pc: dict[str, A
         sheet = pc_sheet(app, pc)
         assert sheet["status"] == "perished" and len(app.campaign.log_entries()) > rolls
     elif game == "shadows":  # 0 Health
-        await pilot.press("t", "9", "9", "tab", *["tab"] * 8, *"health", "enter")
+        await pilot.press("t", "9", "9", "tab", *["tab"] * 9, *"health", "enter")
         await pilot.pause()
         sheet = pc_sheet(app, pc)
         assert sheet["resources"]["health"]["current"] == 0
@@ -235,7 +239,8 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
         for goblin in goblins[:2]:
             await select(pilot, screen, goblin["id"])
             await pilot.press("plus")
-        await damage(pilot, "2")
+        # A foe answers with its own defence (issue 21) unless the form says none: 0 here.
+        await damage(pilot, "2", *UNDEFENDED.get(game, ()))
         doc = saved(app)
         for goblin in goblins[:2]:
             assert by_name(doc, goblin["name"])["stats"] != before[goblin["id"]]
@@ -246,7 +251,8 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
 
         # A foe defeated, then skipped for a whole round.
         await select(pilot, screen, goblins[2]["id"])
-        await damage(pilot, "99")
+        # A Nemron foe has limbs (NEM-08): it is out when a major one is at 0.
+        await damage(pilot, "99", *(("tab", *"torso") if game == "nemron" else ()))
         doc = saved(app)
         assert by_name(doc, goblins[2]["name"])["defeated"]
         for _ in range(len(doc["combatants"]) + 1):

@@ -140,7 +140,8 @@ def test_a_foe_at_0_hp_is_defeated_and_skipped_and_undo_restores(opened: Any) ->
     for _ in range(2 * len(enc.combatants) + 1):
         campaign.undo()
     assert not named(campaign, foe.name).defeated
-    assert named(campaign, foe.name).stats["hp"] > 0
+    # A Somnihil goblin's HP is its vitality (its statblock's foe in the game's terms).
+    assert named(campaign, foe.name).stats["sheet"]["resources"]["vitality"]["current"] > 0
 
 
 def test_a_key_toggles_defeated_and_heal_brings_back(opened: Any) -> None:
@@ -252,7 +253,8 @@ def test_an_ally_gets_the_games_foe_sheet_and_prompts_morale_NPC_08(opened: Any)
     doc = campaign.doc("encounters", eid)
     assert doc is not None
     due = {d["id"] for d in doc["morale_due"]}
-    hd_foes = {c.id for c in enc.combatants if c.side == "npc" and "sheet" not in c.stats}
+    # NPC-08: every foe with a statblock checks, whatever its game made of it (a vitality pool).
+    hd_foes = {c.id for c in enc.combatants if c.side == "npc" and c.ref}
     assert hd_foes and due == hd_foes
 
 
@@ -295,11 +297,11 @@ def test_area_damage_rolls_once_and_lands_on_each_with_one_undo(opened: Any) -> 
 def test_a_foe_defeated_in_an_area_owes_no_morale_check_NPC_08(opened: Any) -> None:
     """One goblin drops first (its allies owe morale), then a second drops in the same area:
     only the one still standing checks morale; a defeated foe does not."""
-    campaign = opened("nemron")
+    campaign = opened("resolution")
     eid = running(campaign, turns=0)
     goblins = [c for c in fight(campaign)[1].combatants if c.side == "npc"]
     first, second, third = goblins[:3]
-    campaign.apply(cmd.Area(eid, (first.id, second.id), "5"))
+    campaign.apply(cmd.Area(eid, (first.id, second.id), "99"))
     enc_doc = campaign.doc("encounters", eid)
     assert enc_doc is not None
     due = [d["id"] for d in enc_doc.get("morale_due", [])]
@@ -350,16 +352,16 @@ def test_SOM_04_typed_cheat_death_and_a_natural_1_restores_1_ap(opened: Any) -> 
 
 
 def test_shadows_library_npcs_get_one_quickness_for_ap_and_defence(opened: Any) -> None:
+    """Reading (rulesets.shadows.foes): Quickness 6 + 2 x Wit, on the sheet and the row alike."""
     from app.commands.npcs import AddNpcsToEncounter
-    from rulesets.fight import DEFAULT_QUICKNESS
 
     campaign = opened("shadows")
-    npc_id = campaign.rows("npcs")[0][0]
+    npc_id = campaign.rows("npcs")[0][0]  # the Goblin: Wit +1
     campaign.apply(AddNpcsToEncounter(npc_id, 1, "fixed"))
     _, enc = fight(campaign)
     joined = enc.combatants[-1]
-    assert joined.quickness == DEFAULT_QUICKNESS
-    assert joined.ap_max == 5 + -(-DEFAULT_QUICKNESS // 2)
+    assert joined.quickness == 8 == joined.stats["sheet"]["attributes"]["quickness"]
+    assert joined.ap_max == 5 + -(-8 // 2)
 
 
 def test_SOM_04_05_a_spell_cast_from_the_tracker_in_initiative_order(opened: Any) -> None:
@@ -449,7 +451,7 @@ def test_SOH_06_16_the_weapons_fumble_value_and_critical_suit_reach_the_attack(
     from rulesets.shadows import fight as shadows_fight
 
     keys = [f.key for f in shadows_fight.damage_form("pc")]
-    assert keys[-2:] == ["fumble", "critical"] and keys.index("pool") == 9
+    assert keys[-2:] == ["fumble", "critical"] and keys.index("pool") == 10
 
 
 def test_ASP_02_a_fight_starts_a_scene_a_pc_with_no_fate_point_gains_one(opened: Any) -> None:

@@ -305,7 +305,8 @@ async def test_npc_add_roll_and_import_dialogs(tmp_path: Path) -> None:
             await paste(pilot, "#npc-add-count", text)
             assert len(app.campaign.undo_stack) == changes + 1
             added = app.campaign.undo_stack[-1].lines[-1]
-            assert added.startswith("Added to ") and added.count(" HP") == 12
+            # Twelve goblins, each with its health (a Somnihil foe's is vitality: "4/4 vit").
+            assert added.startswith("Added to ") and added.count(" vit") == 12
         for text in ["²", "9" * 5000, "101", "-1", "nan"]:
             await pilot.press("r")
             await pilot.pause()

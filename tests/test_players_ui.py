@@ -100,7 +100,7 @@ async def test_hidden_and_defeated_foes_are_absent_and_a_label_replaces_hp(gm: A
     enc_id, _ = encounter(campaign)
     campaign.apply(cmd.ToggleHidden(enc_id, cid(campaign, "Goblin 1")))
     goblin = cid(campaign, "Goblin 2")
-    hp = encounter(campaign)[1].get(goblin).stats["hp"]
+    hp = encounter(campaign)[1].get(goblin).stats["sheet"]["resources"]["health"]["current"]
     campaign.apply(cmd.Damage(enc_id, goblin, amount=str(hp - 1)))
     campaign.apply(cmd.Damage(enc_id, cid(campaign, "Goblin 3"), amount=str(hp)))
     campaign.store.flush()
@@ -117,7 +117,9 @@ async def test_hidden_and_defeated_foes_are_absent_and_a_label_replaces_hp(gm: A
         assert "Health" in screen
         campaign.apply(SetPlayerView(PlayerSettings(foe_health="numbers")))
         campaign.store.flush()
-        await settle(pilot, player, lambda: shown(player)["Goblin 2"].health == f"1/{hp} HP")
+        # A Shadows foe's numbers are its pools (issue 21: Health, Life and Æssence).
+        numbers = f"H 1/{hp} · L {hp}/{hp} · Æ {hp}/{hp}"
+        await settle(pilot, player, lambda: shown(player)["Goblin 2"].health == numbers)
         campaign.apply(SetPlayerView(PlayerSettings(foe_health="hidden", show_ap=False)))
         campaign.store.flush()
         await settle(pilot, player, lambda: shown(player)["Goblin 2"].health == "")

@@ -103,7 +103,7 @@ def test_soh16_a_face_card_chain_in_the_weapons_suit_is_a_major_critical(tmp_pat
     assert chain.startswith("major critical: Queen of Wands, Knight of Swords, 5 of Cups")
     assert chain.endswith("Major Critical Knight of Swords")
     assert _by_name(campaign, "Agnes Thorne")["ap"]["current"] == agnes["ap"]["current"] - 2
-    assert _by_name(campaign, "Goblin 1")["stats"]["hp"] == 0
+    assert _by_name(campaign, "Goblin 1")["stats"]["sheet"]["resources"]["health"]["current"] == 0
     campaign.store.close()
 
 
@@ -144,7 +144,8 @@ def test_a_card_not_in_the_hand_or_a_foes_attack_is_refused(tmp_path: Path) -> N
         )
     with pytest.raises(CommandError, match="fumble value is a card value from 1 to 14"):
         campaign.apply(PlayAttackCard(enc_id, agnes["id"], goblin["id"], "9 Swords", 1, {}))
-    with pytest.raises(CommandError, match="Goblin 1 is dealt no hand"):
+    # A foe plays from its own hand too (issue 21): not one it was never dealt.
+    with pytest.raises(CommandError, match="Goblin 1 does not hold 9 of Swords; the hand is no c"):
         campaign.apply(
             PlayAttackCard(enc_id, goblin["id"], agnes["id"], "9 Swords", 1, {"fumble": 2})
         )
@@ -208,7 +209,11 @@ async def test_play_a_card_from_the_hand_by_keys(tmp_path: Path) -> None:
         assert app.campaign.doc("party", 1)["weapon"]["fumble"] == 2  # type: ignore[index]
         entry = app.campaign.log_entries()[-1]
         assert f"plays {hand[1]} against Goblin 1" in str(entry)
-        # The next attack starts from the weapon she last used.
+        # The next attack starts from the weapon she last used (the turn moved on with her AP:
+        # the GM selects her again).
+        row = [c["id"] for c in _encounter(app.campaign)[1]["combatants"]].index(agnes)
+        while screen.table.cursor_row != row:
+            await _press(pilot, "j" if screen.table.cursor_row < row else "k")
         await _press(pilot, "P")
         assert isinstance(app.screen, FormScreen)
         assert app.screen.query_one("#field-fumble", Input).value == "2"

@@ -26,7 +26,17 @@ from tests.apphelpers import SIZE, demo_app, open_demo, screen_text
 NARROW = (80, 24)
 GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
 ROLL_KEYS = ("A", "V", "K", "M", "E")
-LABELS = ("Attack roll", "Save", "Skill check", "Morale roll", "Effort")
+LABELS = ("Attack roll", "Save / defence", "Skill check", "Morale roll", "Effort")
+GAME_LABELS = {
+    # The pane's rolls are the game's own (issue 21): no d20 save where there is none.
+    "nemron": ("Attack roll", "Save / defence", "Morale roll", "Effort"),
+    "aspects": ("Attack roll", "Save / defence", "Morale roll", "Effort"),
+    "shadows": ("Attack roll", "Morale roll", "Effort"),
+}
+
+
+def last_roll(app: TablesideApp) -> dict[str, Any]:
+    return next(e for e in reversed(app.campaign.log_entries()) if e.get("kind") == "roll")
 
 
 def goblins_with_effort(folder: Path, game: str = "resolution") -> TablesideApp:
@@ -79,7 +89,7 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
         await pilot.press("i", "alt+r")
         await select(pilot, app, "Goblin 2")
         expected = {
-            "A": "1d20+3",  # Atk mod with Brawl +1: 1 + 2 x 1
+            "A": "1d20+3 vs AC 10",  # Atk mod with Brawl +1: 1 + 2 x 1, at a PC's AC 10
             "V": "1d20+1 vs Save 15",  # HD 3
             "K": "2d6+1 vs DC 8",
             "M": "2d6+2 morale",  # Will +2
@@ -90,8 +100,9 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
             await pilot.press(key)
             await pilot.pause()
             entries = app.campaign.log_entries()
-            assert len(entries) == before + 1, key
-            roll = entries[-1]
+            # A names its target: the roll, and a line saying whom it attacks (issue 21).
+            assert len(entries) == before + (2 if key == "A" else 1), key
+            roll = last_roll(app)
             assert roll["kind"] == "roll" and roll["who"] == "Goblin 2", roll
             assert roll["expression"] == expression, key
             assert event_line(app).startswith("› Goblin 2"), (key, event_line(app))
@@ -105,7 +116,7 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
         # B steps what attack, save and skill roll with: Wit +1, then Will +2.
         await pilot.press("B", "B", "A")
         await pilot.pause()
-        assert app.campaign.log_entries()[-1]["expression"] == "1d20+5"  # 1 + 2 x Will 2
+        assert last_roll(app)["expression"] == "1d20+5 vs AC 10"  # 1 + 2 x Will 2
     app.campaign.store.close()
 
 
@@ -199,7 +210,7 @@ async def test_the_pane_is_hidden_at_80x24_until_alt_s_and_shown_at_120x36(
         # Hidden, the keys still roll for the selection.
         await pilot.press("A")
         await pilot.pause()
-        assert app.campaign.log_entries()[-1]["who"] == "Goblin 1"
+        assert last_roll(app)["who"] == "Goblin 1"
     app.campaign.store.close()
     app = demo_app(tmp_path / "wide", "resolution")
     async with app.run_test(size=SIZE) as pilot:
@@ -234,7 +245,9 @@ async def test_the_keys_are_offered_only_with_a_statblock_each_key_once(
         await pilot.press("question_mark")
         await pilot.pause()
         rows = help_rows(app)
-        assert {d for _, d in rows} >= set(LABELS)
+        labels = set(GAME_LABELS.get(game, LABELS))
+        assert {d for _, d in rows} >= labels
+        assert {d for _, d in rows}.isdisjoint(set(LABELS) - labels)
         # No key on two actions with the statblock's keys on offer, the game's own included.
         keys = [key for k, _ in rows for key in k.split(", ")]
         assert sorted({k for k in keys if keys.count(k) > 1}) == []

@@ -31,10 +31,12 @@ def deck_status(
     shown: str | None,
     empty: str = "No hands dealt",
     compact: bool = False,
+    others: Mapping[str, str] | None = None,
 ) -> Text:
     """Draw pile and discard counts, then every hand as a count (the shown one marked).
     ``compact``: both decks on one line, without the top discard (a short screen, where the
-    row goes to a card of the shown hand; the log names every discard)."""
+    row goes to a card of the shown hand; the log names every discard), and the hands of
+    ``others`` (foes, by holder) as their counts alone, after the characters'."""
     text = Text()
     for index, state in enumerate((minor, major)):
         text.append(f"{state.title}: ", style="bold")
@@ -51,8 +53,15 @@ def deck_status(
     else:
         text.append("Hands: ", style="bold")
         parts = []
+        grouped = []
         for holder, count in counts.items():
+            if compact and others and holder in others and holder != shown:
+                grouped.append(str(count))
+                continue
             marker = "▶ " if holder == shown else ""
-            parts.append(f"{marker}{clean(names.get(holder, holder), 24)} {count}")
+            name = names.get(holder) or (others or {}).get(holder, holder)
+            parts.append(f"{marker}{clean(name, 24)} {count}")
+        if grouped:
+            parts.append("foes " + "/".join(grouped))
         text.append(" · ".join(parts))
     return text

@@ -79,18 +79,25 @@ def format_entry(entry: dict[str, Any], *, full: bool = False) -> Text:
 
 
 class RollLog(OptionList):
-    """A read-only view of the campaign log; the screen feeds it entries.
+    """A read-only view of the newest part of the campaign log; the screen feeds it rows.
 
     Each entry is one option, so the GM can move to a line (up/down) and press enter to read
     it whole (:class:`RollLog.Chosen` carries the entry): a long line ends in ``…`` here.
+
+    A long campaign's log holds tens of thousands of entries: the view holds only the newest
+    :attr:`window` of them (the screen reads no more than that from the campaign), so showing
+    the tray costs the same at 50 entries as at 20,000. ``up`` on the oldest line shown posts
+    :class:`RollLog.Older`, and the screen reads :data:`PAGE` more.
     """
 
     DEFAULT_CSS = """
     RollLog { border: round $primary; padding: 0 1; height: 1fr; max-height: 100%; }
     RollLog:focus { border: round $primary; }
     """
-    MAX_SHOWN = 500
-    """Entries kept in the view (the oldest leave first); the campaign keeps them all."""
+    WINDOW = 100
+    """Entries shown at first: several screens of lines, formatted at once."""
+    PAGE = 200
+    """Entries read in each time the GM moves up past the oldest one shown."""
 
     class Chosen(Message):
         """Enter on a log line: the whole entry, for a reader that shows every character."""
@@ -99,39 +106,82 @@ class RollLog(OptionList):
             super().__init__()
             self.entry = entry
 
+    class Older(Message):
+        """``up`` on the oldest line shown while the log holds older ones: read more."""
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.border_title = "Roll log"
+        self.window = self.WINDOW
+        self._ids: list[int] = []
         self._entries: list[dict[str, Any]] = []
-        self._shown = 0
+        self._more = False
 
-    def show_entries(self, entries: list[dict[str, Any]]) -> None:
-        """Show the log; appends only what is new unless the log shrank (undo)."""
-        if len(entries) < self._shown or self._shown == 0:
-            self.clear_options()
-            self._entries = []
-            self._shown = 0
+    def reset(self) -> None:
+        """Forget what is shown (the filter changed): the next rows are drawn afresh."""
+        self.window = self.WINDOW
+        self._ids, self._entries = [], []
+        self.clear_options()
+
+    def show_entries(
+        self, rows: list[tuple[int, dict[str, Any]]], *, more: bool, total: int | None = None
+    ) -> None:
+        """Show ``rows`` (log id and entry, oldest first: the newest :attr:`window` of the log;
+        ``more``: the log holds older ones, ``total`` of them in all where known). Only what changed is formatted: new rows are appended, a row
+        changed in place (a fate point rerolls it) is redrawn, and anything else (an undo
+        removed a row, older rows were read in) redraws the whole view."""
+        ids = [doc_id for doc_id, _ in rows]
         following = self.highlighted is None or self.highlighted >= self.option_count - 1
-        # A shown entry can change in place (a fate point rerolls it, Good Drama makes it a
-        # success): its line is redrawn, not left stale.
-        offset = self._shown - len(self._entries)
-        for i, old in enumerate(self._entries):
-            now = entries[offset + i]
-            if now != old:
-                self._entries[i] = dict(now)
-                self.replace_option_prompt_at_index(i, format_entry(now))
-        new = entries[self._shown :]
-        # Copies: the campaign may hand out its own documents, changed in place later.
-        self._entries += [dict(entry) for entry in new]
-        self.add_options([format_entry(entry) for entry in new])
-        self._shown = len(entries)
-        overflow = len(self._entries) - self.MAX_SHOWN
-        for _ in range(max(0, overflow)):
-            self.remove_option_at_index(0)
-            del self._entries[0]
-        if following and self.option_count:
-            # The newest line stays in view (and under the cursor) unless the GM moved up.
-            self.highlighted = self.option_count - 1
+        # The shown rows are still there in order, the oldest ``drop`` of them may have left
+        # the window, and new ones may follow: drop from the front, append; else redraw.
+        drop = self._ids.index(ids[0]) if ids and ids[0] in self._ids else -1
+        kept = len(self._ids) - drop
+        if drop < 0 or ids[:kept] != self._ids[drop:] or (drop and not following):
+            self._redraw(rows, following)
+        else:
+            for _ in range(drop):
+                self.remove_option_at_index(0)
+            del self._ids[:drop], self._entries[:drop]
+            for i, (_, now) in enumerate(rows[:kept]):
+                if now != self._entries[i]:
+                    # A shown entry changed in place (a fate point rerolls it, Good Drama makes
+                    # it a success): its line is redrawn, not left stale.
+                    self._entries[i] = dict(now)
+                    self.replace_option_prompt_at_index(i, format_entry(now))
+            new = rows[kept:]
+            self._ids += [doc_id for doc_id, _ in new]
+            # Copies: the campaign hands out its own documents, changed in place later.
+            self._entries += [dict(entry) for _, entry in new]
+            self.add_options([format_entry(entry) for _, entry in new])
+            if following and self.option_count:
+                self.highlighted = self.option_count - 1
+        self._more = more
+        of = f" of {total:,}" if total is not None else ""
+        self.border_subtitle = f"newest {len(rows):,}{of} · ↑ at the top reads more" if more else ""
+
+    def _redraw(self, rows: list[tuple[int, dict[str, Any]]], following: bool) -> None:
+        anchor = (
+            self._ids[self.highlighted]
+            if not following and self.highlighted is not None and self.highlighted < len(self._ids)
+            else None
+        )
+        self.clear_options()
+        self._ids = [doc_id for doc_id, _ in rows]
+        self._entries = [dict(entry) for _, entry in rows]
+        self.add_options([format_entry(entry) for entry in self._entries])
+        if not self.option_count:
+            return
+        # The GM reading back keeps the line they were on (older rows read in above it).
+        self.highlighted = (
+            self._ids.index(anchor) if anchor in self._ids else self.option_count - 1
+        )
+
+    def action_cursor_up(self) -> None:
+        if self._more and self.highlighted == 0:
+            self.window += self.PAGE
+            self.post_message(self.Older())
+            return
+        super().action_cursor_up()
 
     def entry_at(self, index: int) -> dict[str, Any]:
         return self._entries[index]

@@ -161,6 +161,12 @@ def statblock_text(
     return text
 
 
+def powers_text(block: npc_rules.NPC, powers: Sequence[str] = ()) -> Text:
+    """The statblock's power slots and their names alone (a game that shows none of its
+    numbers still has the powers, NPC-06)."""
+    return _powers(block, powers)
+
+
 def title_text(name: str, concepts: Sequence[str] = ()) -> Text:
     """The statblock's first line: the name in bold, the concepts in italics."""
     return _title(name, concepts)

@@ -159,7 +159,9 @@ class QuickAdd(EncounterCommand):
 
     name: str = ""
     count: int = 1
-    health: int = 10
+    health: int | None = 10
+    """The game's health for the foe sheet (None: with an HD, its quick build's foe in the game's
+    terms; without, the game's default)."""
     initiative: int | None = None
     quickness: int = 0
     side: str = "npc"
@@ -179,7 +181,7 @@ class QuickAdd(EncounterCommand):
         return self.add(fight) + fight.reinforced(self.side)
 
     def add(self, fight: Fight) -> list[str]:
-        if self.health < 0 or self.quickness < 0:
+        if (self.health is not None and self.health < 0) or self.quickness < 0:
             raise RuleError("Numbers cannot be negative")
         if not 1 <= self.count <= 50:
             raise RuleError("Add between 1 and 50 at a time")
@@ -188,17 +190,27 @@ class QuickAdd(EncounterCommand):
         foe = fight.rules.foe
         answers = Answers({**dict(Answers(self.answers).values), "quickness": self.quickness})
         enc = fight.enc
+        block = npc.quick_build(self.hd) if self.hd is not None else None
 
         def make(name: str) -> er.Combatant:
+            if block is not None:
+                # NPC-03: the quick build of that HD becomes the game's foe, as a library NPC
+                # would; a typed health is its HP (its foe's health where it has no HP).
+                stats = fight.tx.game.foes.make(
+                    name, block, block.hp if self.health is None else self.health
+                )
+                stats["hd"] = block.hd
+            else:
+                health = foe.health_default if self.health is None else self.health
+                stats = foe.make(name, health, answers)
+            quickness = self.quickness or sheet_quickness(stats.get("sheet"), 0)
             c = er.Combatant(
                 name=name,
                 side=self.side,  # type: ignore[arg-type]
                 initiative=self.initiative,
-                quickness=self.quickness,
-                stats=foe.make(name, self.health, answers),
+                quickness=quickness,
+                stats=stats,
             )
-            if self.hd is not None:
-                c.stats["hd"] = self.hd
             if enc.model == "ap_rounds":
                 c.ap_max = fight.ap_max(c)
                 c.ap = c.ap_max if enc.started else 0
@@ -741,8 +753,8 @@ class MoraleCheck(EncounterCommand):
 def _morale(fight: Fight, c: er.Combatant) -> list[str]:
     if health_kind(c) == "pc":
         raise RuleError("Only NPCs check morale")
-    doc = fight.npc_doc(c)
-    will = int(doc.get("will", 0)) if doc else 0
+    block = npc.statblock_of(c.stats, fight.npc_doc(c))
+    will = block.attribute("will") if block is not None else 0  # a quick build's is its E
     result = npc.morale_check(fight.tx.rng, will)
     line = fight.tx.log_roll(c.name, result)
     fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]

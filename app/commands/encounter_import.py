@@ -9,8 +9,9 @@ Reading: a converted monster's HP is HD-derived, not the 5e statblock's, so a wo
 combatant keeps the *share* of its HP it had (a goblin at 3 of 7 is at 3/7 of its new
 maximum, rounded, at least 1 while it was above 0): the GM sees the same fight, bloodied where
 it was bloodied.
-Reading: a game whose foes keep their own sheet (a stress track) starts a library foe on a
-fresh one: 5e hit points say nothing about stress boxes.
+Reading: a game whose foes keep their own sheet (a stress track, limbs, a vitality or
+Health pool) starts a library foe on a fresh one built from its statblock: 5e hit points say
+nothing about stress boxes or limbs.
 Reading: a player's character is matched to the party by name; one not in the party is left
 out and said so, since the tracker reads a PC's health from its sheet.
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.commands.combat import StartEncounter
-from app.commands.npcs import ImportNpcs, import_key
+from app.commands.npcs import ImportNpcs, import_key, npc_block
 from app.state import CommandError, Transaction
 from rulesets import encounter as er
 from rulesets import improved_initiative as ii
@@ -176,15 +177,16 @@ class ImportEncounters:
             npc_id, doc = match
             full = int(doc.get("statblock", {}).get("hp", 0) or 0) or 1
             hp = carried_hp(entry.current_hp, self.ii_hp.get(entry.statblock_name), full)
-            as_foe = rules.foe.from_library
-            stats: dict[str, Any] = (
-                as_foe(entry.name, full, doc) if as_foe else {"hp": hp, "hp_max": full}
-            )
-            if not as_foe and entry.temp_hp:
-                stats["temp_hp"] = entry.temp_hp
+            # The same path as a library NPC joining a fight: the game's foe of the statblock.
+            stats: dict[str, Any] = tx.game.foes.make(entry.name[:80], npc_block(doc), full)
+            if "sheet" not in stats:
+                stats["hp"] = hp
+                if entry.temp_hp:
+                    stats["temp_hp"] = entry.temp_hp
+            quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
             combatant = er.Combatant(
                 name=entry.name[:80], side="npc", ref=str(npc_id), stats=stats,
-                quickness=DEFAULT_QUICKNESS if tx.game.turn_model == "ap_rounds" else 0,
+                quickness=quickness if tx.game.turn_model == "ap_rounds" else 0,
             )
             combatant.defeated = entry.current_hp is not None and entry.current_hp <= 0
         combatant.initiative = entry.initiative

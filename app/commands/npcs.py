@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from app.state import CommandError, Transaction
 from rulesets import encounter as enc_rules
+from rulesets import foes
 from rulesets import npc as npc_rules
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
@@ -32,6 +33,7 @@ from rulesets.fight import (
     health_kind,
     hp_line,
     load,
+    sheet_quickness,
 )
 from rulesets.npc import ATTRIBUTE_RANGE
 from rulesets.table import Tx
@@ -62,15 +64,7 @@ def beyond_table(brawl: int, wit: int, will: int) -> str:
 
 def npc_block(doc: dict[str, Any]) -> npc_rules.NPC:
     """The live statblock of a library document, rebuilt by the rules."""
-    if doc.get("quick_hd") is not None:
-        return npc_rules.quick_build(int(doc["quick_hd"]))
-    return npc_rules.build(
-        int(doc.get("brawl", 0)),
-        int(doc.get("wit", 0)),
-        int(doc.get("will", 0)),
-        name=str(doc.get("name", "")),
-        concepts=tuple(doc.get("concepts", ())),
-    )
+    return npc_rules.library_block(doc)
 
 
 def npc_document(
@@ -332,26 +326,27 @@ class AddNpcsToEncounter:
         block = npc_block(doc)
         name = str(doc.get("name", "NPC"))
         encounter_id, stored, fight = self._encounter(tx)
-        rules = tx.game.fight
-        # Where the game gives library NPCs its own foe sheet (a stress track), no HP is rolled.
-        as_foe = rules.foe.from_library
+        rules, foes = tx.game.fight, tx.game.foes
+        # The game's foe of this statblock (foes.make); where it has no HP to roll (a stress
+        # track), none is rolled.
         rolls = [
-            npc_rules.roll_hp(block, tx.rng) if self.hp_mode == "rolled" and not as_foe else None
+            npc_rules.roll_hp(block, tx.rng)
+            if self.hp_mode == "rolled" and foes.rolls_hp
+            else None
             for _ in range(self.count)
         ]
         queue = iter([block.hp if r is None else r.total for r in rolls])
         new: list[enc_rules.Combatant] = []
 
         def factory(who: str) -> enc_rules.Combatant:
-            hp = next(queue)
-            stats = as_foe(who, hp, doc) if as_foe else {"hp": hp, "hp_max": hp}
+            stats = foes.make(who, block, next(queue))
             made = enc_rules.Combatant(name=who, side="npc", ref=str(self.npc_id), stats=stats)
             if fight.model == "ap_rounds":
                 # An HD statblock has no Quickness: the tracker's default. Joining a running
                 # round, they act in it (as a quick-added combatant does), not sit it out spent.
                 # One Quickness serves both its AP and its defence.
-                made.quickness = DEFAULT_QUICKNESS
-                made.ap_max = rules.ap_per_round(DEFAULT_QUICKNESS)
+                made.quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
+                made.ap_max = rules.ap_per_round(made.quickness)
                 made.ap = made.ap_max if fight.started else 0
             new.append(made)
             return made
@@ -395,7 +390,7 @@ class AddNpcsToEncounter:
         return doc_id, fight.to_dict(), fight
 
 
-RollKind = Literal["attack", "save", "skill", "morale", "effort", "hp"]
+RollKind = Literal["attack", "defence", "save", "skill", "morale", "effort", "hp"]
 
 
 def roll_statblock(
@@ -414,9 +409,12 @@ def roll_statblock(
         raise CommandError(f"An AC or DC is between 0 and {MAX_TARGET}, not {target}")
     rng = tx.rng
     if kind == "attack":
-        result: CheckResult = npc_rules.attack(rng, block, attribute, target, edge=edge)
-    elif kind == "save":
-        result = npc_rules.saving_throw(rng, block, attribute, edge=edge)
+        hit = npc_rules.attack(rng, block, attribute, target, edge=edge)
+        # The entry keeps what the attack deals: T on it deals that, never the to-hit total.
+        dealt = hit.shock if hit.band == npc_rules.MISS else hit.damage
+        return [tx.log_roll(who, hit, extra={"damage": dealt})]
+    if kind == "save":
+        result: CheckResult = npc_rules.saving_throw(rng, block, attribute, edge=edge)
     elif kind == "skill":
         dc = target if target is not None else (8 if system == "2d6" else 15)
         result = npc_rules.skill_check(rng, block, attribute, dc, system)
@@ -488,16 +486,8 @@ class RollNpc:
 
 
 def instance_block(c: enc_rules.Combatant, library: dict[str, Any] | None) -> npc_rules.NPC | None:
-    """The statblock a combatant rolls with: its library NPC's (``library``, its document), or
-    the quick build of the HD it was quick-added with (``stats["hd"]``); None: it has none.
-
-    Raises RuleError (a ValueError) for a hand-edited document the rules cannot build."""
-    if library is not None:
-        return npc_block(library)
-    hd = c.stats.get("hd")
-    if isinstance(hd, int) and not isinstance(hd, bool):
-        return npc_rules.quick_build(hd)
-    return None
+    """The statblock a combatant rolls with (:func:`rulesets.npc.statblock_of`)."""
+    return npc_rules.statblock_of(c.stats, library)
 
 
 @dataclass(frozen=True)
@@ -518,20 +508,28 @@ class RollStatblock(CombatantCommand):
 
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
-        block = instance_block(c, fight.npc_doc(c))
-        if block is None:
+        foe = foes.statted(fight, c)
+        if foe is None:
             raise RuleError(
                 f"{c.name} has no statblock (a library NPC has one, or a foe quick-added with an HD)"
             )
         if self.kind == "effort":
-            return spend_effort(fight.tx, c.stats, block, c.name, again="F")
+            return spend_effort(fight.tx, c.stats, foe.block, c.name, again="F")
+        if self.kind == "attack":
+            # The game's attack, at the default target (A in the tracker names its own).
+            return foes.FoeAttack(self.encounter_id, c.id, attribute=self.attribute).change(fight)
+        rules = fight.tx.game.foes
+        kind = self.kind
+        if kind == "save" and "save" not in rules.rolls and "defence" in rules.rolls:
+            kind = "defence"  # V: the game's own answer to an attack (a Nemron defence pool)
+        if kind not in rules.rolls:
+            raise RuleError(f"{c.name} has no {kind} roll in {fight.tx.game.name}")
         edge, why = fight.rules.roll_edge(c)
-        lines = roll_statblock(
-            fight.tx, block, c.name, self.kind, self.attribute, self.target, self.system, edge
-        )
-        if edge and self.kind in ("attack", "save"):
+        result = rules.roll(foe, kind, self.attribute, fight.tx.rng, edge)
+        lines = [fight.tx.log_roll(c.name, result)]
+        if edge and kind in ("attack", "save"):
             lines.append(f"{c.name} rolls with {edge} ({why})")
-        if self.kind == "morale":
+        if kind == "morale":
             fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
         return lines
 

@@ -8,21 +8,25 @@ The defender names an injury or consequence (the damage form's last field, or r 
 H lets a consequence heal into a negative aspect). Advantages created in the fight (A), their
 free invokes (F) and compels (C) are :mod:`rulesets.aspects.advantage`'s commands.
 
-Reading: a foe is a stress track: a stress cap per conflict (the typed cap, or the text's
-default 3 for a library NPC, whose HD statblock has none), no consequence slots ("NPCs often
-0") and no Darkest Self, so an overlap above its cap takes it out at once; Darkest Self is a
-player character's.
+Reading: a quick-added foe without an HD is a stress track: a stress cap per conflict (the
+typed cap), no consequence slots ("NPCs often 0") and no Darkest Self, so an overlap above its
+cap takes it out at once; Darkest Self is a player character's. A foe with a statblock (a
+library NPC, a quick add with an HD) has skills, caps and slots from it
+(:mod:`rulesets.aspects.foes`).
+Reading: a blank defence total is rolled for the defender (2d6 + its defence skill), so a
+foe answers a PC's attack, and a PC a foe's, without the GM working it out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.aspects import advantage
 from rulesets.aspects import rules as aspects
 from rulesets.aspects.checks import free_invoke_form, has_free_invoke, make_free_invoke
+from rulesets.aspects.foes import defence_roll
 from rulesets.fight import (
     CombatantCommand,
     Fight,
@@ -81,7 +85,8 @@ def damage_form(kind: HealthKind) -> tuple[Field, ...]:
         return amount_form(kind)
     return (
         Field("amount", "Attack total", "", "amount"),
-        Field("defence", "Defence total", "0", "int", minimum=-99),
+        Field("defence", "Defence total (blank: the defender rolls 2d6 + its skill)", "",
+              "optint", minimum=-99),  # fmt: skip
         Field("kind", "Conflict", "physical", "choice", choices=aspects.CONFLICTS),
         Field("name", "The injury in the defender's words (blank: named later, r)", required=False),
     )
@@ -93,22 +98,34 @@ def heal_form(kind: HealthKind) -> tuple[Field, ...]:
     return (Field("amount", "Minor injuries healed", "", "amount"),)
 
 
-def _confront(hit: Hit, sheet: Doc, attack: int) -> aspects.ConfrontationOutcome:
+def _confront(
+    hit: Hit, sheet: Doc, attack: int
+) -> tuple[aspects.ConfrontationOutcome, list[str]]:
+    """ASP-05: the confrontation, with the defender's total as typed or, blank, rolled for it
+    (2d6 + its defence skill, into the roll log under its name)."""
     kind = hit.answers.choice("kind", aspects.CONFLICTS, "physical")
-    return aspects.resolve_attack(
+    defence = hit.answers.number("defence", None)
+    said: list[str] = []
+    if defence is None:
+        result, how = defence_roll(hit.rng, sheet, kind)
+        hit.tx.log_roll(hit.combatant.name, replace(result, detail=how))
+        defence = result.total
+        said.append(f"{hit.combatant.name} defends: {how}")
+    outcome = aspects.resolve_attack(
         sheet,
         attack,
-        hit.answers.whole("defence"),
+        defence,
         hit.tx.now()[:10],
         kind,
         hit.answers.text("name"),
     )
+    return outcome, said
 
 
 def hurt_character(hit: Hit, sheet: Doc, attack: int) -> tuple[Doc, list[str]]:
     """ASP-05/06: at the consequence limit the choice waits in the encounter until made (f)."""
-    res = _confront(hit, sheet, attack)
-    lines = list(res.log)
+    res, lines = _confront(hit, sheet, attack)
+    lines += res.log
     if res.choice_needed and res.entry is not None:
         hit.fight.pending()[hit.combatant.id] = {"overlap": res.overlap, "entry": res.entry}
         lines.append("Darkest Self or Taken Out? Press f to choose")
@@ -118,8 +135,8 @@ def hurt_character(hit: Hit, sheet: Doc, attack: int) -> tuple[Doc, list[str]]:
 
 
 def hurt_foe(hit: Hit, sheet: Doc, attack: int) -> tuple[Doc, list[str]]:
-    res = _confront(hit, sheet, attack)
-    lines = [line for line in res.log if "Darkest Self" not in line]
+    res, lines = _confront(hit, sheet, attack)
+    lines += [line for line in res.log if "Darkest Self" not in line]
     if res.choice_needed:
         lines += aspects.take_out(sheet, res)
     return sheet, lines
@@ -174,7 +191,6 @@ FOE = FoeSheet(
     health_label="Stress cap",
     health_default=aspects.DEFAULT_STRESS_CAP,
     make=lambda name, cap, answers: {"sheet": foe_sheet(name, cap)},
-    from_library=lambda name, hp, npc: {"sheet": foe_sheet(name, aspects.DEFAULT_STRESS_CAP)},
     health=foe_health,
     hurt=hurt_foe,
     heal=heal,
@@ -309,7 +325,8 @@ class ConsequenceChange(CombatantCommand):
     def change(self, fight: Fight) -> list[str]:
         c = fight.combatant(self.combatant_id)
         sheet = fight.sheet(c)
-        if sheet is None:
+        if sheet is None or not isinstance(sheet.get("lists"), dict):
+            # No consequences on this sheet (plain HP, another game's foe sheet).
             raise aspects.RuleError(f"{c.name} holds no consequences")
         if self.heals:
             lines = aspects.downgrade_consequence(

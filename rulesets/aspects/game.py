@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.aspects import checks, fight, players, sheet
+from rulesets.aspects import checks, fight, foes, players, sheet
 from rulesets.aspects.rules import RULESET
 from rulesets.game import DemoPC, Game
 
@@ -19,6 +19,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    foes=foes.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,

@@ -29,7 +29,9 @@ from rulesets.fight import (
     parse_amount,
     selected,
 )
+from rulesets.foes import statted
 from rulesets.nemron import rules as nemron
+from rulesets.nemron.foes import defence_roll
 from rulesets.table import Action, Context, Field
 
 Doc = dict[str, Any]
@@ -82,7 +84,8 @@ def damage_form(kind: HealthKind) -> tuple[Field, ...]:
             required=False,
         ),
     )
-    defence = Field("defence_roll", "Defence roll (blank: none)", "", "optint")
+    said = "blank: the foe rolls its defence; 0: none" if kind == "foe" else "blank: none"
+    defence = Field("defence_roll", f"Defence roll ({said})", "", "optint")
     return (*amount_form(kind), *(() if kind == "hp" else limb), defence)
 
 
@@ -99,12 +102,21 @@ def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     """NEM-07: an active defence roll reduces the attack roll (never below 0)."""
     attack = parse_amount(amount, hit.tx, hit.combatant.name)
     defence = hit.answers.number("defence_roll", None)
+    rolled: list[str] = []
+    if defence is None and hit.kind == "foe":
+        # A foe with a statblock answers with its active defence (rulesets.nemron.foes).
+        foe = statted(hit.fight, hit.combatant)
+        if foe is not None:
+            result = defence_roll(hit.rng, foe.sheet, foe.block)
+            hit.tx.log_roll(hit.combatant.name, result)
+            defence = result.total
+            rolled.append(f"{hit.combatant.name} defends: {result.expression} = {result.total}")
     if defence is None:
         return attack, []
     if defence < 0:
         raise nemron.RuleError("The defence roll cannot be negative")
     net = nemron.damage_after_defence(attack, defence)
-    lines = [f"attack {attack} − defence {defence} = {net} damage (NEM-07)"]
+    lines = [*rolled, f"attack {attack} − defence {defence} = {net} damage (NEM-07)"]
     if net <= 0:
         return None, [*lines, f"{hit.combatant.name} takes no damage"]
     return net, lines
@@ -134,7 +146,12 @@ FOE = FoeSheet(
     hurt=hurt,
     heal=heal,
     out=out,
+    share=lambda sheet: (
+        sum(int(limb["hp"]) for limb in nemron.limbs_of(sheet).values()),
+        sum(int(limb["max"]) for limb in nemron.limbs_of(sheet).values()),
+    ),
 )
+"""Reading: a foe has "lost half its HP" (NPC-08) when its limbs together have."""
 
 
 # --------------------------------------------------------------------------- the row

@@ -28,6 +28,8 @@ Reading: system strain's maximum is the CON score, as in SWN, because the text n
 strain but gives no maximum; HP is hand-set for the same reason.
 Reading: initiative is 1d8 + DEX modifier, as in the Without Number games, because the text is
 silent; modifiers are SWN's (3: -2, 4-7: -1, 8-13: 0, 14-17: +1, 18: +2).
+Reading: a PC's sheet keeps its Armour Class (default 10, unarmoured), because the NPC rules'
+foes roll d20 + Atk mod against the target's AC (NPC-02) and the text gives a PC none.
 """
 
 from __future__ import annotations
@@ -561,7 +563,9 @@ SHEET = SheetSpec(
             ("wis", "WIS"),
             ("cha", "CHA"),
         )
-    ),
+    )
+    # The AC a foe's d20 attack is against (NPC-02): 10 unarmoured, as the GM sets it.
+    + (AttributeSpec("ac", "AC", default=10, minimum=0, maximum=40),),
     resources=(
         ResourceSpec("hp", "HP", default_max=8),
         ResourceSpec("system_strain", "System strain", 10, _strain_max, starts_full=False),

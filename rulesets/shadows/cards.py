@@ -16,6 +16,7 @@ from rulesets import encounter as er
 from rulesets.base import CheckResult, RuleError
 from rulesets.decks import load_deck, save_deck
 from rulesets.shadows import rules as shadows
+from rulesets.shadows.foes import FOE_PREFIX
 from rulesets.table import Tx
 from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState, minor_card
 
@@ -108,7 +109,8 @@ class OpposedDraw:
 @dataclass(frozen=True)
 class DealHands:
     """SOH-11: gather and shuffle the Minor Arcana, deal each PC still in the fight cards by
-    its own focus (Body + ½ Physical, Mind + ½ Mental or Spirit + ½ Emotional).
+    its own focus (Body + ½ Physical, Mind + ½ Mental or Spirit + ½ Emotional), and each foe of
+    the running encounter with a sheet by its own (:mod:`rulesets.shadows.foes`).
 
     A PC who is incapacitated or dead, or whose combatant in the running encounter
     (``encounter_id``) is defeated, is dealt nothing."""
@@ -131,10 +133,17 @@ class DealHands:
                 left_out.append(str(pc.get("name", pid)))
                 continue
             sizes[str(pid)] = _hand_size(pc, shadows.focus_of(pc), self.default_size)
+        names = {}
+        for holder, name, sheet in _foes_in(tx, self.encounter_id):
+            # "Each character/protagonist and/or NPC/Antagonist uses these cards": a foe is
+            # dealt by its own sheet, after the PCs (a short deck shorts the foes first).
+            sizes[holder] = _hand_size(sheet, shadows.focus_of(sheet), self.default_size)
+            names[holder] = name
         deal = shadows.deal_combat_hands(tx.rng, state, sizes)
         save_deck(tx, doc_id, state)
         dealt = ", ".join(
-            f"{_holder_name(tx, h)} {n} ({_focus(tx, h)})" for h, n in deal.dealt.items()
+            f"{names[h]} {n}" if h in names else f"{_holder_name(tx, h)} {n} ({_focus(tx, h)})"
+            for h, n in deal.dealt.items()
         )
         lines = [*deal.events, f"Dealt: {dealt or 'nobody'}"]
         if left_out:
@@ -142,8 +151,24 @@ class DealHands:
         return lines
 
 
+def _foes_in(tx: Tx, encounter_id: int | None) -> list[tuple[str, str, dict[str, Any]]]:
+    """(hand holder, name, sheet) of each foe still in that encounter with a sheet of its own
+    (a PC's hand is its party id's; an HD foe with plain HP is dealt none)."""
+    doc = tx.find("encounters", encounter_id) if encounter_id is not None else None
+    found = doc.get("combatants", []) if doc is not None else []
+    foes = []
+    for c in found:
+        if not isinstance(c, dict) or c.get("defeated") or c.get("side") == "pc" and c.get("ref"):
+            continue
+        sheet = (c.get("stats") or {}).get("sheet")
+        if isinstance(sheet, dict) and shadows.dealt_in(sheet):
+            foes.append((FOE_PREFIX + str(c.get("id", "")), str(c.get("name", "?")), sheet))
+    return foes
+
+
 def _focus(tx: Tx, holder: str) -> str:
     return shadows.focus_of(tx.find("party", int(holder)) if holder.isdigit() else None)
+
 
 
 def _defeated_pcs(tx: Tx, encounter_id: int | None) -> set[str]:

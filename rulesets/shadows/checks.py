@@ -43,6 +43,7 @@ from rulesets.shadows.cards import (
     contest_status,
     find_contest,
 )
+from rulesets.shadows.foes import FOE_PREFIX
 from rulesets.table import Action, Command, Context, Doc, Field, need_pc
 from rulesets.tarot import SUITS
 
@@ -245,6 +246,19 @@ def _contest_lines(rows: Rows) -> list[str]:
     return [f"Contest: {status}" + ("  (w draws · margin hidden)" if running else "")]
 
 
+def foe_holders(rows: Rows) -> dict[str, str]:
+    """The foes of the current encounter by their hand's holder (``foe:<id>``): their names."""
+    meta = next((doc for _, doc in rows("meta")), {})
+    current = meta.get("current_encounter") if isinstance(meta, dict) else None
+    encounters = rows("encounters")
+    doc = next((d for i, d in encounters if i == current), encounters[0][1] if encounters else {})
+    return {
+        FOE_PREFIX + str(c.get("id", "")): str(c.get("name", "?"))
+        for c in doc.get("combatants", [])
+        if isinstance(c, dict) and not (c.get("side") == "pc" and c.get("ref"))
+    }
+
+
 def _contest(ctx: Context) -> Doc | None:
     found = find_contest(ctx.read.rows("decks"))
     return found[1] if found is not None else None
@@ -365,6 +379,7 @@ CHECKS = CheckRules(
         play=lambda holder, key: PlayCards(holder, (key,)),
         holder=lambda pc: f"{pc.get('name', '?')} ({shadows.focus_of(pc)})",
         status=_contest_lines,
+        others=foe_holders,
         empty="No hands dealt (h deals combat hands)",
     ),
     spends_once=frozenset({"opposed"}),  # SOH-07: the help was for this draw

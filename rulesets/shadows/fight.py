@@ -5,9 +5,10 @@ attribute for the attack type + cover + the defence cards (SOH-13), the damage t
 suit match or 1 (SOH-14), + the weapon's drawn modifier (SOH-15) and a critical chain (SOH-16);
 Health, Life and Æssence take it with firearm and resistance rules (SOH-17).
 
-Reading: a foe tracks Health and Life (no Æssence, AP or Major Arcana), with Quickness for its
-AP and its defence and the sheet's default Intuition and Discipline against spiritual and mana
-attacks, because a foe is hit and acts but never draws a Major Arcana.
+Reading: a foe tracks Health, Life and Æssence (no Major Arcana), with Quickness for its AP and
+its defence and Intuition and Discipline against spiritual and mana attacks; one built from an
+HD statblock takes them from it, is dealt a hand and plays cards (:mod:`rulesets.shadows.foes`),
+because "each character/protagonist and/or NPC/Antagonist uses these cards as attacks".
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ from rulesets.fight import (
 )
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import SetFocus, held_card, parse_card
+from rulesets.shadows.foes import FOE_PREFIX, best_defence, holder_of
 from rulesets.table import Action, Context, Field
 from rulesets.tarot import SUITS, Card
 
 Doc = dict[str, Any]
-FOE_POOLS = ("health", "life")
+FOE_POOLS = shadows.POOLS
+"""A foe has Health, Life and Æssence, as a PC has (issue 21)."""
 MODIFIERS = ("normal", "vulnerable", "resistant", "immune")
 DEFAULTS = {a.key: a.default for a in shadows.SHEET.attributes}
 
@@ -65,7 +68,8 @@ def foe_health(sheet: Doc) -> str:
     res = sheet.get("resources", {})
     line = " · ".join(
         f"{short} {res.get(key, {}).get('current', 0)}/{res.get(key, {}).get('max', 0)}"
-        for key, short in (("health", "H"), ("life", "L"))
+        for key, short in (("health", "H"), ("life", "L"), ("aessence", "Æ"))
+        if key in res  # a foe saved before it had Æssence has two pools
     )
     status = sheet.get("status", "alive")
     return line if status == "alive" else f"{line} ({status})"
@@ -87,7 +91,9 @@ def _damage_fields(pools: tuple[str, ...] | None) -> tuple[Field, ...]:
         Field("type", "Attack type", "physical", "choice", choices=tuple(shadows.ATTACK_SUITS)),
         Field("cover", "Cover/movement", "0", "choice",
               choices=tuple(str(n) for n in shadows.COVER_BONUSES)),
-        Field("cards", "Defence cards total (Coins doubled)", "0", "int"),
+        Field("defence_cards", "Defence cards (from the defender's hand, e.g. 3 Coins, 7 Cups;"
+              " blank: a foe plays its best, a PC none)", "", required=False),
+        Field("cards", "Other defence cards total (Coins doubled)", "0", "int"),
         Field("face", "Face card in defence", "no", "choice", choices=("no", "yes")),
         Field("weapon", "Weapon modifier (blank: none)", "", "choice",
               choices=tuple(shadows.DAMAGE_MODIFIERS), required=False),
@@ -132,6 +138,39 @@ def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     return (dealt if dealt > 0 else None), lines
 
 
+def defence_cards(hit: Hit, attacker_ap: int) -> tuple[list[Card], list[str]]:
+    """SOH-13: the cards the defender plays from its own hand: as the form names them, or, left
+    blank, a foe's best (Coins doubled) as far as the attacker's AP and its own allow
+    (:mod:`rulesets.shadows.foes`) and a PC's none. At most the attacker's AP; each costs the
+    defender 1 AP in a running AP round; they leave the hand for the discards."""
+    c = hit.combatant
+    holder = holder_of(c)
+    typed = hit.answers.text("defence_cards")
+    if holder is None or typed.casefold() in ("none", "-", "0"):
+        return [], []
+    deck_id, deck = load_deck(hit.tx, "minor")
+    enc = hit.fight.enc
+    running = enc.model == "ap_rounds" and enc.started
+    if typed:
+        chosen = [held_card(deck, holder, c.name, part) for part in typed.split(",") if part.strip()]
+    elif c.side != "pc":
+        chosen = best_defence(deck.hand(holder), min(attacker_ap, c.ap if running else attacker_ap))
+    else:
+        chosen = []
+    if not chosen:
+        return [], []
+    if len(chosen) > attacker_ap:
+        raise shadows.RuleError(
+            f"{c.name} may play at most {attacker_ap} defence card(s): the AP the attacker spent"
+        )
+    lines = [f"{c.name} defends with {', '.join(card.label for card in chosen)}"]
+    if running:
+        lines += er.spend_ap(enc, c.id, len(chosen), "defence cards")
+    deck.play(holder, chosen)
+    save_deck(hit.tx, deck_id, deck)
+    return chosen, lines
+
+
 def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
     """SOH-13 defence and SOH-14..16 damage of a played attack card against the target."""
     answers, c = hit.answers, hit.combatant
@@ -139,14 +178,21 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
     if cards < 0 or skill < 0:
         raise shadows.RuleError("Skill and defence cards cannot be negative")
     kind = answers.choice("type", tuple(shadows.ATTACK_SUITS), "physical")
+    attacker_ap = max(1, answers.whole("ap", 1))
+    played, lines = defence_cards(hit, attacker_ap)
     sheet = hit.fight.sheet(c)
     attributes = dict(sheet.get("attributes", {})) if sheet else {"quickness": c.quickness}
-    base = shadows.defence(attributes, kind, cover=answers.whole("cover"))
-    guard = replace(base, card_total=cards, total=base.total + cards)
-    parts = [f"{guard.attribute} {guard.base}", f"cards {guard.card_total}"]
+    base = shadows.defence(
+        attributes, kind, played, attacker_ap=attacker_ap, cover=answers.whole("cover")
+    )
+    guard = replace(base, card_total=base.card_total + cards, total=base.total + cards)
+    parts = [f"{guard.attribute} {guard.base}"]
+    parts += [f"{pc.label} {pc.value * (2 if pc.suit == 'Coins' else 1)}" for pc in played]
+    if cards:
+        parts.append(f"cards {cards}")
     if guard.cover:
         parts.append(f"cover/movement {guard.cover}")
-    lines = [f"{c.name}'s defence {guard.total} = " + " + ".join(parts)]
+    lines.append(f"{c.name}'s defence {guard.total} = " + " + ".join(parts))
     if card.value == 1 and not 1 <= answers.whole("fumble") <= 14:
         # SOH-06: an Ace is checked against the weapon's fumble value; 0 would never fumble.
         raise shadows.RuleError("An Ace checks the weapon's fumble value: type it (1-14)")
@@ -162,7 +208,7 @@ def attack(hit: Hit, card: Card) -> tuple[int, list[str]]:
         critical_suit=answers.text("critical") or None,
         fumble_value=answers.whole("fumble"),
         modifier=shadows.OFF_FOCUS_PENALTY if answers.flag("off_focus") else 0,
-        defence_face=answers.flag("face"),
+        defence_face=answers.flag("face") or any(pc.is_face for pc in played),
     )
     if result.modifier or result.critical or result.fumble:
         save_deck(hit.tx, deck_id, deck)
@@ -184,7 +230,7 @@ def hurt(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     firearm = answers.flag("firearm")
     pool = answers.text("pool", "health")
     if pool == "hit":
-        done = shadows.apply_hit(sheet, amount, FOE_POOLS, modifier, firearm)
+        done = shadows.apply_hit(sheet, amount, ("health", "life"), modifier, firearm)
     else:
         done = shadows.apply_damage(sheet, amount, pool, modifier, firearm)
     return done.character, list(done.log)
@@ -210,6 +256,10 @@ FOE = FoeSheet(
     hurt=hurt,
     heal=heal,
     out=out,
+    share=lambda sheet: (
+        int(sheet["resources"]["health"]["current"]),
+        int(sheet["resources"]["health"]["max"]),
+    ),
 )
 
 # --------------------------------------------------------------------------- a card from a hand
@@ -289,27 +339,46 @@ class PlayAttackCard(EncounterCommand):
                          f"{kind} attack")  # fmt: skip
         if sheet is not None:
             fight.put_sheet(attacker, {**sheet, "weapon": weapon})
-        played = {**self.answers, **weapon, "card": card.label, "off_focus": off}
+        played = {**self.answers, **weapon, "card": card.label, "off_focus": off, "ap": self.ap}
         return lines + deal_damage(fight, target.id, "", played) + ap_lines
 
 
 def _holder(c: er.Combatant) -> str:
-    """Whose hand a combatant plays from: a PC's party id (foes are dealt no hands)."""
-    if c.side != "pc" or not str(c.ref or "").isdigit():
+    """Whose hand a combatant plays from: a PC's party id, a foe's ``foe:<id>``."""
+    holder = holder_of(c)
+    if holder is None:
         raise shadows.RuleError(
             f"{c.name} is dealt no hand: type the card the GM draws for it with t"
         )
-    return str(c.ref)
+    return holder
 
 
 # --------------------------------------------------------------------------- the tracker's keys
 
 
 def _attacker(ctx: Context) -> Mapping[str, Any] | None:
+    """The selected combatant if it plays from a hand: a PC, or a foe with a sheet."""
     c = ctx.combatant
-    return (
-        c if c is not None and c.get("side") == "pc" and str(c.get("ref", "")).isdigit() else None
-    )
+    if c is None:
+        return None
+    if c.get("side") == "pc" and str(c.get("ref", "")).isdigit():
+        return c
+    stats = c.get("stats")
+    return c if isinstance(stats, Mapping) and isinstance(stats.get("sheet"), dict) else None
+
+
+def _holder_key(c: Mapping[str, Any]) -> str:
+    if c.get("side") == "pc" and str(c.get("ref", "")).isdigit():
+        return str(c["ref"])
+    return FOE_PREFIX + str(c.get("id", ""))
+
+
+def _sheet_of(ctx: Context, c: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    if c.get("side") == "pc" and str(c.get("ref", "")).isdigit():
+        return ctx.read.doc("party", int(str(c["ref"])))
+    stats = c.get("stats")
+    sheet = stats.get("sheet") if isinstance(stats, Mapping) else None
+    return sheet if isinstance(sheet, Mapping) else None
 
 
 def _hand(ctx: Context, holder: str) -> list[Card]:
@@ -329,9 +398,9 @@ def _targets(ctx: Context) -> list[Mapping[str, Any]]:
 def _attack_form(ctx: Context) -> tuple[Field, ...]:
     attacker = _attacker(ctx)
     if attacker is None:
-        raise shadows.RuleError("Select the attacking PC first (j/k)")
-    hand = [c.label for c in _hand(ctx, str(attacker["ref"]))]
-    sheet = ctx.read.doc("party", int(str(attacker["ref"])))
+        raise shadows.RuleError("Select the attacker first (j/k): a PC, or a foe with a hand")
+    hand = [c.label for c in _hand(ctx, _holder_key(attacker))]
+    sheet = _sheet_of(ctx, attacker)
     weapon = weapon_of(sheet)
     names = tuple(dict.fromkeys(str(c.get("name", "?")) for c in _targets(ctx)))
     asked = {f.key: f for f in _damage_fields(shadows.POOLS)}
@@ -349,8 +418,8 @@ def _attack_form(ctx: Context) -> tuple[Field, ...]:
 
 def _attack_title(ctx: Context) -> str:
     attacker = _attacker(ctx) or {}
-    holder = str(attacker.get("ref", ""))
-    sheet = ctx.read.doc("party", int(holder)) if holder.isdigit() else None
+    holder = _holder_key(attacker) if attacker else ""
+    sheet = _sheet_of(ctx, attacker) if attacker else None
     hand = ", ".join(c.label for c in _hand(ctx, holder)) or "no cards (deal hands in the tray)"
     return (
         f"{attacker.get('name', '?')} attacks with a card ({shadows.focus_of(sheet)} focus) · "
@@ -371,11 +440,16 @@ def _attack(ctx: Context, values: Mapping[str, Any]) -> PlayAttackCard:
     )  # fmt: skip
 
 
+def _pc(ctx: Context) -> Mapping[str, Any] | None:
+    c = ctx.combatant
+    return c if c is not None and c.get("side") == "pc" and str(c.get("ref", "")).isdigit() else None
+
+
 def _set_focus(ctx: Context, values: Mapping[str, Any]) -> SetFocus:
-    attacker = _attacker(ctx)
-    if attacker is None:
+    pc = _pc(ctx)
+    if pc is None:
         raise shadows.RuleError("Focus is a PC's: select one first (j/k)")
-    return SetFocus(int(str(attacker["ref"])))
+    return SetFocus(int(str(pc["ref"])))
 
 
 def _ap_round_running(ctx: Context) -> bool:
@@ -416,11 +490,11 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "attack_card", "combat", "P", "Play a card", _attack, needs="combatant",
         form=_attack_form, title=_attack_title, available=_ap_round_running,
-        description="The selected PC plays a card from its hand as an attack (spends AP)",
+        description="The selected PC or foe plays a card from its hand as an attack (spends AP)",
     ),
     Action(
         "focus", "combat", "f", "Focus", _set_focus, needs="combatant",
-        available=lambda ctx: _attacker(ctx) is not None,
+        available=lambda ctx: _pc(ctx) is not None,
         description="Change the selected PC's focus for the round (physical, mental, spiritual)",
     ),
 )  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesets import tarot
 from rulesets.game import DemoPC, Game
-from rulesets.shadows import checks, fight, players, sheet
+from rulesets.shadows import checks, fight, foes, players, sheet
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -71,6 +71,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    foes=foes.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,

@@ -36,6 +36,7 @@ from rulesets.fight import (
     parse_amount,
     selected,
 )
+from rulesets.foes import FoeRules
 from rulesets.somnihil import rules as somnihil
 from rulesets.table import Action, Context, Field, Reader
 
@@ -89,6 +90,18 @@ def heal_vitality(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     ]
 
 
+FOES = FoeRules(
+    make=lambda name, block, hp: make_foe(name, hp, Answers({})),
+    preview=lambda block: [
+        f"As a foe here: {block.hp} vitality (or {block.hp_roll}), d20 + its attack bonus vs AC "
+        "(with disadvantage inside the Anomaly)"
+    ],
+)
+"""Reading: a foe with a statblock keeps it (d20 + Atk mod against AC, its Save, Effort and
+morale: the NPC rules' foe, with the Anomaly's disadvantage, SOM-05) and its HP is its
+vitality, because Somnihil writes a foe's health as vitality and gives no formula for an NPC's."""
+
+
 FOE = FoeSheet(
     health_label="Vitality",
     health_default=somnihil.VITALITY_MAX,
@@ -97,6 +110,7 @@ FOE = FoeSheet(
     hurt=hurt_foe,
     heal=heal_vitality,
     out=lambda sheet: int(_vitality(sheet)["current"]) <= 0,
+    share=lambda sheet: (int(_vitality(sheet)["current"]), int(_vitality(sheet)["max"])),
 )
 
 

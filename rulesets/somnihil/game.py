@@ -35,6 +35,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    foes=fight.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,

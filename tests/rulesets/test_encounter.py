@@ -35,6 +35,7 @@ from rulesets.encounter import (
     next_turn,
     order_view,
     pass_turn,
+    place_by_initiative,
     previous_turn,
     remove_combatant,
     remove_effect,
@@ -918,3 +919,63 @@ def test_gen04_economy_resets_each_turn_and_rename() -> None:
     assert rename_combatant(enc, "B", "Brute") == ["B is now Brute"]
     with pytest.raises(EncounterError):
         rename_combatant(enc, "B", " ")
+
+
+# --------------------------------------------------------------------------- bulk joining
+
+
+def _one_by_one(enc: Encounter, joining: list[Combatant]) -> Encounter:
+    """The reference: all join at the bottom, then each with an initiative is placed in turn
+    by :func:`place_by_initiative` (how joining was done before it was one merge)."""
+    enc.combatants += joining
+    for c in joining:
+        if c.initiative is not None:
+            place_by_initiative(enc, c.id)
+    return enc
+
+
+_roster = st.lists(
+    st.tuples(st.sampled_from(["pc", "npc"]), st.none() | st.integers(0, 6)), max_size=8
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    there=_roster,
+    joining=_roster,
+    shuffled=st.booleans(),
+    started_at=st.none() | st.integers(0, 7),
+)
+def test_gen04_many_joiners_are_placed_as_one_by_one(
+    there: list[tuple[str, int | None]],
+    joining: list[tuple[str, int | None]],
+    shuffled: bool,
+    started_at: int | None,
+) -> None:
+    """GEN-04: adding many at once (an import of 20,000) orders them exactly as adding them one
+    at a time would: after those they tie with, PCs first, the turn where it was, and one placed
+    above the one acting has missed this round (issue 26: linear, not one scan per joiner)."""
+
+    def fight() -> Encounter:
+        enc = Encounter(id="e1", name="Bulk", model="initiative")
+        for n, (side, init) in enumerate(there):
+            enc.combatants.append(Combatant(id=f"t{n}", name=f"T{n}", side=side, initiative=init))
+        if not shuffled:
+            sort_by_initiative(enc)
+        if started_at is not None and enc.combatants:
+            start(enc)
+            enc.current = enc.combatants[started_at % len(enc.combatants)].id
+        return enc
+
+    def newcomers() -> list[Combatant]:
+        return [
+            Combatant(id=f"j{n}", name=f"J{n}", side=side, initiative=init)
+            for n, (side, init) in enumerate(joining)
+        ]
+
+    together, alone = fight(), _one_by_one(fight(), newcomers())
+    add_combatants(together, newcomers())
+    assert [(c.id, c.acted) for c in together.combatants] == [
+        (c.id, c.acted) for c in alone.combatants
+    ]
+    assert together.current == alone.current

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rulesets import encounter as er
-from rulesets import registry
+from rulesets import npc, registry
 from rulesets.base import RuleError
 from rulesets.fight import (
     HD_FOES,
@@ -21,6 +21,7 @@ from rulesets.fight import (
     is_out,
     standard_ap,
 )
+from rulesets.nemron import rules as nemron
 
 GAMES = registry.ids()
 
@@ -43,7 +44,7 @@ def foe(game: str, health: int = 4, **answers: object) -> er.Combatant:
         ("somnihil", "4/4 vit"),
         ("resolution", "4/4 HP"),
         ("nemron", "24/24 HP"),
-        ("shadows", "H 4/4 · L 4/4"),
+        ("shadows", "H 4/4 · L 4/4 · Æ 4/4"),
         ("aspects", "stress cap 4 · 0 inj"),
     ],
 )
@@ -58,7 +59,7 @@ def test_each_games_foe_sheet_is_a_foe_not_a_player_character(game: str, shown: 
     assert health_kind(c) == "foe" and fight.foe.health(sheet) == shown
     # none of a player character's own tracks: AP, Grip, Æssence, fate points, XP
     flat = repr(sheet)
-    for pc_only in ("'ap'", "grip", "aessence", "fate_points", "'xp'"):
+    for pc_only in ("'ap'", "grip", "fate_points", "'xp'"):
         assert pc_only not in flat, (game, pc_only)
     assert not is_out(fight, c, sheet)
 
@@ -76,11 +77,14 @@ def test_foe_labels_say_what_quick_add_asks() -> None:
     assert [f.key for f in rules("somnihil").foe.fields] == ["initiative"]
 
 
-def test_only_the_aspects_game_gives_library_npcs_its_foe_sheet() -> None:
-    takes = {game for game in GAMES if rules(game).foe.from_library is not None}
-    assert takes == {"aspects"}
-    made = rules("aspects").foe.from_library("Goblin 1", 5, {"name": "Goblin"})  # type: ignore[misc]
-    assert made["sheet"]["attributes"]["consequence_slots"] == 0
+def test_each_game_makes_its_own_foe_of_a_statblock() -> None:
+    """Issue 21: the same HD statblock is each game's foe in that game's terms."""
+    goblin = npc.build(1, 1, 0, name="Goblin")
+    made = {game: registry.game(game).foes.make("Goblin 1", goblin, 6) for game in GAMES}
+    assert made["resolution"] == {"hp": 6, "hp_max": 6}
+    assert made["somnihil"]["sheet"]["resources"]["vitality"] == {"current": 6, "max": 6}
+    assert made["aspects"]["sheet"]["attributes"]["consequence_slots"] == 0
+    assert set(made["nemron"]["sheet"]["tracks"]["limbs"]) == set(nemron.LIMBS)
 
 
 def test_shadows_foe_quickness_is_kept_on_the_sheet_within_1_to_16() -> None:
@@ -132,7 +136,7 @@ def test_damage_forms_depend_on_where_the_targets_health_lives() -> None:
     assert keys("aspects", "hp") == ["amount"]
     assert "pool" in keys("shadows", "pc") and "pool" not in keys("shadows", "hp")
     pools = next(f for f in rules("shadows").damage_form("foe") if f.key == "pool").choices
-    assert pools == ("hit", "health", "life")
+    assert pools == ("hit", "health", "life", "aessence")
     assert keys("resolution", "pc") == ["amount"]
 
 

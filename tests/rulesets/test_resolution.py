@@ -217,7 +217,9 @@ def test_rr05_sheet_and_ruleset_contract():
     ruleset = get("resolution")
     assert ruleset is resolution.RULESET
     assert ruleset.turn_model == "initiative"
-    assert [a.key for a in ruleset.sheet.attributes] == ["str", "dex", "con", "int", "wis", "cha"]
+    keys = [a.key for a in ruleset.sheet.attributes]
+    # the six scores, and the AC a foe's d20 attack is against (issue 21)
+    assert keys == ["str", "dex", "con", "int", "wis", "cha", "ac"]
     assert [r.key for r in ruleset.sheet.resources] == ["hp", "system_strain", "grip"]
     grip = ruleset.sheet.resources[2]
     assert grip.derive_max is not None and grip.derive_max({"int": 16, "wis": 9}) == 16
