@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
@@ -31,7 +31,11 @@ WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 
 
 class FieldError(ValueError):
-    """A field's value is not acceptable; the message says why."""
+    """A field's value is not acceptable; the message says why (``key``: which field)."""
+
+    def __init__(self, message: str, key: str = "") -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def clean(spec: Field, raw: str) -> Any:
@@ -82,8 +86,36 @@ def clean(spec: Field, raw: str) -> Any:
     raise FieldError(f"{spec.label}: one of {', '.join(spec.choices)}")
 
 
+LABEL_CHOICES = 40
+"""Choices are named in a field's label while the label stays this short (one line beside its
+input at 80 columns); the focused field's choices are always on the line under the form."""
+
+
+UNBOUNDED = Field("", "").maximum
+"""A field's maximum when it states none."""
+
+
+def choices_text(spec: Field) -> str:
+    """What a field takes, for the line under the form: its choices, or its range."""
+    if spec.kind == "choice":
+        blank = "" if spec.required else " (blank: none)"
+        return " / ".join(spec.choices) + blank
+    if spec.kind in ("int", "optint") and spec.maximum < UNBOUNDED:
+        return f"a whole number, {spec.minimum} to {spec.maximum:,}"
+    if spec.kind in ("int", "optint") and spec.minimum > 0:
+        return f"a whole number, at least {spec.minimum}"
+    if spec.kind == "amount":
+        return "a number or dice (2d6+1)"
+    return ""
+
+
 class FormScreen(ModalScreen[dict[str, Any] | None]):
-    """Ask a few fields; dismiss with ``{key: value}`` or None on escape."""
+    """Ask a few fields; dismiss with ``{key: value}`` or None on escape.
+
+    Each field is one row, its label beside its input, so a dozen fit 80x24 whole. A refusal
+    is said where the GM is looking: under the field it is about (focused again), or, for the
+    game's own refusal of the whole form, at the top, and scrolled into view either way.
+    """
 
     CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -111,36 +143,53 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form-box"):
             yield Static(literal(self.title_text, style="bold"), id="form-title")
+            yield Static("", id="form-error")
             for spec in self.fields:
                 label = spec.label
-                if spec.kind == "choice":
-                    label += f" ({' / '.join(spec.choices)})"
-                yield Label(literal(label), classes="form-label")
+                named = f"{label} ({' / '.join(spec.choices)})"
+                if spec.kind == "choice" and len(named) <= LABEL_CHOICES:
+                    label = named
                 suggest = spec.suggestions or spec.choices
-                yield Input(
-                    value=spec.default,
-                    id=f"field-{spec.key}",
-                    password=spec.secret,
-                    suggester=SuggestFromList(suggest, case_sensitive=False) if suggest else None,
-                    select_on_focus=True,
-                )
-            yield Static(
-                literal(self.hint or "enter: confirm · tab: next field · escape: cancel"),
-                id="form-hint",
-            )
-            yield Static("", id="form-error")
+                with Horizontal(classes="form-row", id=f"row-{spec.key}"):
+                    yield Label(literal(label), classes="form-label")
+                    yield Input(
+                        value=spec.default,
+                        id=f"field-{spec.key}",
+                        password=spec.secret,
+                        suggester=(
+                            SuggestFromList(suggest, case_sensitive=False) if suggest else None
+                        ),
+                        select_on_focus=True,
+                    )
+            yield Static("", id="form-hint")
 
     def on_mount(self) -> None:
+        # The keys ride on the box's lower border: every row inside is the form's own.
+        box = self.query_one("#form-box")
+        box.border_subtitle = self.hint or "enter: confirm · tab: next field · escape: cancel"
         if self.fields:
             first = self.fields[min(self.start, len(self.fields) - 1)]
             self.query_one(f"#field-{first.key}", Input).focus()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The line under the form says what the focused field takes (its choices)."""
+        key = (event.widget.id or "").removeprefix("field-")
+        spec = next((f for f in self.fields if f.key == key), None)
+        takes = choices_text(spec) if spec is not None else ""
+        said = f"{spec.label.split(' (')[0]}: {takes}" if spec is not None and takes else ""
+        hint = self.query_one("#form-hint", Static)
+        hint.update(literal(said, limit=1000))
+        hint.set_class(bool(said), "-shown")
+
     def values(self) -> dict[str, Any]:
-        """Every field cleaned; FieldError on the first bad one."""
-        return {
-            spec.key: clean(spec, self.query_one(f"#field-{spec.key}", Input).value)
-            for spec in self.fields
-        }
+        """Every field cleaned; FieldError (naming the field) on the first bad one."""
+        found: dict[str, Any] = {}
+        for spec in self.fields:
+            try:
+                found[spec.key] = clean(spec, self.query_one(f"#field-{spec.key}", Input).value)
+            except FieldError as exc:
+                raise FieldError(str(exc), spec.key) from None
+        return found
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
@@ -148,7 +197,7 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         try:
             result = self.values()
         except FieldError as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), exc.key)
             return
         problem = self.submit(result) if self.submit is not None else None
         if problem:
@@ -156,9 +205,23 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
             return
         self.dismiss(result)
 
-    def show_error(self, message: str) -> None:
-        """The message under the fields; the typed values stay as they are."""
-        self.query_one("#form-error", Static).update(literal(message))
+    def show_error(self, message: str, key: str = "") -> None:
+        """The message under the field it is about (focused again), or under the title; the
+        typed values stay as they are, and the message is scrolled into view."""
+        error = self.query_one("#form-error", Static)
+        box = self.query_one("#form-box", VerticalScroll)
+        for row in self.query(".form-row"):
+            row.remove_class("-invalid")
+        row = next(iter(self.query(f"#row-{key}")), None) if key else None
+        if row is not None:
+            row.add_class("-invalid")
+            box.move_child(error, after=row)
+            self.query_one(f"#field-{key}", Input).focus()
+        else:
+            box.move_child(error, after=self.query_one("#form-title"))
+        error.update(literal(message))
+        error.add_class("-shown")
+        self.call_after_refresh(error.scroll_visible, animate=False)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

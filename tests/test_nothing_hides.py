@@ -125,3 +125,85 @@ async def test_a_cell_too_long_for_three_lines_is_cut_and_read_whole_below(
         detail = str(app.screen.query_one("#combat-detail").render())
         assert detail.startswith("Conditions: Cursed Cursed") and detail.count("Cursed") == 30
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- forms
+
+
+def form_fits(app: TablesideApp) -> None:
+    """The open form is whole on the screen: no row of it scrolled out of view."""
+    from screens.form import FormScreen
+
+    form = app.screen
+    assert isinstance(form, FormScreen)
+    box = form.query_one("#form-box")
+    assert box.max_scroll_y == 0, f"{form.title_text}: {box.max_scroll_y} rows below the fold"
+    assert box.region.bottom <= app.size.height and box.region.y >= 0
+
+
+GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_quick_add_and_whole_damage_forms_fit_80x24(tmp_path: Path, game: str) -> None:
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        form_fits(app)
+        await pilot.press("escape", "t", "tab")  # the game's whole damage form
+        await pilot.pause()
+        form_fits(app)
+    app.campaign.store.close()
+
+
+async def test_shadows_attack_card_form_fits_80x24_and_says_why_where_the_gm_looks(
+    tmp_path: Path,
+) -> None:
+    """Shadows' P form was taller than the screen: a refused enter looked dead."""
+    from screens.form import FormScreen
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2", "h", "1", "alt+r")
+        await select(pilot, app, "Agnes Thorne")
+        await pilot.press("P")
+        await pilot.pause()
+        form_fits(app)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        await pilot.press("tab", "tab", "0", "enter")  # the AP: 0 is refused
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        error = form.query_one("#form-error")
+        assert "at least 1" in str(error.render())
+        # Right under the field it is about, which has the focus again, all in view.
+        field = form.query_one("#field-ap")
+        assert form.focused is field and error.region.y == field.region.bottom
+        assert 0 <= error.region.y < app.size.height - 1
+        # The game's own refusal (a card not in the hand) is said at the top.
+        await pilot.press("backspace", "1", "tab", "3", *["shift+tab"] * 3, *"Queen of Stars")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert "Stars" in str(error.render()) and "-invalid" not in field.parent.classes
+        assert error.region.y == form.query_one("#form-title").region.bottom
+    app.campaign.store.close()
+
+
+async def test_a_refused_quick_add_says_why_beside_the_field_at_80x24(tmp_path: Path) -> None:
+    from screens.form import FormScreen
+
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("q", "tab", "x", "enter")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        error = form.query_one("#form-error")
+        assert "type a whole number" in str(error.render())
+        field = form.query_one("#field-count")
+        assert form.focused is field and error.region.y == field.region.bottom
+        assert error.region.bottom <= form.query_one("#form-box").region.bottom
+        form_fits(app)
+    app.campaign.store.close()
