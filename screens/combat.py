@@ -40,6 +40,7 @@ from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
+from widgets.event_line import fitted
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
 
@@ -570,8 +571,15 @@ class CombatScreen(PanelScreen):
     def show_result(self, lines: list[str]) -> None:
         # What just happened goes on a line under the table, not in a toast: at the table a GM
         # presses n forty times a fight, and stacked toasts would cover the order.
-        self._set_text("#combat-last", "› " + "; ".join(lines[-3:]))
+        # As many of the newest lines as fit its three rows, whole: the rest are counted (S
+        # over five foes cut the fifth result mid-word).
+        self._set_text("#combat-last", fitted(lines, self._last_rows))
         self._said_version = self.campaign.version
+
+    def _last_rows(self, text: str) -> int:
+        static = self.query_one("#combat-last", Static)
+        width = static.content_size.width or max(1, self.app.size.width - 2)
+        return len(literal(text, limit=1000).wrap(self.app.console, width))
 
     def _need_encounter(self) -> int | None:
         if self.encounter_id is None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 
 from app.queries import current_encounter
 from app.tui import TablesideApp
@@ -206,4 +207,53 @@ async def test_a_refused_quick_add_says_why_beside_the_field_at_80x24(tmp_path: 
         assert form.focused is field and error.region.y == field.region.bottom
         assert error.region.bottom <= form.query_one("#form-box").region.bottom
         form_fits(app)
+    app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- log lines
+
+MORALE = "They continue to fight, but consider improved strategic positions"
+
+
+async def five_goblins_check_morale(pilot: Any, app: TablesideApp) -> None:
+    """Resolution: two more Goblins quick-added with an HD, one dropped: S rolls five checks."""
+    # name, how many, HP, initiative, side, HD
+    await pilot.press("q", *"Goblin", "tab", "2", "tab", "tab", "tab", "tab", "2", "enter")
+    await pilot.press("alt+r")
+    await select(pilot, app, "Goblin 1")
+    await pilot.press("t", "9", "9", "enter", "S")
+    await pilot.pause()
+
+
+async def test_s_at_80x24_says_whole_results_and_counts_the_rest(tmp_path: Path) -> None:
+    """S over five foes cut the fifth morale result mid-word under the table."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await five_goblins_check_morale(pilot, app)
+        rolls = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert len([r for r in rolls if "morale" in r["expression"]]) >= 4
+        last = app.screen.query_one("#combat-last")
+        content = str(last.render())
+        said = " ".join(content.split())
+        assert said.endswith(rolls[-1]["band"]), said  # the newest result, whole
+        assert "more in the roll log" in said
+        assert said.count(" — ") == said.count(";") + 1  # only whole results, never half of one
+        rows = Text(content).wrap(app.console, last.content_size.width)
+        assert len(rows) <= last.content_size.height  # all of it in view: nothing cut below
+    app.campaign.store.close()
+
+
+async def test_the_roll_log_wraps_a_long_band_to_the_width_at_80x24(tmp_path: Path) -> None:
+    """The tray's log cut `They continue to fight, but consider im…` with room to spare."""
+    from widgets.roll_log import RollLog
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await five_goblins_check_morale(pilot, app)
+        await pilot.press("2")
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        shown = " ".join(" ".join(line.strip(" │") for line in screen_text(app)).split())
+        assert MORALE in shown and "consider im…" not in shown
+        assert "…" not in str(log.get_option_at_index(log.option_count - 1).prompt)
     app.campaign.store.close()

@@ -293,7 +293,8 @@ async def test_enter_on_a_log_line_shows_it_whole(tmp_path: Path) -> None:
     from screens.log_line import LogLineScreen
 
     app = demo_app(tmp_path, "somnihil")
-    long_name = "Bartholomew Featherstonehaugh-Cholmondeley the Third"
+    # A log line wraps to the width (issue 22): only a name past 60 characters is cut there.
+    long_name = "Bartholomew Featherstonehaugh-Cholmondeley the Third of Little Snoring"
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")
         app.campaign.store.db.table("party").update({"name": long_name}, doc_ids=[1])

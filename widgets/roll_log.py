@@ -25,6 +25,11 @@ def _limit(full: bool, limit: int) -> int:
     return 1_000_000 if full else limit
 
 
+# A line wraps to the log's width: these only bound a pasted wall of text (a line of a few
+# rows), never an ordinary band or detail ("They continue to fight, but consider im…").
+WHO, EXPRESSION, BAND, DETAIL, TEXT = 60, 200, 200, 600, 1000
+
+
 def _positions(value: object) -> set[int]:
     """The ``dropped`` positions of an entry; anything malformed (a hand-edited save) is none."""
     if not isinstance(value, list):
@@ -60,29 +65,30 @@ def format_entry(entry: dict[str, Any], *, full: bool = False) -> Text:
     line = Text()
     line.append(f"{at} ", style="dim")
     if kind == "roll":
-        line.append(clean(entry.get("who", "GM"), _limit(full, 24)), style="bold")
-        line.append(f"  {clean(entry.get('expression', ''), _limit(full, 60))}  ")
+        line.append(clean(entry.get("who", "GM"), _limit(full, WHO)), style="bold")
+        line.append(f"  {clean(entry.get('expression', ''), _limit(full, EXPRESSION))}  ")
         rolled = dice_text(entry, full=full)
         if rolled:
             line.append_text(rolled)
             line.append(" ")
         line.append(f"{entry.get('total', '')}", style="bold cyan")
         if entry.get("band"):
-            line.append(f"  {clean(entry['band'], _limit(full, 40))}", style="bold magenta")
+            line.append(f"  {clean(entry['band'], _limit(full, BAND))}", style="bold magenta")
         if entry.get("detail"):
-            line.append(f"  {clean(entry['detail'], _limit(full, 120))}", style="dim")
+            line.append(f"  {clean(entry['detail'], _limit(full, DETAIL))}", style="dim")
     elif kind in ("undo", "redo"):
-        line.append(clean(entry.get("text", ""), _limit(full, 160)), style="italic yellow")
+        line.append(clean(entry.get("text", ""), _limit(full, TEXT)), style="italic yellow")
     else:
-        line.append(clean(entry.get("text", ""), _limit(full, 160)))
+        line.append(clean(entry.get("text", ""), _limit(full, TEXT)))
     return line
 
 
 class RollLog(OptionList):
     """A read-only view of the newest part of the campaign log; the screen feeds it rows.
 
-    Each entry is one option, so the GM can move to a line (up/down) and press enter to read
-    it whole (:class:`RollLog.Chosen` carries the entry): a long line ends in ``…`` here.
+    Each entry is one option, wrapped to the width, so the GM can move to a line (up/down)
+    and press enter to read it whole (:class:`RollLog.Chosen` carries the entry: every die,
+    and text past a few rows, which ends in ``…`` here).
 
     A long campaign's log holds tens of thousands of entries: the view holds only the newest
     :attr:`window` of them (the screen reads no more than that from the campaign), so showing
