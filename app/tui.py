@@ -132,6 +132,10 @@ class TablesideApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
     ]
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        *("app.help", "app.undo", "app.quick_roll", "app.redo", "app.quit"),
+    )
+    """The app's keys in each panel's Footer, after the panel's own, most needed first."""
 
     def __init__(self, campaign: Campaign, *, handle_signals: bool = False) -> None:
         super().__init__()

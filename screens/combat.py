@@ -41,6 +41,7 @@ from screens.form import clean as clean_field
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
 from widgets.event_line import fitted
+from widgets.footer import GAME_KEYS
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
 
@@ -165,6 +166,31 @@ class CombatScreen(PanelScreen):
         _b("B", "roll_with", "Roll with Brawl/Wit/Will", "sb_roll_with", show=False),
         _b("F", "full_effort", "Full Effort again", "sb_full_effort", show=False),
     ]
+    SETUP_FOOTER: ClassVar[tuple[str, ...]] = (
+        *("combat.start", "combat.quick_add", "combat.add_npc", "combat.add_party"),
+        *("combat.roll_initiative", "app.help", GAME_KEYS, "combat.new_encounter"),
+        *("combat.damage", "combat.heal", "combat.add_effect", "app.undo", "combat.edit"),
+    )
+    """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        *("combat.next_turn", "combat.damage", "combat.heal", "combat.spend_ap"),
+        *("combat.choose_next", "app.help", GAME_KEYS, "combat.add_effect"),
+        *("combat.previous_turn", "combat.sb_attack", "app.undo", "combat.counter"),
+        *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
+        *("combat.end",),
+    )
+    """The Footer in a running fight: the turn, damage and healing first, then ``?`` and the
+    game's keys (they show only while they apply)."""
+    FOOTER_WORDS: ClassVar[dict[str, str]] = {
+        "combat.quick_add": "Quick add",
+        "combat.add_npc": "NPCs",
+        "combat.add_party": "Party",
+        "combat.roll_initiative": "Init",
+        "combat.new_encounter": "New",
+        "combat.previous_turn": "Back",
+        "combat.counter": "Counter",
+        "combat.choose_next": "Choose next",
+    }
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
         "counter": ("ap_rounds",),
@@ -321,11 +347,18 @@ class CombatScreen(PanelScreen):
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
 
+    def footer_order(self) -> tuple[str, ...]:
+        running = self.encounter is not None and self.encounter.started
+        return self.FOOTER if running else self.SETUP_FOOTER
+
     def _keys_now(self, model: str) -> tuple[object, ...]:
         """What the keys on offer depend on: the turn model, an HD NPC in the fight, the game's
-        actions that work on the selection, and whether the selection has a statblock."""
+        actions that work on the selection, whether the selection has a statblock, and whether
+        the fight runs (the Footer's order)."""
         attacker = self._attack_pair()[0] is not None
-        return (model, self._has_hd, self._game_keys(), self._block is not None, attacker)
+        running = self.encounter is not None and self.encounter.started
+        keys = (model, self._has_hd, self._game_keys(), self._block is not None, attacker)
+        return (*keys, running)
 
     def _offer_keys(self, what: tuple[object, ...]) -> None:
         # The Footer and help ask check_action again only when the turn model (or whether an HD

@@ -97,6 +97,15 @@ class NpcScreen(PanelScreen):
         Binding("b", "attributes", "Brawl/Wit/Will", show=False, id="npcs.attributes"),
         Binding("escape", "leave", "Back to library", show=False, id="npcs.leave"),
     ]
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        *("npcs.new", "npcs.edit", "npcs.save", "npcs.add", "npcs.roll", "npcs.filter"),
+        *("app.help", "npcs.quick", "npcs.import"),
+    )
+    FOOTER_WORDS: ClassVar[dict[str, str]] = {
+        "npcs.new": "New",
+        "npcs.save": "Save",
+        "npcs.add": "Add to fight",
+    }
 
     def __init__(self) -> None:
         super().__init__()

@@ -88,6 +88,16 @@ class PanelScreen(Screen[None]):
     EVENT_LINE: ClassVar[bool] = True
     """The shared event line goes under the body (a panel with its own says False)."""
     BINDINGS: ClassVar[list[BindingType]] = []
+    FOOTER: ClassVar[tuple[str, ...]] = ()
+    """Binding ids the Footer shows first, the one a GM needs most first, each while it fits
+    whole (the other shown keys follow; ``?`` lists them all)."""
+    FOOTER_WORDS: ClassVar[dict[str, str]] = {}
+    """A shorter word in the Footer for a binding whose description is long (binding id to
+    word); ``?`` and the palette keep the description."""
+
+    def footer_order(self) -> tuple[str, ...]:
+        """The Footer's order now (a panel may change it as the table does: a fight running)."""
+        return self.FOOTER
 
     @property
     def tableside(self) -> TableHost:

@@ -32,6 +32,7 @@ from rulesets.sheet import SheetRow
 from rulesets.table import Context
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
+from widgets.footer import GAME_KEYS
 from widgets.literal import literal
 from widgets.party_fields import field_rows, status_text
 
@@ -60,6 +61,10 @@ class PartyScreen(PanelScreen):
     ]
     """The panel's own keys; a game's sheet actions (a Grip check, rank up) are bound from its
     declaration (:class:`rulesets.table.Action`), so no other game's keys show here."""
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        *("party.plus", "party.minus", "party.edit", "party.add_item", "app.help"),
+        *(GAME_KEYS, "party.add_pc", "party.rest"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

@@ -37,6 +37,7 @@ from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
 from widgets.event_line import SHOWN, EventLine
+from widgets.footer import GAME_KEYS
 from widgets.hand_view import card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
@@ -64,6 +65,8 @@ class TrayScreen(PanelScreen):
         Binding("R", "rolls_only", "Rolls only / whole log", id="tray.rolls_only", show=False),
         Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
     ]
+    FOOTER: ClassVar[tuple[str, ...]] = ("tray.check", "tray.show_hand", GAME_KEYS, "app.help")
+    """The check, the game's keys, then ``?`` and the app's (undo …)."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -257,3 +257,75 @@ async def test_the_roll_log_wraps_a_long_band_to_the_width_at_80x24(tmp_path: Pa
         assert MORALE in shown and "consider im…" not in shown
         assert "…" not in str(log.get_option_at_index(log.option_count - 1).prompt)
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- the Footer
+
+
+def footer_keys(app: TablesideApp) -> str:
+    """The Footer's keys as shown, left of the palette key (each run of blanks one space)."""
+    return " ".join(screen_text(app)[-1].split("▏")[0].split())
+
+
+def offered_keys(app: TablesideApp) -> list[str]:
+    """The keys the panel offers in the Footer's order, each as a whole key reads."""
+    from widgets.footer import chosen_keys
+
+    shown = chosen_keys(app.screen, 10_000)
+    return [" ".join(f"{app.get_key_display(b)} {w}".split()) for b, _, _, w in shown]
+
+
+def only_whole_keys(shown: str, offered: list[str]) -> bool:
+    """``shown`` is some of ``offered``, whole, in their order (none cut short)."""
+    rest = shown
+    for key in offered:
+        if rest == key or rest.startswith(key + " "):
+            rest = rest[len(key) :].strip()
+    return rest == ""
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE])
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_footer_shows_whole_keys_the_gm_needs_most(
+    tmp_path: Path, game: str, size: tuple[int, int]
+) -> None:
+    """The Footer was cut mid-word (al▏, alt+t Tem▏) and at 80 columns showed none of t, l,
+    i, alt+r, q, b, g."""
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        setup = footer_keys(app)
+        assert {"alt+r Start", "q Quick add", "b NPCs"} <= pairs(setup), setup
+        await pilot.press("alt+r")
+        await pilot.pause()
+        running = footer_keys(app)
+        assert {"n Next turn", "t Damage", "l Heal", "? Keys"} <= pairs(running), running
+        if size == SIZE:
+            assert "g Condition" in pairs(running), running
+        for panel in ("2", "3", "4", "1"):
+            await pilot.press(panel)
+            await pilot.pause()
+            shown = footer_keys(app)
+            # Only whole keys, in the order the panel ranks them (those that did not fit left
+            # out whole, never one cut short).
+            assert shown and only_whole_keys(shown, offered_keys(app)), (shown, offered_keys(app))
+    app.campaign.store.close()
+
+
+def pairs(footer: str) -> set[str]:
+    """``n Next turn t Damage`` as {"n Next turn", "t Damage"}: each key with its word(s)."""
+    found: set[str] = set()
+    words = footer.split(" ")
+
+    def is_key(word: str) -> bool:  # "n", "?", "P", "alt+n", "ctrl+n"
+        return len(word) == 1 or ("+" in word and len(word) > 2)
+
+    k = 0
+    while k < len(words):
+        key, k = words[k], k + 1
+        said = []
+        while k < len(words) and not is_key(words[k]):
+            said.append(words[k])
+            k += 1
+        found.add(f"{key} {' '.join(said)}")
+    return found

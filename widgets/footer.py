@@ -7,20 +7,85 @@ panel that is ~80 ms per damage prompt for a Footer that ends up showing the sam
 It also composes its keys without binding each one to the Footer's ``compact`` flag (never
 set here): that binding restyles every key twice as it mounts, 10-30 ms of the first paint;
 each key is given the non-compact look before it mounts instead.
+
+Keys are shown whole, most needed first: a panel names its bindings in the order a GM needs
+them (``footer_order()``, binding ids, and ``FOOTER_WORDS``, a shorter word for the Footer
+where the description is long); the rest that are shown follow in their own order. Each key
+is shown only if it fits whole in what the width leaves; ``?`` lists every one (Textual cut
+the last key mid-word, ``al▏``, and at 80 columns showed none of damage, heal or start).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from itertools import groupby
+from collections.abc import Mapping
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
+from textual.widgets._footer import FooterKey
 
-Signature = tuple[tuple[str, str, str, bool, str], ...]
+GAME_KEYS = "game"
+"""In a panel's Footer order: where the open game's shown keys go (a Darkest Self, a card
+draw: they show only while they apply, so they rank high)."""
+Signature = tuple[object, ...]
+Shown = tuple[Binding, bool, str, str]
+"""A key the Footer shows: its binding, whether it works now, its tooltip, its word."""
+
+
+def footer_words(screen: Screen[object]) -> Mapping[str, str]:
+    return getattr(screen, "FOOTER_WORDS", {})
+
+
+def footer_order(screen: Screen[object]) -> tuple[str, ...]:
+    order = getattr(screen, "footer_order", None)
+    return tuple(order()) if callable(order) else ()
+
+
+def key_width(display: str, word: str) -> int:
+    """Cells a non-compact key takes: `` key `` then ``word ``."""
+    return cell_len(display) + 2 + (cell_len(word) + 1 if word else 0)
+
+
+def chosen_keys(
+    screen: Screen[object], width: int, display: Mapping[str, str] | None = None
+) -> list[Shown]:
+    """The keys the Footer shows on ``screen`` at ``width`` cells: by the panel's order, then
+    the other shown ones in theirs; one per action; each only if it fits whole."""
+    order = {bid: rank for rank, bid in enumerate(footer_order(screen))}
+    words = footer_words(screen)
+    app = screen.app
+    # The app's own keys (undo, help …) after the panel's, in the app's order.
+    app_order = {bid: rank for rank, bid in enumerate(getattr(app, "FOOTER", ()))}
+    ranked: dict[str, tuple[tuple[int, int, int], Shown]] = {}
+    for place, (node, binding, enabled, tooltip) in enumerate(screen.active_bindings.values()):
+        listed = binding.id is not None and binding.id in order
+        if binding.action in ranked or not (listed or binding.show):
+            continue
+        if binding.key == app.COMMAND_PALETTE_BINDING:
+            continue
+        if listed:
+            rank = (0, order[binding.id], 0)  # type: ignore[index]
+        elif binding.action.startswith("game(") and GAME_KEYS in order:
+            rank = (0, order[GAME_KEYS], place)
+        elif node is app:
+            rank = (2, app_order.get(binding.id or "", len(app_order) + place), 0)
+        else:
+            rank = (1, place, 0)
+        word = words.get(binding.id or "", binding.description)
+        ranked[binding.action] = (rank, (binding, enabled, tooltip, word))
+    room = width
+    shown: list[Shown] = []
+    for _rank, key in sorted(ranked.values(), key=lambda r: r[0]):
+        binding, _enabled, _tooltip, word = key
+        shown_as = (display or {}).get(binding.key) or app.get_key_display(binding)
+        need = key_width(shown_as, word)
+        if need <= room:
+            shown.append(key)
+            room -= need
+    return shown
 
 
 def _roomy(key: FooterKey) -> FooterKey:
@@ -36,11 +101,27 @@ class TablesideFooter(Footer):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._signature: Signature | None = None
 
+    def _room(self) -> int:
+        """Cells for the keys: the Footer's width less the palette key docked at its right."""
+        width = self.size.width or self.app.size.width
+        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            binding = palette[1]
+            # compact: "ctrl+p palette", a border on its left and a blank on its right
+            width -= cell_len(self.app.get_key_display(binding)) + cell_len(binding.description)
+            width -= 3
+        return width
+
     def _shown_keys(self, screen: Screen[object]) -> Signature:
-        return tuple(
-            (binding.key, binding.description, binding.action, enabled, tooltip)
-            for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
-            if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
+        return (
+            self._room(),
+            footer_order(screen),
+            tuple(
+                (binding.key, binding.description, binding.action, enabled, tooltip)
+                for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
+                if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
+                or binding.id in footer_order(screen)
+            ),
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
@@ -51,47 +132,30 @@ class TablesideFooter(Footer):
             self._signature = signature
         super().bindings_changed(screen)
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Another width fits other keys: choose them again.
+        if self.is_attached and self._bindings_ready:
+            self.bindings_changed(self.screen)
+
     def compose(self) -> ComposeResult:
-        # Textual's Footer.compose (8.2), less the per-key ``data_bind(compact=...)``.
+        # Textual's Footer.compose (8.2), less the per-key ``data_bind(compact=...)``, with
+        # the keys chosen by the panel's order and each shown only whole (see the module).
         if not self._bindings_ready:
             return
         active = self.screen.active_bindings
-        by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
-        for _node, binding, enabled, tooltip in active.values():
-            if binding.show:
-                by_action[binding.action].append((binding, enabled, tooltip))
-        self.styles.grid_size_columns = len(by_action)
-        for group, runs in groupby(by_action.values(), lambda run: run[0][0].group):
-            grouped = list(runs)
-            if group is not None and len(grouped) > 1:
-                with KeyGroup(classes="-compact" if group.compact else ""):
-                    for run in grouped:
-                        binding, enabled, tooltip = run[0]
-                        yield _roomy(
-                            FooterKey(
-                                binding.key,
-                                self.app.get_key_display(binding),
-                                "",
-                                binding.action,
-                                disabled=not enabled,
-                                tooltip=tooltip or binding.description,
-                                classes="-grouped",
-                            )
-                        )
-                yield FooterLabel(group.description)
-                continue
-            for run in grouped:
-                binding, enabled, tooltip = run[0]
-                yield _roomy(
-                    FooterKey(
-                        binding.key,
-                        self.app.get_key_display(binding),
-                        binding.description,
-                        binding.action,
-                        disabled=not enabled,
-                        tooltip=tooltip,
-                    )
+        shown = chosen_keys(self.screen, self._room())
+        self.styles.grid_size_columns = len(shown)
+        for binding, enabled, tooltip, word in shown:
+            yield _roomy(
+                FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    word,
+                    binding.action,
+                    disabled=not enabled,
+                    tooltip=tooltip or (binding.description if word != binding.description else ""),
                 )
+            )
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         if palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             _node, binding, enabled, _tooltip = palette
