@@ -448,14 +448,17 @@ class TablesideApp(App[None]):
             )
         from screens.help import key_rows
 
-        # One entry per action that works now, named as the Footer names it, with its keys:
-        # the panel's own keys, the open game's actions for the panel and the app's keys.
+        # One entry per action that works now, named as help names it: the panel's own keys,
+        # the open game's actions for the panel and the app's keys. Its second line says its
+        # keys (and what a game's action does), not its name again: "Add party" over
+        # "Add party (p)" read as two entries.
         for row in key_rows(screen):
             if row.action.startswith("panel(") or row.description.casefold() in titles:
                 continue
+            titles.add(row.description.casefold())
             yield SystemCommand(
                 row.description,
-                f"{row.description} ({row.keys})",
+                f"key {row.keys}" + (f" · {row.detail}" if row.detail else ""),
                 lambda action=row.action, s=(self if row.from_app else screen): self.call_later(
                     s.run_action, action
                 ),

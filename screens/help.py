@@ -27,6 +27,9 @@ class KeyRow:
     action: str
     description: str
     from_app: bool
+    detail: str = ""
+    """What the action does, where the binding says more than its description (a game's
+    action text): the palette's second line."""
 
 
 def key_rows(screen: Screen[object]) -> list[KeyRow]:
@@ -46,13 +49,20 @@ def key_rows(screen: Screen[object]) -> list[KeyRow]:
                 if node is screen:
                     panel_keys.add(key)
                 grouped.setdefault((node is app, binding.action), []).append(
-                    Binding(key, binding.action, binding.description, key_display=binding.key_display)
+                    Binding(
+                        key,
+                        binding.action,
+                        binding.description,
+                        key_display=binding.key_display,
+                        tooltip=binding.tooltip,
+                    )
                 )
     rows = []
     for (from_app, action), same in grouped.items():
         keys = ", ".join(dict.fromkeys(app.get_key_display(b) for b in same))
         description = same[0].description
-        rows.append(KeyRow(keys, action, description, from_app))
+        detail = same[0].tooltip if same[0].tooltip != description else ""
+        rows.append(KeyRow(keys, action, description, from_app, detail))
     return rows
 
 

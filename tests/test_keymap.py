@@ -47,7 +47,7 @@ async def test_space_for_next_turn_works_in_the_tracker_and_help_shows_it(
         await pilot.pause()
         assert current(app) == second
         palette = {c.title: c.help for c in app.get_system_commands(app.screen)}
-        assert palette["Next turn"].endswith("(space)")
+        assert palette["Next turn"] == "key space"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         rows = dict(app.screen.help_rows)

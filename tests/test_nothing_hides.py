@@ -329,3 +329,32 @@ def pairs(footer: str) -> set[str]:
             k += 1
         found.add(f"{key} {' '.join(said)}")
     return found
+
+
+# --------------------------------------------------------------------------- the palette
+
+
+@pytest.mark.parametrize(("game", "typed", "title"), [
+    ("somnihil", "add party", "Add party"),
+    ("somnihil", "distance", "Distance band farther"),
+    ("shadows", "next turn", "Next turn"),
+])  # fmt: skip
+async def test_the_palette_lists_each_action_once(
+    tmp_path: Path, game: str, typed: str, title: str
+) -> None:
+    """The palette read `Add party` and `Add party (p)`: its second line said the name again."""
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        commands = list(app.get_system_commands(app.screen))
+        titles = [c.title.casefold() for c in commands]
+        assert len(titles) == len(set(titles))
+        assert not [c.help for c in commands if c.help.startswith(f"{c.title} (")]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*typed)
+        await pilot.pause(0.3)
+        lines = [line.strip(" ▁▔") for line in screen_text(app)]
+        named = [line for line in lines if title in line]
+        assert len(named) == 1, named
+    app.campaign.store.close()
