@@ -40,8 +40,11 @@ columns with the statblock pane beside it) the conditions. The marker, name and 
 stay; what is left out of the selected row is read in :meth:`CombatTable.detail` instead.
 A long cell never takes a column away: it wraps in its own row (see :data:`FLEX`)."""
 FLEX: tuple[int, ...] = (3, 4, 5, 6)
-"""Columns that narrow to fit before any column gives way, down to their header or their
-longest word (at most :data:`WORD`): a long cell then wraps onto more lines of its own row."""
+"""Columns that narrow to fit before any column gives way: a long cell then wraps onto more
+lines of its own row. Each keeps its header, its longest word (at most :data:`WORD`) and
+:data:`READABLE` cells (or all it needs, if less): narrower than that, a column gives way."""
+READABLE: dict[int, int] = {3: 10, 4: 16, 5: 10, 6: 6}
+"""The narrowest a flexible column still reads well at (a PC's health on two lines, not six)."""
 WORD = 12
 """The longest word a column keeps whole when it narrows; a longer one is broken."""
 CELL_LINES = 3
@@ -221,6 +224,8 @@ class CombatTable(CursorList):
                     width, word = _measure(text)
                     natural[x] = max(natural[x], width)
                     floors[x] = max(floors[x], word)
+        for x, readable in READABLE.items():
+            floors[x] = max(floors[x], min(natural[x], readable))
         old = self._shown
         self._shown = list(rows)
         if (natural, floors) != (self._natural, self._floors) or len(rows) != len(old):
