@@ -210,12 +210,11 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         typed values stay as they are, and the message is scrolled into view."""
         error = self.query_one("#form-error", Static)
         box = self.query_one("#form-box", VerticalScroll)
-        for row in self.query(".form-row"):
-            row.remove_class("-invalid")
-        row = next(iter(self.query(f"#row-{key}")), None) if key else None
-        if row is not None:
-            row.add_class("-invalid")
-            box.move_child(error, after=row)
+        self.query(".form-row").remove_class("-invalid")
+        about = next(iter(self.query(f"#row-{key}")), None) if key else None
+        if about is not None:
+            about.add_class("-invalid")
+            box.move_child(error, after=about)
             self.query_one(f"#field-{key}", Input).focus()
         else:
             box.move_child(error, after=self.query_one("#form-title"))

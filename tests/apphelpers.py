@@ -54,3 +54,30 @@ async def select_combatant(pilot: Pilot[None], cid: str) -> None:
 def last_roll(app: TablesideApp) -> dict[str, Any]:
     """The newest dice roll in the roll log."""
     return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
+
+
+def running_encounter(app: TablesideApp) -> dict[str, Any]:
+    """The current encounter's document as saved."""
+    from app.queries import current_encounter
+
+    found = current_encounter(app.campaign)
+    assert found is not None
+    return found[1]
+
+
+def combatant_named(app: TablesideApp, name: str) -> dict[str, Any]:
+    return next(c for c in running_encounter(app)["combatants"] if c["name"] == name)
+
+
+async def select_named(pilot: Pilot[None], name: str) -> None:
+    """In the combat tracker: move the selection onto the combatant of that name."""
+    app = pilot.app
+    assert isinstance(app, TablesideApp)
+    await select_combatant(pilot, combatant_named(app, name)["id"])
+
+
+def pane_text(app: TablesideApp) -> str:
+    """What the pane right of the tracker's table reads (right of its border), each run of
+    blanks as one space: ``HP 5/5 (3d8)``."""
+    lines = screen_text(app)[1:-1]
+    return "\n".join(" ".join(line.split("▏", 1)[1].split()) for line in lines if "▏" in line)

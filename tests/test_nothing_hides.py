@@ -13,19 +13,12 @@ from typing import Any
 import pytest
 from rich.text import Text
 
-from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
-from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.apphelpers import SIZE, demo_app, running_encounter, screen_text, select_named
 
 NARROW = (80, 24)
 ALL_COLUMNS = ["#", "Init", "Name", "Health", "Conditions", "Turn"]
-
-
-def fight(app: TablesideApp) -> dict[str, Any]:
-    found = current_encounter(app.campaign)
-    assert found is not None
-    return found[1]
 
 
 def table_lines(app: TablesideApp) -> list[str]:
@@ -63,13 +56,6 @@ def cell(app: TablesideApp, name: str, column: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-async def select(pilot: Any, app: TablesideApp, name: str) -> None:
-    ids = [c["id"] for c in fight(app)["combatants"]]
-    target = next(c["id"] for c in fight(app)["combatants"] if c["name"] == name)
-    await pilot.press(*["k"] * len(ids), *["j"] * ids.index(target))
-    await pilot.pause()
-
-
 # --------------------------------------------------------------------------- the table
 
 
@@ -82,7 +68,7 @@ async def test_a_long_conditions_cell_wraps_in_its_row_and_every_column_stays(
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=size) as pilot:
         await pilot.press("alt+r")
-        await select(pilot, app, "Vesna Kade")
+        await select_named(pilot, "Vesna Kade")
         await pilot.press("alt+a", "4", "enter")
         await pilot.press("g", *"Stunned", "tab", "2", "enter")
         await pilot.press("g", *"Frightened of the dark below the mill", "enter")
@@ -105,9 +91,9 @@ async def test_a_pc_out_keeps_the_turn_column_at_80x24(tmp_path: Path) -> None:
         await pilot.press("alt+r", "j", "t", "9", "9", "enter", "n")
         await pilot.pause()
         assert header(app) == ALL_COLUMNS
-        pc = next(c for c in fight(app)["combatants"] if c["side"] == "pc")
+        pc = next(c for c in running_encounter(app)["combatants"] if c["side"] == "pc")
         assert cell(app, pc["name"], "Turn") == "acted"
-        dead = fight(app)["combatants"][1]["name"]
+        dead = running_encounter(app)["combatants"][1]["name"]
         assert cell(app, dead, "Health") == "out · 0/8 HP · Grip 17/17 · strain 0/11"
     app.campaign.store.close()
 
@@ -167,7 +153,7 @@ async def test_shadows_attack_card_form_fits_80x24_and_says_why_where_the_gm_loo
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=NARROW) as pilot:
         await pilot.press("2", "h", "1", "alt+r")
-        await select(pilot, app, "Agnes Thorne")
+        await select_named(pilot, "Agnes Thorne")
         await pilot.press("P")
         await pilot.pause()
         form_fits(app)
@@ -220,7 +206,7 @@ async def five_goblins_check_morale(pilot: Any, app: TablesideApp) -> None:
     # name, how many, HP, initiative, side, HD
     await pilot.press("q", *"Goblin", "tab", "2", "tab", "tab", "tab", "tab", "2", "enter")
     await pilot.press("alt+r")
-    await select(pilot, app, "Goblin 1")
+    await select_named(pilot, "Goblin 1")
     await pilot.press("t", "9", "9", "enter", "S")
     await pilot.pause()
 

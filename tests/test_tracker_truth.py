@@ -9,39 +9,20 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from app.commands.party import ChangePC
-from app.queries import current_encounter
 from app.tui import TablesideApp
-from screens.combat import CombatScreen
-from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.apphelpers import (
+    SIZE,
+    combatant_named,
+    demo_app,
+    pane_text,
+    running_encounter,
+    screen_text,
+    select_named,
+)
 
 NARROW = (80, 24)
-
-
-def fight(app: TablesideApp) -> dict[str, Any]:
-    found = current_encounter(app.campaign)
-    assert found is not None
-    return found[1]
-
-
-def row_of(app: TablesideApp, name: str) -> dict[str, Any]:
-    return next(c for c in fight(app)["combatants"] if c["name"] == name)
-
-
-async def select(pilot: Any, app: TablesideApp, name: str) -> None:
-    ids = [c["id"] for c in fight(app)["combatants"]]
-    await pilot.press(*["k"] * len(ids), *["j"] * ids.index(row_of(app, name)["id"]))
-    await pilot.pause()
-    screen = app.screen
-    assert isinstance(screen, CombatScreen) and screen.table.selected_id == row_of(app, name)["id"]
-
-
-def pane_text(app: TablesideApp) -> str:
-    """The pane right of the table, each run of blanks as one space."""
-    lines = screen_text(app)[1:-1]
-    return "\n".join(" ".join(line.split("▏", 1)[1].split()) for line in lines if "▏" in line)
 
 
 def table_row(app: TablesideApp, name: str) -> str:
@@ -56,7 +37,7 @@ async def test_the_pane_follows_a_pcs_damage_heal_party_sheet_and_undo(tmp_path:
     """Nemron: t 3 on Tomas read 39/42 HP in the table and 42/42 HP in the pane."""
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "Tomas Ert")
+        await select_named(pilot, "Tomas Ert")
         assert "42/42 HP" in pane_text(app)
         await pilot.press("t", "3", "enter")
         await pilot.pause()
@@ -72,7 +53,7 @@ async def test_the_pane_follows_a_pcs_damage_heal_party_sheet_and_undo(tmp_path:
         await pilot.pause()
         assert "40/42 HP" in pane_text(app)
         # A change made elsewhere (the party sheet's command) reaches the pane as well.
-        ref = int(row_of(app, "Tomas Ert")["ref"])
+        ref = int(combatant_named(app, "Tomas Ert")["ref"])
         energy = app.campaign.doc("party", ref)["resources"]["energy"]  # type: ignore[index]
         app.apply(ChangePC(ref, "adjust", ("energy", -2)))
         await pilot.pause()
@@ -84,7 +65,7 @@ async def test_the_pane_says_downed_when_a_pcs_head_reaches_0(tmp_path: Path) ->
     """Kesh's pane kept 60/60 HP after his head reached 0 and the table said DOWNED."""
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "Kesh Varn")
+        await select_named(pilot, "Kesh Varn")
         # tab: the game's whole form, on its next field (the limb).
         await pilot.press("t", "1", "0", "tab", *"head", "enter")
         await pilot.pause()
@@ -100,7 +81,7 @@ async def test_the_pane_says_downed_when_a_pcs_head_reaches_0(tmp_path: Path) ->
 def conditions(app: TablesideApp, name: str) -> list[str]:
     return [
         f"{e['name']} {e['remaining']}" + (f" r{e['rank']}" if e.get("rank") is not None else "")
-        for e in row_of(app, name)["conditions"]
+        for e in combatant_named(app, name)["conditions"]
     ]
 
 
@@ -109,7 +90,7 @@ async def test_alt_n_gives_back_the_countdowns_n_ticked_at_80x24(tmp_path: Path)
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=NARROW) as pilot:
         await pilot.press("alt+r")
-        await select(pilot, app, "Vesna Kade")
+        await select_named(pilot, "Vesna Kade")
         await pilot.press("g", *"Stunned", "tab", "2", "enter")
         await pilot.press("alt+a", "4", "enter")
         await pilot.pause()
@@ -119,7 +100,7 @@ async def test_alt_n_gives_back_the_countdowns_n_ticked_at_80x24(tmp_path: Path)
         assert conditions(app, "Vesna Kade") == ["Stunned 1", "Anomaly 7"]
         await pilot.press("alt+n")
         await pilot.pause()
-        assert fight(app)["current"] == row_of(app, "Vesna Kade")["id"]
+        assert running_encounter(app)["current"] == combatant_named(app, "Vesna Kade")["id"]
         assert conditions(app, "Vesna Kade") == ["Stunned 2", "Anomaly 8"]
         assert "Stunned 2" in table_row(app, "Vesna Kade")
         assert "Back to Vesna Kade's turn" in " ".join(screen_text(app))
@@ -134,16 +115,16 @@ async def test_alt_n_gives_back_the_ap_a_pass_spent_in_shadows(tmp_path: Path) -
     async with app.run_test(size=NARROW) as pilot:
         await pilot.press("alt+r")
         await pilot.pause()
-        before = {c["name"]: c["ap"]["current"] for c in fight(app)["combatants"]}
-        actor = fight(app)["current"]
+        before = {c["name"]: c["ap"]["current"] for c in running_encounter(app)["combatants"]}
+        actor = running_encounter(app)["current"]
         await pilot.press("n")  # the actor passes: its AP are gone
         await pilot.pause()
-        name = next(c["name"] for c in fight(app)["combatants"] if c["id"] == actor)
-        assert row_of(app, name)["ap"]["current"] == 0
+        name = next(c["name"] for c in running_encounter(app)["combatants"] if c["id"] == actor)
+        assert combatant_named(app, name)["ap"]["current"] == 0
         await pilot.press("alt+n")
         await pilot.pause()
-        assert fight(app)["current"] == actor
-        assert {c["name"]: c["ap"]["current"] for c in fight(app)["combatants"]} == before
+        assert running_encounter(app)["current"] == actor
+        assert {c["name"]: c["ap"]["current"] for c in running_encounter(app)["combatants"]} == before
     app.campaign.store.close()
 
 
@@ -152,7 +133,7 @@ async def test_alt_n_gives_back_a_nemron_rank_the_turn_decayed(tmp_path: Path) -
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=NARROW) as pilot:
         await pilot.press("alt+r")
-        await select(pilot, app, "Kesh Varn")
+        await select_named(pilot, "Kesh Varn")
         # name, lasts, ticks at, on whose turn, rank
         await pilot.press("g", *"Bleeding", "tab", "3", "tab", "tab", "tab", "2", "enter")
         await pilot.pause()
@@ -174,7 +155,7 @@ async def test_som02_the_gms_advantage_inside_the_anomaly_rolls_one_d20_at_80x24
 ) -> None:
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=NARROW) as pilot:
-        await select(pilot, app, "Vesna Kade")
+        await select_named(pilot, "Vesna Kade")
         await pilot.press("alt+a", "2", "enter", "2")
         await pilot.pause()
         while app.screen.who_name != "Vesna Kade":  # type: ignore[attr-defined]
