@@ -23,6 +23,7 @@ from typing import Any
 from rulesets.aspects import advantage
 from rulesets.aspects import rules as aspects
 from rulesets.aspects.checks import free_invoke_form, has_free_invoke, make_free_invoke
+from rulesets.clock import campaign_date
 from rulesets.fight import (
     CombatantCommand,
     Fight,
@@ -99,7 +100,7 @@ def _confront(hit: Hit, sheet: Doc, attack: int) -> aspects.ConfrontationOutcome
         sheet,
         attack,
         hit.answers.whole("defence"),
-        hit.tx.now()[:10],
+        campaign_date(hit.tx),
         kind,
         hit.answers.text("name"),
     )
@@ -313,7 +314,7 @@ class ConsequenceChange(CombatantCommand):
             raise aspects.RuleError(f"{c.name} holds no consequences")
         if self.heals:
             lines = aspects.downgrade_consequence(
-                sheet, self.consequence, self.text, fight.tx.now()[:10]
+                sheet, self.consequence, self.text, campaign_date(fight.tx)
             )
         else:
             lines = aspects.rename_consequence(sheet, self.consequence, self.text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesets import tarot
 from rulesets.game import DemoPC, Game
-from rulesets.shadows import checks, fight, players, sheet
+from rulesets.shadows import checks, clock, fight, players, sheet
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -74,6 +74,7 @@ GAME = Game(
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,
+    time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
 )
