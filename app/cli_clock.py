@@ -11,6 +11,7 @@ an encounter check brought up, or null).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ def _parser() -> Parser:
     how.add_argument("--advance", metavar="D", help="let D pass")
     how.add_argument("--rest", metavar="D", help="the party rests for D (the game's rest)")
     how.add_argument("--effort", metavar="D", help="D of hard effort (where the game prices it)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for repeatable rolls")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -79,7 +81,7 @@ def cmd_clock(argv: Sequence[str]) -> int:
     except StoreError as exc:
         raise UsageError(f"tableside clock: {exc}") from None
     try:
-        campaign = Campaign(store)
+        campaign = Campaign(store, rng=random.Random(args.seed))
         lines: list[str] = []
         if typed:
             activity, duration = typed[0]

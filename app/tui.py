@@ -20,6 +20,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 
+from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
@@ -54,26 +55,6 @@ def _party() -> Screen[None]:
 
     return PartyScreen()
 
-
-CLOCK_BINDINGS: tuple[Binding, ...] = (
-    Binding("exclamation_mark", "clock('round')", "Time: a round", id="clock.round", show=False),
-    Binding("at", "clock('turn')", "Time: an exploration turn (10 min)", id="clock.turn",
-            show=False),
-    Binding("number_sign", "clock('hour')", "Time: an hour", id="clock.hour", show=False),
-    Binding("dollar_sign", "clock('watch')", "Time: a watch (4 h)", id="clock.watch",
-            show=False),
-    Binding("percent_sign", "clock('rest')", "Time: a night's rest (the game's rest)",
-            id="clock.rest", show=False),
-    Binding("circumflex_accent", "clock('day')", "Time: a day", id="clock.day", show=False),
-    Binding("ampersand", "clock_typed", "Time passes: type how long", id="clock.typed",
-            show=False),
-    Binding("asterisk", "fight_came_up", "Make the fight from what came up", id="clock.fight",
-            show=False),
-    Binding("ctrl+t", "clock_screen", "Clock: timed effects, encounter checks", id="clock.open",
-            show=False),
-)  # fmt: skip
-"""The clock's keys (issue 27): free in every panel of every game, and out of a text field's
-way (a field takes printable keys first, as it does the panel digits)."""
 
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
 """Keys never queued behind others: quitting works even while a key is stuck."""
@@ -409,13 +390,6 @@ class TablesideApp(App[None]):
             self.notify(line, markup=False)
 
     # --- the campaign clock ----------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "fight_came_up":
-            from rulesets.clock import read
-
-            return read(self.campaign.meta).came_up is not None
-        return True
-
     def _tell(self, lines: list[str]) -> None:
         """What a change did, where the GM looks: the panel's event line, or the open modal's."""
         show = getattr(self.screen, "show_result", None)

@@ -84,7 +84,7 @@ _UNITS = {
     "d": DAY, "day": DAY, "days": DAY,
     "w": WEEK, "week": WEEK, "weeks": WEEK,
 }  # fmt: skip
-_PART = re.compile(r"\s*(\d{1,7})\s*([a-z]+)")
+_PART = re.compile(r"\s*([0-9]{1,7})\s*([a-z]+)")
 
 
 def parse_duration(text: str, *, longest: int = MAX_ADVANCE) -> int:
@@ -417,7 +417,7 @@ def campaign_date(tx: Tx) -> str:
     return read(tx).date(tx.game.time)
 
 
-_DAY_NUMBER = re.compile(r"(\d+)\s*$")
+_DAY_NUMBER = re.compile(r"([0-9]+)\s*$")
 
 
 def day_number(date: str) -> int | None:
@@ -487,7 +487,9 @@ def clock_problem(raw: Any) -> str | None:
 
 
 # --- the GM's settings -----------------------------------------------------------------------
-_CHANCE = re.compile(r"\s*(\d{1,4})\s*(?:in|-in-|/|:)\s*(\d{1,4})\s*$|\s*(\d{1,3})\s*%\s*$")
+_CHANCE = re.compile(
+    r"\s*([0-9]{1,4})\s*(?:in|-in-|/|:)\s*([0-9]{1,4})\s*$|\s*([0-9]{1,3})\s*%\s*$"
+)
 
 
 def parse_chance(text: str) -> tuple[int, int]:
@@ -504,31 +506,42 @@ def parse_chance(text: str) -> tuple[int, int]:
     return n, d
 
 
-_ENTRY = re.compile(r"^(?P<name>.*?)(?:\s+(?:x|×)?\s*(?P<count>[0-9][0-9d+\-kKhHlL ]*))?$")
+_COUNT = re.compile(r"(?:x|×)?([0-9][0-9dDkKhHlL+\-]*)")
+"""A count as typed beside a name: ``3``, ``2d4``, ``1d4+1``, ``x3``."""
+
+
+def _entry(text: str) -> TableEntry:
+    """``Goblin 2d4``, ``2d4 Goblin``, ``Wolf x3`` or ``Hedge Witch`` (one)."""
+    words = text.split()
+    count = "1"
+    if len(words) > 1 and (found := _COUNT.fullmatch(words[-1])):
+        count, words = found.group(1), words[:-1]
+    elif len(words) > 1 and (found := _COUNT.fullmatch(words[0])):
+        count, words = found.group(1), words[1:]
+    name = " ".join(words)
+    if not name or _COUNT.fullmatch(name):
+        raise ClockError(f"{text!r} needs a name beside its count (Goblin 2d4)")
+    return TableEntry(name, count.lower())
 
 
 def parse_table(text: str) -> tuple[TableEntry, ...]:
-    """``Goblin 2d4; Wolf 1d3; Hedge Witch`` as entries (a count is a dice expression; 1 when
-    none is given). Refuses an empty name or a count that cannot be rolled."""
+    """``Goblin 2d4; Wolf x3; Hedge Witch`` as entries (a count is a dice expression, before or
+    after the name; 1 when none is given). Refuses an entry without a name, a count that
+    cannot be rolled, and more than :data:`MAX_TABLE` entries."""
     from rulesets.dice import DiceError, roll
 
     entries = []
     for part in re.split(r"[;\n]", str(text)):
         if not part.strip():
             continue
-        found = _ENTRY.match(part.strip())
-        assert found is not None  # the pattern matches any text
-        name = " ".join(found.group("name").split())
-        count = "".join((found.group("count") or "1").split())
-        if not name:
-            raise ClockError(f"{part.strip()!r} needs a name before its count")
-        if len(name) > MAX_NAME:
+        entry = _entry(part.strip())
+        if len(entry.name) > MAX_NAME:
             raise ClockError(f"an encounter's name is at most {MAX_NAME} characters")
         try:
-            roll(count)
+            roll(entry.count)
         except DiceError as exc:
-            raise ClockError(f"{name}: {exc}") from None
-        entries.append(TableEntry(name, count))
+            raise ClockError(f"{entry.name}: {exc}") from None
+        entries.append(entry)
     if len(entries) > MAX_TABLE:
         raise ClockError(f"an encounter table holds at most {MAX_TABLE} entries")
     return tuple(entries)
@@ -593,8 +606,10 @@ class Encounter:
 
 
 def _check_times(checks: Sequence[Check], start: int, end: int) -> Iterator[tuple[int, Check]]:
-    streams = [((t, c.id, c) for t in c.due_between(start, end)) for c in checks]
-    for at, _, check in heapq.merge(*streams):
+    def stream(check: Check) -> Iterator[tuple[int, int, Check]]:
+        return ((at, check.id, check) for at in check.due_between(start, end))
+
+    for at, _, check in heapq.merge(*(stream(c) for c in checks)):
         yield at, check
 
 
@@ -741,7 +756,7 @@ def rounds_passed(tx: Tx, rounds: int) -> Lines:
 def clear_came_up(tx: Tx) -> CameUp:
     clock = read(tx)
     if clock.came_up is None:
-        raise ClockError("No encounter check has come up")
+        raise ClockError("No encounter check has come up (ctrl+t sets them)")
     write(tx, replace(clock, came_up=None))
     return clock.came_up
 

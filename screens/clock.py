@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from app.clock_keys import CLOCK_BINDINGS
 from app.commands import clock as cmd
 from app.messages import CampaignChanged
 from rulesets import clock
@@ -32,6 +34,17 @@ if TYPE_CHECKING:
     from app.state import Command
 
 YES_NO = ("yes", "no")
+SHORT = {
+    "clock.round": "round",
+    "clock.turn": "turn",
+    "clock.hour": "hour",
+    "clock.watch": "watch",
+    "clock.rest": "rest",
+    "clock.day": "day",
+    "clock.typed": "typed",
+    "clock.fight": "fight",
+}
+"""The clock keys as the hint under the list names them."""
 
 
 class ClockScreen(ModalScreen[None]):
@@ -54,12 +67,34 @@ class ClockScreen(ModalScreen[None]):
             yield OptionList(id="clock-items")
             yield Static("", id="clock-came-up")
             yield Static("", id="clock-players")
+            yield Static("", id="clock-keys")
             yield Static("", id="clock-said")
         yield TablesideFooter()
 
     def on_mount(self) -> None:
+        self._bind_clock_keys()
         self.redraw()
         self.query_one(OptionList).focus()
+
+    def _bind_clock_keys(self) -> None:
+        """The app's clock keys work here too (a modal screen stops the app's own bindings),
+        as the GM's keymap has them; the hint says which they are."""
+        from app.keymap import keys_of
+
+        keymap = getattr(self.app, "keymap", {})
+        hint = []
+        for binding in CLOCK_BINDINGS:
+            if binding.id not in SHORT:
+                continue
+            keys = keys_of(binding, keymap)
+            for key in keys:
+                self._bindings.key_to_bindings.setdefault(key, []).append(
+                    Binding(key, f"app.{binding.action}", binding.description, show=False)
+                )
+            if keys:
+                shown = self.app.get_key_display(Binding(keys[0], ""))
+                hint.append(f"{shown} {SHORT[str(binding.id)]}")
+        self.query_one("#clock-keys", Static).update(literal(" · ".join(hint)))
 
     @on(CampaignChanged)
     def _changed(self, message: CampaignChanged) -> None:
@@ -69,7 +104,6 @@ class ClockScreen(ModalScreen[None]):
         campaign = self.tableside.campaign
         rules = campaign.game.time
         now = clock.read(campaign.meta)
-        key = self.app.get_key_display
         self.query_one("#clock-now", Static).update(
             literal(f"{now.text(rules)} · a {rules.round_word} is {rules.round_seconds} s")
         )
@@ -94,21 +128,18 @@ class ClockScreen(ModalScreen[None]):
             except LookupError:
                 items.highlighted = 0
         came = now.came_up
-        fight = key(Binding("asterisk", ""))
-        self.query_one("#clock-came-up", Static).update(
-            ""
-            if came is None
-            else literal(
-                f"Came up at {now.clock_text(came.at)}: {came.text} ({fight} makes it the fight)"
-            )
-        )
+        said = self.query_one("#clock-came-up", Static)
+        said.display = came is not None
+        if came is not None:
+            said.update(literal(f"Came up at {now.clock_text(came.at)}: {came.text}"))
         shown = "shows" if now.players else "does not show"
         self.query_one("#clock-players", Static).update(
             f"The players' view {shown} the time of day and the light left"
         )
 
     def show_result(self, lines: list[str]) -> None:
-        self.query_one("#clock-said", Static).update(literal("› " + "\n› ".join(lines[-6:])))
+        said = Text("\n").join(literal(f"› {line}", limit=300) for line in lines[-6:])
+        self.query_one("#clock-said", Static).update(said)
 
     # --- changes -------------------------------------------------------------------------------
     def _ask(

@@ -180,7 +180,7 @@ class FightWhatCameUp:
 
         found = clock.read(tx)
         came = clock.clear_came_up(tx)
-        when = found.text(tx.game.time, came.at, seconds=False)
+        when = f"{found.date(tx.game.time, came.at)} {found.clock_text(came.at)}"
         lines = NewEncounter(f"{came.text} · {when}"[:80]).run(tx)
         encounter_id = int(tx.meta()["current_encounter"])
         if tx.all("party"):  # no party yet: the foes alone
