@@ -12,6 +12,7 @@ Forms::
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
     tableside import FILE [--save SAVE] [--json]
+    tableside clock SAVE [--advance D | --rest D | --effort D] [--json]
     tableside keys                            the keymap file and every binding id's key
     tableside serve [SAVE] [--host H] [--port P]
 
@@ -136,6 +137,7 @@ SUBCOMMANDS: dict[str, str] = {
     "import-5e": "app.cli_npc:cmd_import_5e",
     "import": "app.cli_npc:cmd_import",
     "keys": "app.cli:cmd_keys",
+    "clock": "app.cli_clock:cmd_clock",
     "serve": "app.cli_serve:cmd_serve",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,

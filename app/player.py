@@ -148,7 +148,7 @@ class PlayerApp(App[None]):
         if view is None:
             self.query_one("#heading", Static).update(literal("Waiting for the campaign…"))
             return
-        parts = [view.campaign, view.game, view.fight, view.round, view.turn]
+        parts = [view.campaign, view.game, view.fight, view.round, view.turn, view.time]
         self.query_one("#heading", Static).update(
             literal("  ·  ".join(p for p in parts if p), style="bold")
         )

@@ -142,6 +142,9 @@ class PlayerView:
     turn: str
     rows: tuple[Row, ...]
     order_title: str
+    time: str = ""
+    """The time of day and the light left (:func:`clock_for_players`); empty unless the GM
+    lets the players see it."""
 
 
 def meta_of(data: Data) -> dict[str, Any]:
@@ -191,13 +194,24 @@ def _order(enc: er.Encounter, c: er.Combatant, game: Game, settings: PlayerSetti
     return "acted" if c.acted else ""
 
 
+def clock_for_players(data: Data, game: Game) -> str:
+    """The campaign clock as the players may see it, ``Day 2, evening · Torch 40 min left``:
+    the time of day and the light left, never the hour, the other effects or what an
+    encounter check brought up. Empty unless the GM allows it (ctrl+t, settings)."""
+    from rulesets import clock
+
+    now = clock.read(meta_of(data))
+    return clock.players_line(now, game.time) if now.players else ""
+
+
 def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
     """The players' view of a campaign: the current encounter without what the GM hides."""
     meta = meta_of(data)
     campaign = str(meta.get("name", ""))
     raw = _encounter(data)
+    time = clock_for_players(data, game)
     if raw is None:
-        return PlayerView(campaign, game.name, "No fight yet", "", "", (), "Order")
+        return PlayerView(campaign, game.name, "No fight yet", "", "", (), "Order", time=time)
     enc = er.Encounter.from_dict(raw)
     defeated = {
         str(c.get("id", ""))
@@ -251,6 +265,7 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
         turn=turn,
         rows=tuple(rows),
         order_title=titles.get(enc.model, "Order"),
+        time=time,
     )
 
 

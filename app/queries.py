@@ -25,3 +25,13 @@ def fight_running(campaign: Campaign) -> str | None:
         if enc.get("started"):
             return str(enc.get("name") or "an encounter")
     return None
+
+
+def timed_effect_lines(meta: dict[str, Any]) -> list[str]:
+    """The campaign clock's timed effects, soonest to end first: ``Torch (Ada) 40 min left``."""
+    from rulesets.clock import duration_text, read
+
+    return [
+        f"{effect.label}{' · light' if effect.light else ''}: {duration_text(left)} left"
+        for effect, left in read(meta).effects_left()
+    ]

@@ -14,8 +14,9 @@ from typing import Any
 
 from rulesets import registry
 
-SCHEMA_VERSION = 2
-"""v1: first release layout. v2: every roll-log entry carries ``kind`` and ``who``."""
+SCHEMA_VERSION = 3
+"""v1: first release layout. v2: every roll-log entry carries ``kind`` and ``who``. v3: the
+campaign clock, ``meta.clock`` (:mod:`rulesets.clock`)."""
 
 TABLES = ("meta", "party", "npcs", "encounters", "log", "decks")
 
@@ -37,8 +38,11 @@ class SchemaError(ValueError):
 
 
 def empty_campaign(ruleset: str, name: str) -> dict[str, Any]:
+    from rulesets.clock import CLOCK_KEY, Clock
+
+    meta = {"schema_version": SCHEMA_VERSION, "ruleset": ruleset, "name": name}
     return {
-        "meta": {"1": {"schema_version": SCHEMA_VERSION, "ruleset": ruleset, "name": name}},
+        "meta": {"1": {**meta, CLOCK_KEY: Clock().to_dict()}},
         **{table: {} for table in TABLES if table != "meta"},
     }
 
@@ -203,11 +207,15 @@ def _check_fields(doc: dict[str, Any], table: str, where: str) -> None:
 
 def _check_meta(doc: dict[str, Any], where: str) -> None:
     from app.player_view import SETTINGS_KEY, settings_problem
+    from rulesets.clock import CLOCK_KEY, clock_problem
 
     _check_fields(doc, "meta", where)
     if SETTINGS_KEY in doc:
         problem = settings_problem(doc[SETTINGS_KEY])
         _require(problem is None, f"{where}.{SETTINGS_KEY}", str(problem))
+    if CLOCK_KEY in doc:
+        problem = clock_problem(doc[CLOCK_KEY])
+        _require(problem is None, f"{where}.{CLOCK_KEY}", str(problem))
 
 
 def _check_named(doc: dict[str, Any], where: str) -> None:
@@ -306,7 +314,16 @@ def _v1_to_v2(data: dict[str, Any]) -> None:
             entry.setdefault("who", "GM")
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], None]] = {1: _v1_to_v2}
+def _v2_to_v3(data: dict[str, Any]) -> None:
+    """The campaign clock (issue 27): an old save's clock starts now, at Day 1, 08:00."""
+    from rulesets.clock import CLOCK_KEY, Clock
+
+    for meta in data.get("meta", {}).values():
+        if isinstance(meta, dict):
+            meta.setdefault(CLOCK_KEY, Clock().to_dict())
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``MIGRATIONS[n]`` upgrades a version-n campaign to n + 1 in place."""
 
 

@@ -677,6 +677,7 @@ def export_document(data: dict[str, Any]) -> dict[str, Any]:
         "schema_version": meta["schema_version"],
         "ruleset": meta["ruleset"],
         "name": meta["name"],
+        "clock": meta.get("clock", {}),
         "party": rows("party"),
         "npcs": rows("npcs"),
         "encounters": rows("encounters"),

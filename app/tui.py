@@ -20,6 +20,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 
+from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
@@ -131,6 +132,8 @@ class TablesideApp(App[None]):
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
+        # The campaign clock, from every panel: shift and the number row climbs the steps.
+        *CLOCK_BINDINGS,
     ]
     FOOTER: ClassVar[tuple[str, ...]] = (
         *("app.help", "app.undo", "app.quick_roll", "app.redo", "app.quit"),
@@ -389,6 +392,90 @@ class TablesideApp(App[None]):
             self.screen.show_result([line])
         else:
             self.notify(line, markup=False)
+
+    # --- the campaign clock ----------------------------------------------------------------------
+    def _tell(self, lines: list[str]) -> None:
+        """What a change did, where the GM looks: the panel's event line, or the open modal's."""
+        show = getattr(self.screen, "show_result", None)
+        if callable(show):
+            show(lines)
+        else:
+            self.notify("\n".join(lines[:8]), markup=False)
+
+    def action_clock(self, step: str) -> None:
+        """!, @, #, $, %, ^: a round, a turn, an hour, a watch, the game's rest, a day."""
+        from app.commands.clock import Advance
+        from app.queries import fight_running
+
+        fight = fight_running(self.campaign) if step == "rest" else None
+        if fight is None:
+            self._time_passes(Advance(step=step))
+            return
+        from screens.party_prompt import PartyConfirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._time_passes(Advance(step=step))
+
+        question = f"{fight} is still running. Rest the whole party anyway?"
+        self.push_screen(PartyConfirm(question, "rests"), answered)
+
+    def _time_passes(self, command: Command) -> None:
+        lines = self.apply(command)
+        if lines:
+            self._tell(lines)
+
+    def action_clock_typed(self) -> None:
+        """&: time passes for as long as the GM types, resting or at hard effort."""
+        from app.commands.clock import Advance
+        from rulesets import clock
+        from rulesets.table import Field as FormField
+        from screens.form import FormScreen
+
+        said: list[str] = []
+
+        def submit(values: dict[str, Any]) -> str | None:
+            refusal: list[str] = []
+            command = Advance(str(values["duration"]), str(values["activity"]))
+            said.extend(self.apply(command, refused=refusal.append) or [])
+            return refusal[0] if refusal else None
+
+        def done(values: dict[str, Any] | None) -> None:
+            if values is not None and said:
+                self._tell(said)
+
+        activities = self.campaign.game.time.activities
+        fields = [
+            FormField("duration", "How long? (10m, 1h, 8h, 2d, 1h30m)", "1h"),
+            FormField(
+                "activity",
+                "What the party does",
+                clock.TIME,
+                "choice",
+                choices=tuple(dict.fromkeys((clock.TIME, *activities))),
+            ),
+        ]
+        self.push_screen(FormScreen("Time passes", fields, submit=submit), done)
+
+    def action_fight_came_up(self) -> None:
+        """*: what the encounter check brought up becomes the running fight."""
+        from app.commands.clock import FightWhatCameUp
+
+        lines = self.apply(FightWhatCameUp())
+        if lines:
+            from screens.clock import ClockScreen
+
+            if isinstance(self.screen, ClockScreen):
+                self.pop_screen()
+            self.switch_mode("combat")
+            self.call_after_refresh(self._tell, lines)
+
+    def action_clock_screen(self) -> None:
+        """ctrl+t: the clock's timed effects and encounter checks, to add or remove."""
+        from screens.clock import ClockScreen
+
+        if not isinstance(self.screen, ClockScreen):
+            self.push_screen(ClockScreen())
 
     def action_help(self) -> None:
         from screens.help import HelpScreen

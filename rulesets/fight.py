@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Literal
 from rulesets import dice
 from rulesets import encounter as er
 from rulesets.base import Character, CheckResult, RuleError
+from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 
 Doc = dict[str, Any]
@@ -316,8 +317,10 @@ class EncounterCommand:
         fight = load(tx, self.encounter_id)
         ticked = fight.rules.ticked
         before = _countdowns(fight.enc) if ticked is not None else {}
+        reached = fight.enc.ticked_round if fight.enc.started else 0
         try:
             lines = self.change(fight)
+            lines += _time_passed(fight, reached)
             if ticked is not None:
                 counted = [
                     (c, e)
@@ -336,6 +339,13 @@ class EncounterCommand:
 
     def change(self, fight: Fight) -> list[str]:
         raise NotImplementedError
+
+
+def _time_passed(fight: Fight, reached: int) -> list[str]:
+    """The campaign clock moves on by the rounds the fight went on to (rounds it never had:
+    stepping back and forward again passes the time once)."""
+    now = fight.enc.ticked_round if fight.enc.started else 0
+    return rounds_passed(fight.tx, now - reached) if reached >= 1 and now > reached else []
 
 
 @dataclass(frozen=True)

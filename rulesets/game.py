@@ -2,8 +2,8 @@
 
 The app (``app/``, ``screens/``, ``widgets/``) never asks "which game is this?"; it asks the
 open campaign's :class:`Game` for its character sheet, its foes (what an HD statblock becomes
-and how it attacks), its turn model, how damage,
-healing and initiative work, the checks the tray can state, the panel actions and the demo
+and how it attacks), its turn model, how damage, healing and initiative work, the checks the
+tray can state, the panel actions, what time does (its rests' lengths, its round) and the demo
 campaign, and renders what it gets. Games are found through the ``tableside.games`` entry-point
 group (:mod:`rulesets.registry`); the five built-in games register there like any other.
 """
@@ -16,6 +16,7 @@ from typing import Any
 
 from rulesets.base import Ruleset, TurnModel
 from rulesets.checks import CheckRules
+from rulesets.clock import TimeRules
 from rulesets.fight import FightRules
 from rulesets.foes import FoeRules
 from rulesets.players import PlayerViewRules
@@ -44,6 +45,8 @@ class Game:
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
     players: PlayerViewRules = field(default_factory=PlayerViewRules)
+    time: TimeRules = field(default_factory=TimeRules)
+    """What time does in the game: its round, its rests' lengths, its rules for time passing."""
     actions: tuple[Action, ...] = ()
     summary: str = ""
     """One line on what the game is, for lists of installed games."""

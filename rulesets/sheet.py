@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rulesets.base import Character
+from rulesets.base import Character, RuleError
 from rulesets.table import Field, Reader, Tx
 
 Part = tuple[str, str]
@@ -159,3 +159,23 @@ class SheetRules:
         if self.statuses is not None:
             return list(self.statuses(pc))
         return [(s, s) for s in statuses]
+
+
+def run_rest(tx: Tx, rest_id: str, call: RestCall) -> Lines:
+    """One of the game's party-wide rests: its ``before`` once, then its rule on every PC
+    (a PC the rule refuses is named and skipped, the rest of the party goes on)."""
+    rest = tx.game.sheet.rests.get(rest_id)
+    lines: Lines = []
+    if rest is not None and rest.before is not None:
+        lines.extend(rest.before(tx, call))
+    rule = rest.per_pc if rest is not None else None
+    if rule is None:
+        return lines
+    for doc_id, pc in tx.all("party"):
+        try:
+            lines.extend(rule(tx, pc, call))
+        except RuleError as exc:
+            lines.append(f"{pc.get('name', '?')}: {exc}")
+            continue
+        tx.put("party", doc_id, pc)
+    return lines

@@ -30,7 +30,7 @@ from app.commands.npcs import (
     RollStatblock,
     instance_block,
 )
-from app.queries import current_encounter
+from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
@@ -316,7 +316,7 @@ class CombatScreen(PanelScreen):
             self.encounter_id, self.encounter, self._doc = None, None, {}
             self._set_text("#encounter-title", "No encounter yet: ctrl+n")
             self.table.show([], [])
-            self._set_text("#combat-status", "")
+            self._set_text("#combat-status", "  ·  ".join(timed_effect_lines(self.campaign.meta)))
             self._has_hd = False
             self._follow_selection(refresh_keys=False)
             self._offer_keys((None, False, False))
@@ -489,6 +489,8 @@ class CombatScreen(PanelScreen):
             parts.append("a spend AP · x counter (1 AP) · n pass")
         if not enc.combatants:
             parts.append("p add the party · b add NPCs · q quick add")
+        # The timed effects kept outside the fight tick with its rounds: each with its time left.
+        parts += timed_effect_lines(self.campaign.meta)
         return "  ·  ".join(parts)
 
     def _sheet_of(self, c: er.Combatant) -> dict[str, Any] | None:

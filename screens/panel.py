@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from app.messages import CampaignChanged
 from app.text import visible
+from rulesets import clock
 from rulesets.base import RuleError
 from rulesets.game import Game
 from rulesets.table import Action, Context, Panel
@@ -239,10 +240,27 @@ class PanelScreen(Screen[None]):
             f"[{key} {title}]" if pid == self.PANEL_ID else f" {key} {title} "
             for key, pid, title in PANELS
         )
-        # The tabs first: on a narrow screen the campaign's name gives way, not the panels. The
-        # name comes from the save or a file name: made visible, never sent raw (an ESC in it
-        # would write the clipboard or the window title).
-        return f"{tabs}   {visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}"
+        # The tabs first, then the in-game time: on a narrow screen the campaign's name gives
+        # way, not the panels or the clock. The name comes from the save or a file name: made
+        # visible, never sent raw (an ESC in it would write the clipboard or the window title).
+        name = f"{visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}"
+        return f"{tabs}   {self._clock_text()} · {name}"
+
+    def _clock_text(self) -> str:
+        """The campaign's time of day (``Day 2 14:20 afternoon``), and what an encounter check
+        brought up while it waits to become the fight."""
+        now = clock.read(self.campaign.meta)
+        text = now.text(self.game.time, seconds=False)
+        if now.came_up is not None:
+            text += f" · came up: {visible(now.came_up.text, 40)}"
+        return text
+
+    def show_header(self) -> None:
+        """The header again, where the clock (or the name) changed."""
+        text = self._header_text()
+        header = self.query_one(CampaignHeader)
+        if str(header.content) != text:
+            header.update(text)
 
     _step_followed = -1
     """The campaign version whose undo or redo this panel's cursor already followed."""
@@ -285,6 +303,7 @@ class PanelScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.show_save_problem()
+        self.show_header()
         # Closing a prompt resumes the panel; redrawing 300 combatants for nothing would double
         # the cost of every damage entry. Only a change made meanwhile calls for a redraw.
         if self._drawn_version != self.campaign.version:
@@ -300,6 +319,8 @@ class PanelScreen(Screen[None]):
         ):
             self._drawn_version = self.campaign.version
             self.refresh_data()
+        if "meta" in message.tables:
+            self.show_header()
 
     def refresh_data(self) -> None:
         """Redraw from the campaign (read-only)."""

@@ -26,7 +26,7 @@ from textual.widgets.data_table import ColumnKey
 
 from app.commands import party as cmd
 from app.player_view import code_for
-from app.queries import fight_running
+from app.queries import fight_running, timed_effect_lines
 from rulesets.base import Character
 from rulesets.sheet import SheetRow
 from rulesets.table import Context
@@ -76,6 +76,7 @@ class PartyScreen(PanelScreen):
                 yield Label("Party", classes="panel-title")
                 yield Input(placeholder="filter by name (escape leaves)", id="party-filter")
                 yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="party-time", markup=False)
             with Vertical(id="party-detail"):
                 yield Static("", id="party-summary", markup=False)
                 yield DataTable(id="party-fields", cursor_type="row", show_header=False)
@@ -154,7 +155,15 @@ class PartyScreen(PanelScreen):
             table.add_row(*cells, key=str(doc_id), height=None)
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)), animate=False)
+        self._show_timed_effects()
         self._show_detail()
+
+    def _show_timed_effects(self) -> None:
+        """The timed effects kept outside the fight, each with its time left (ctrl+t adds)."""
+        lines = timed_effect_lines(self.campaign.meta)
+        shown = self.query_one("#party-time", Static)
+        shown.set_class(bool(lines), "-shown")
+        shown.update(literal("\n".join(lines)))
 
     def _show_detail(self) -> None:
         fields = self.query_one("#party-fields", DataTable)

@@ -79,8 +79,10 @@ def test_export_prints_the_documented_schema(
         "encounters",
         "log",
         "decks",
+        "clock",
     }
     assert doc["ruleset"] == "aspects" and doc["name"] == "Harbour"
+    assert doc["schema_version"] == 3 and doc["clock"]["seconds"] == 0
 
 
 def test_export_of_a_corrupt_save_names_it_and_keeps_it(

@@ -35,6 +35,10 @@ def test_new_save_is_written_with_schema_version(save_path: Path) -> None:
         "schema_version": schema.SCHEMA_VERSION,
         "ruleset": "nemron",
         "name": "Ash",
+        "clock": {
+            "seconds": 0, "start_hour": 8, "next_id": 1, "players": False,
+            "effects": [], "checks": [],
+        },
     }
 
 

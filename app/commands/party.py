@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.state import CommandError
+from rulesets import clock
 from rulesets.base import Character, RuleError, Ruleset, rederive
-from rulesets.sheet import MAX_REST_HOURS, REST_IDS, RestCall, SheetRules
+from rulesets.clock import HOUR
+from rulesets.sheet import MAX_REST_HOURS, REST_IDS, RestCall, SheetRules, run_rest
 from rulesets.table import Tx
 
 Arg = str | int
@@ -324,6 +326,15 @@ def supported(sheet: SheetRules, action: str) -> bool:
     return action in ACTIONS and sheet.has_rest(action)
 
 
+def _rest_seconds(tx: Tx, action: str, hours: int) -> int:
+    """How long a rest takes on the campaign clock: the hours the GM gave, else the game's
+    length for that rest; 0 for a rest that takes no in-game time (a new session or scene)."""
+    if action not in ("regroup", "rest"):
+        return 0
+    rules = tx.game.time
+    return hours * HOUR or rules.rest_hours.get(action, 0) * HOUR or rules.asked_rest_from
+
+
 @dataclass(frozen=True)
 class PartyAction:
     """A party-wide rest on every PC at once: one command, one undo step.
@@ -347,19 +358,12 @@ class PartyAction:
             raise CommandError(f"{tx.game.ruleset.name} has no {self.label.lower()} rule")
         if not 0 <= self.hours <= MAX_REST_HOURS:
             raise CommandError(f"rest between 0 and {MAX_REST_HOURS} hours (a year) at a time")
-        rest = _sheet(tx).rests.get(self.action)
-        call = RestCall(hours=self.hours, chosen=dict(self.keep))
-        lines: list[str] = []
-        if rest is not None and rest.before is not None:
-            lines.extend(rest.before(tx, call))
-        rule = rest.per_pc if rest is not None else None
-        for doc_id, pc in tx.all("party") if rule is not None else []:
-            try:
-                lines.extend(rule(tx, pc, call) if rule is not None else [])
-            except RuleError as exc:  # one PC refused; the rest of the party goes on
-                lines.append(f"{pc.get('name', '?')}: {exc}")
-                continue
-            tx.put("party", doc_id, pc)
+        timed = _rest_seconds(tx, self.action, self.hours)
+        if timed:
+            # A rest takes time: the clock moves on, and the game's rest is applied for the
+            # hours actually rested (an encounter may cut it short).
+            return clock.advance(tx, timed, clock.REST, rest=self.action).lines
+        lines = run_rest(tx, self.action, RestCall(hours=self.hours, chosen=dict(self.keep)))
         if self.action == "session":
             sessions = 1 + sum(1 for _, e in tx.all("log") if e.get("kind") == "section")
             tx.insert(

@@ -15,6 +15,7 @@ from typing import Any
 from rulesets.aspects import rules
 from rulesets.base import Character, RuleError
 from rulesets.checks import require_game
+from rulesets.clock import campaign_date
 from rulesets.table import Doc, PcChange, Reader, Tx
 
 SCENE_KEY = "scene_aspects"
@@ -134,7 +135,7 @@ class CreateAdvantage:
         require_game(tx, rules.RULESET.id)
         places = Places(tx, self.encounter_id)
         entries, key = places.of(self.holder)
-        lines = rules.place_advantage(entries, self.holder, self.aspect, self.by, tx.now()[:10])
+        lines = rules.place_advantage(entries, self.holder, self.aspect, self.by, campaign_date(tx))
         places.save(key)
         return lines
 

@@ -27,6 +27,7 @@ from rulesets.aspects import advantage
 from rulesets.aspects import rules as aspects
 from rulesets.aspects.checks import free_invoke_form, has_free_invoke, make_free_invoke
 from rulesets.aspects.foes import defence_roll
+from rulesets.clock import campaign_date
 from rulesets.fight import (
     CombatantCommand,
     Fight,
@@ -115,7 +116,7 @@ def _confront(
         sheet,
         attack,
         defence,
-        hit.tx.now()[:10],
+        campaign_date(hit.tx),
         kind,
         hit.answers.text("name"),
     )
@@ -330,7 +331,7 @@ class ConsequenceChange(CombatantCommand):
             raise aspects.RuleError(f"{c.name} holds no consequences")
         if self.heals:
             lines = aspects.downgrade_consequence(
-                sheet, self.consequence, self.text, fight.tx.now()[:10]
+                sheet, self.consequence, self.text, campaign_date(fight.tx)
             )
         else:
             lines = aspects.rename_consequence(sheet, self.consequence, self.text)

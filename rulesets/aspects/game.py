@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.aspects import checks, fight, foes, players, sheet
+from rulesets.aspects import checks, clock, fight, foes, players, sheet
 from rulesets.aspects.rules import RULESET
 from rulesets.game import DemoPC, Game
 
@@ -23,6 +23,7 @@ GAME = Game(
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,
+    time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="2d6 + skill bands, aspects, fate points, stress and consequences",
 )

@@ -687,16 +687,25 @@ def consequence_names(character: Any) -> list[str]:
 
 
 def days_since(received: str, today: str) -> int:
-    """ASP-07: whole days between two ISO dates.
+    """ASP-07: whole days between two dates: both on the campaign's calendar (``Day 3``, as
+    the campaign clock writes them) or both ISO dates (``YYYY-MM-DD``, as saves kept before
+    the clock).
 
     Raises:
-        RuleError: a date is not ``YYYY-MM-DD``.
+        RuleError: the two are not dates of one calendar.
     """
+    from rulesets.clock import day_number
+
+    first, last = day_number(received), day_number(today)
+    if first is not None and last is not None:
+        return last - first
     try:
         start = datetime.date.fromisoformat(received)
         end = datetime.date.fromisoformat(today)
     except ValueError:
-        raise RuleError(f"dates must read YYYY-MM-DD, not {received!r} / {today!r}") from None
+        raise RuleError(
+            f"dates must both read Day N or YYYY-MM-DD, not {received!r} / {today!r}"
+        ) from None
     return (end - start).days
 
 

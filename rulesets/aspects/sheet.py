@@ -8,7 +8,8 @@ from typing import Any
 
 from rulesets.aspects import rules
 from rulesets.base import Character, RuleError
-from rulesets.sheet import Adding, Rest, RestCall, SheetRow, SheetRules
+from rulesets.clock import campaign_date
+from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRow, SheetRules
 from rulesets.table import Action, Command, Context, Field, PcChange, Tx, need_pc
 
 
@@ -36,6 +37,19 @@ def _no_removal(tx: Tx, pc: Character, name: str) -> list[str]:
     raise RuleError("a consequence heals into a negative aspect: press h on it")
 
 
+def _consequence_entry(entry: Any) -> Parts | None:
+    """ASP-07: a consequence with the campaign date it was received, and whether the clock has
+    given it its time to heal (then ``h`` on it downgrades it)."""
+    if not isinstance(entry, dict):
+        return None
+    parts: list[tuple[str, str]] = [(str(entry.get("name", "?")), "")]
+    if entry.get("received"):
+        parts.append((f"  received {entry['received']}", "dim"))
+    if entry.get("due"):
+        parts.append(("  due to heal: h downgrades it", "bold yellow"))
+    return tuple(parts)
+
+
 def _advancements(pc: Character) -> list[SheetRow]:
     pending = int(pc.get("advancements_pending", 0))
     return [
@@ -57,7 +71,7 @@ SHEET = SheetRules(
             "Temporary aspect",
             lambda pc, target: (Field("text", "Temporary aspect"),),
             lambda tx, pc, v: rules.add_temporary_aspect(
-                pc, str(v.get("text", "")), today=tx.now()[:10]
+                pc, str(v.get("text", "")), today=campaign_date(tx)
             ),
         ),
     },
@@ -67,6 +81,7 @@ SHEET = SheetRules(
         "consequences": _no_removal,
     },
     rename={"consequences": lambda tx, pc, old, new: rules.rename_consequence(pc, old, new)},
+    entries={"consequences": _consequence_entry},
     headers={
         "aspects": lambda pc: f"{_count('aspects', pc)}/{rules.PERMANENT_ASPECTS} permanent",
         "consequences": lambda pc: f"{_count('consequences', pc)}/"
@@ -97,7 +112,7 @@ def _heal(ctx: Context, values: Mapping[str, Any]) -> Command:
     healed_as = str(values.get("aspect", ""))
 
     def rule(tx: Tx, pc: Character) -> list[str]:
-        return rules.downgrade_consequence(pc, name, healed_as, today=tx.now()[:10])
+        return rules.downgrade_consequence(pc, name, healed_as, today=campaign_date(tx))
 
     return PcChange(need_pc(ctx, "Healing a consequence"), "Heal consequence", rule)
 

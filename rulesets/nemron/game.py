@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
-from rulesets.nemron import checks, fight, foes, players, sheet
+from rulesets.nemron import checks, clock, fight, foes, players, sheet
 from rulesets.nemron.rules import RULESET
 
 DEMO_PARTY = (
@@ -77,6 +77,7 @@ GAME = Game(
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,
+    time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="rank-dice pools keep highest, boons and penalties, the drama die, limbs, energy",
 )

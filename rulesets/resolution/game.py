@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
-from rulesets.resolution import checks, fight, players, sheet
+from rulesets.resolution import checks, clock, fight, players, sheet
 from rulesets.resolution.rules import RULESET
 
 DEMO_PARTY = (
@@ -32,6 +32,7 @@ GAME = Game(
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,
+    time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="Without Number style: DC table, Grip and Deliria, HD-derived NPCs, morale",
 )

@@ -1,5 +1,5 @@
 """Resolution on the party sheet: hit points, Grip and System Strain by its rules, permanent
-deliria, and the Grip check as a sheet action."""
+deliria, a night's rest, and the Grip check as a sheet action."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulesets.base import Character, RuleError
-from rulesets.resolution import rules
-from rulesets.sheet import Adding, SheetRules
+from rulesets.resolution import clock, rules
+from rulesets.sheet import Adding, Rest, RestCall, SheetRules
 from rulesets.table import Action, Command, Context, Field, PcChange, Tx, need_pc
 
 
@@ -34,6 +34,11 @@ def _accept(tx: Tx, pc: Character, values: Mapping[str, Any]) -> list[str]:
         raise RuleError("a delirium needs a name")
     result, lines = rules.accept_delirium(tx.rng, pc, name)
     return [tx.log_roll(pc["name"], result), *lines]
+
+
+def _night(tx: Tx, pc: Character, call: RestCall) -> list[str]:
+    """RR-05: a night's rest (every whole eight hours of the rest is a night)."""
+    return clock.night_rest(pc, max(1, call.hours // clock.NIGHT_HOURS))
 
 
 ORDINARY, MAJOR = "ordinary", "major"
@@ -64,6 +69,7 @@ SHEET = SheetRules(
         "deliria": lambda pc: f"{len(pc.get('lists', {}).get('deliria', []))} "
         "(permanent, never removed)"
     },
+    rests={"rest": Rest(_night)},
 )
 ACTIONS: tuple[Action, ...] = (
     Action(

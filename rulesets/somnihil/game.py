@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import DemoPC, Game
-from rulesets.somnihil import checks, fight, players, sheet
+from rulesets.somnihil import checks, clock, fight, players, sheet
 from rulesets.somnihil.rules import RULESET
 
 DEMO_PARTY = (
@@ -39,6 +39,7 @@ GAME = Game(
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,
+    time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="d20 outcome bands, action points per session, Anomalies, vitality and Cheat Death",
 )

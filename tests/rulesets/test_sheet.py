@@ -44,7 +44,7 @@ def test_rests_each_game_has() -> None:
     has = {g: {r for r in REST_IDS if registry.game(g).sheet.has_rest(r)} for g in GAMES}
     assert has == {
         "somnihil": {"session", "regroup", "rest"},
-        "resolution": {"session"},
+        "resolution": {"session", "rest"},  # RR-05: a night's rest (issue 27)
         "shadows": {"session", "scene"},
         "nemron": {"session", "regroup", "rest"},
         "aspects": {"session", "scene"},

@@ -1,0 +1,14 @@
+"""Shadows of Humanity's time: its round.
+
+Reading: a round lasts 15 seconds on the campaign clock, because the text describes a round as
+"roughly 15 seconds or so (four per minute)". The game has no rest that takes time: AP come
+back each round and a new scene or session is not in-game time.
+"""
+
+from __future__ import annotations
+
+from rulesets.clock import TimeRules
+
+ROUND_SECONDS = 15
+
+TIME_RULES = TimeRules(round_seconds=ROUND_SECONDS, rest_hours={}, rest_names={})
