@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -243,8 +244,19 @@ class PanelScreen(Screen[None]):
         # The tabs first, then the in-game time: on a narrow screen the campaign's name gives
         # way, not the panels or the clock. The name comes from the save or a file name: made
         # visible, never sent raw (an ESC in it would write the clipboard or the window title).
-        name = f"{visible(self.campaign.name, 60)} · {self.campaign.ruleset.name}"
-        return f"{tabs}   {self._clock_text()} · {name}"
+        head = f"{tabs}   {self._clock_text()}"
+        campaign, game = visible(self.campaign.name, 60), self.campaign.ruleset.name
+        # Whole words where they fit: the game's name loses its parenthesis, then goes, then
+        # the campaign's name is cut (the header never ends "(Without Number st…").
+        room = (self.app.size.width or 200) - 2 - len(head) - 3
+        for tail in (
+            f"{campaign} · {game}",
+            f"{campaign} · {re.sub(r' [(].*[)]$', '', game)}",
+            campaign,
+        ):
+            if len(tail) <= room:
+                return f"{head} · {tail}"
+        return f"{head} · {campaign}"
 
     def _clock_text(self) -> str:
         """The campaign's time of day (``Day 2 14:20 afternoon``), and what an encounter check
@@ -289,6 +301,8 @@ class PanelScreen(Screen[None]):
     def _fit_size(self, width: int, height: int) -> None:
         self.set_class(width < self.NARROW, "-narrow")
         self.set_class(height < self.SHORT, "-short")
+        if self.is_mounted:
+            self.show_header()
 
     def on_mount(self) -> None:
         self._fit_size(self.app.size.width, self.app.size.height)
