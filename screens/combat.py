@@ -220,6 +220,8 @@ class CombatScreen(PanelScreen):
         self._said_version = -1
         """Campaign version the event line speaks of."""
         self._shown_text: dict[str, object] = {}
+        self._wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        """Per auto-height line: its wrapped line count and size when last shown."""
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
         self._inline: _Inline | None = None
@@ -262,10 +264,13 @@ class CombatScreen(PanelScreen):
                 yield Static("", id="pane-statblock")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
-        # What a narrow table leaves out of the selected row, on a line of its own.
-        self._set_text("#combat-detail", event.table.detail(), style="italic")
-        self.set_class(event.table.gives_way, "-gives-way")
+        self._follow_table()
         self._follow_selection()  # the pane, and the keys that work on this combatant only
+
+    def _follow_table(self) -> None:
+        # What a narrow table leaves out of the selected row, on a line of its own.
+        self._set_text("#combat-detail", self.table.detail(), style="italic")
+        self.set_class(self.table.gives_way, "-gives-way")
 
     def _game_keys(self) -> tuple[str, ...]:
         """The game's tracker actions that work on the selection now: the Footer follows them."""
@@ -341,6 +346,9 @@ class CombatScreen(PanelScreen):
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
+        # Here, not only on the table's CursorMoved message: that one arrives after the first
+        # repaint, and an update there cost a second repaint a frame later (issue 26).
+        self._follow_table()
         self._follow_selection(refresh_keys=False)
         self._offer_keys(self._keys_now(enc.model))
         if self.campaign.version != self._said_version:
@@ -411,12 +419,10 @@ class CombatScreen(PanelScreen):
             static = self.query_one(selector, Static)
             if selector == "#encounter-title":
                 static.update(shown, layout=False)
-            elif selector == "#combat-detail":
-                # Mostly one line (Turn: holding); a cell cut short in the table is read here
-                # whole, on up to three: a layout pass only when its height changes.
-                self._update_sized(static, shown)
             else:
-                static.update(shown)
+                # Mostly one line; a long one wraps (to its max-height): a layout pass only
+                # when its height changes.
+                self._update_sized(static, shown)
 
     def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
         """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the
@@ -1335,9 +1341,15 @@ class CombatScreen(PanelScreen):
             return [f"({self.game.name} could not describe this foe)"]
 
     def _update_sized(self, static: Static, text: Text) -> None:
-        """Show ``text``; lay the screen out again only if the pane's height changes."""
+        """Show ``text``; lay the screen out again only if its height changes: a layout pass
+        reflows the 300-row table and repaints its scrollbar a frame later (issue 26)."""
         width = static.size.width
-        same = width > 0 and len(text.wrap(self.app.console, width)) == static.size.height
+        lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
+        key = (width, static.size.height)
+        same = width > 0 and (
+            lines == static.size.height or self._wrapped.get(id(static)) == (lines, key)
+        )
+        self._wrapped[id(static)] = (lines, key)
         static.update(text, layout=not same)
 
     def _pc_head(self, c: er.Combatant) -> Text:
