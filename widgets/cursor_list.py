@@ -10,7 +10,6 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
 
-
 CONTEXT = 3
 """Rows kept in view above the cursor when it runs off the bottom of the list."""
 
