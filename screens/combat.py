@@ -84,7 +84,7 @@ class _Inline:
             label = self.fields[0].label if self.fields else "Answer"
             line = (
                 f"{self.strike} · {label.split(' (')[0]}: {self.typed}▏  "
-                "(T/enter lands it · tab: whole form · escape: later)"
+                "(T/enter lands · tab: form · esc: later)"
             )
             return f"{line} · {self.hint}" if self.hint else line
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
@@ -173,15 +173,19 @@ class CombatScreen(PanelScreen):
     )
     """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
     FOOTER: ClassVar[tuple[str, ...]] = (
-        *("combat.next_turn", "combat.damage", "combat.heal", "combat.spend_ap"),
-        *("combat.choose_next", "app.help", GAME_KEYS, "combat.add_effect"),
-        *("combat.previous_turn", "combat.sb_attack", "app.undo", "combat.counter"),
+        # A foe's turn is A then T (A shows only with an attacker).
+        *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
+        *("combat.damage_last", "combat.spend_ap", "combat.choose_next", "combat.add_effect"),
+        GAME_KEYS,
+        *("combat.previous_turn", "app.undo", "combat.counter"),
         *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
         *("combat.end",),
     )
     """The Footer in a running fight: the turn, damage and healing first, then ``?`` and the
     game's keys (they show only while they apply)."""
     FOOTER_WORDS: ClassVar[dict[str, str]] = {
+        "combat.sb_attack": "Attack",
+        "combat.damage_last": "Land",
         "combat.quick_add": "Quick add",
         "combat.add_npc": "NPCs",
         "combat.add_party": "Party",
