@@ -1,16 +1,18 @@
 """``tableside serve [SAVE] [--host H] [--port P]``: the players' view in their browsers.
 
-textual-serve runs a small web server; each browser that opens the page gets its own process of
-the players' view (:mod:`app.player`), which reads the save and never writes it, so the server
-runs beside the GM's ``tableside SAVE`` on the same file.
+One aiohttp server process (:mod:`app.player_server`) serves the page to every player and
+pushes each change of the save to it; it reads the save and never writes it, so it runs beside
+the GM's ``tableside SAVE`` on the same file. While it runs, ``<SAVE>.serve`` beside the save
+holds its URL, so the GM's app can show it (and its QR code) on the party panel.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import shlex
+import json
+import os
 import socket
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ ALL_ADDRESSES = ("0.0.0.0", "::", "")
 def _parser() -> Parser:
     p = Parser(
         prog="tableside serve",
-        description="Serve a read-only players' view of a campaign to browsers (textual-serve).",
+        description="Serve a read-only players' view of a campaign to browsers and phones.",
     )
     p.add_argument(
         "save", metavar="SAVE", nargs="?", type=Path, help="campaign file (default: the last one)"
@@ -76,8 +78,31 @@ def code_lines(data: dict[str, Any]) -> list[str]:
     return ["Player codes (private hands): " + ", ".join(f"{n} {c}" for n, c in codes)]
 
 
+def link_path(save: Path) -> Path:
+    """Where a running ``tableside serve`` leaves its URL for the GM's app."""
+    return save.with_name(save.name + ".serve")
+
+
+def serving_url(save: Path) -> str | None:
+    """The URL of the ``tableside serve`` running on this save now, or None."""
+    try:
+        found = json.loads(link_path(save).read_text(encoding="utf-8"))
+        url, pid, host = str(found["url"]), int(found["pid"]), str(found["host"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if host == socket.gethostname() and pid > 0:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None  # stopped without tidying up (killed)
+        except PermissionError:
+            pass
+    return url
+
+
 def cmd_serve(argv: Sequence[str]) -> int:
     from app import paths
+    from app.player_server import quiet_logging, serve
     from app.store import StoreError, read_campaign
 
     args = _parser().parse_args(argv)
@@ -100,25 +125,27 @@ def cmd_serve(argv: Sequence[str]) -> int:
                 f"tableside serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})"
             ) from None
     url = public_url(args.host, args.port)
-    command = shlex.join([sys.executable, "-m", "app.player", str(path)])
-    server = _server(command, args.host, args.port, url, path, code_lines(data))
+    notes = code_lines(data)
+    link = link_path(path)
+
+    def ready() -> None:
+        print(visible(f"Players' view of {path}"), flush=True)
+        print(f"Open {url} in a browser (Ctrl+C stops)", flush=True)
+        for line in notes:
+            print(visible(line), flush=True)
+        with contextlib.suppress(OSError):
+            record = {"url": url, "pid": os.getpid(), "host": socket.gethostname()}
+            link.write_text(json.dumps(record), encoding="utf-8")
+
+    quiet_logging()
     try:
-        server.serve()
+        asyncio.run(serve(path, args.host, args.port, ready))
     except OSError as exc:
         raise UsageError(f"tableside serve: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            if serving_url(path) == url:
+                link.unlink()
     return EXIT_OK
-
-
-def _server(command: str, host: str, port: int, url: str, path: Path, notes: list[str]) -> Any:
-    from textual_serve.server import Server
-
-    class PlayersServer(Server):  # type: ignore[misc]
-        """textual-serve's server, announcing itself in Tableside's words."""
-
-        async def on_startup(self, app: Any) -> None:
-            print(visible(f"Players' view of {path}"), flush=True)
-            print(f"Open {url} in a browser (Ctrl+C stops)", flush=True)
-            for line in notes:
-                print(visible(line), flush=True)
-
-    return PlayersServer(command, host=host, port=port, title="Tableside", public_url=url)

@@ -269,6 +269,18 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
     )
 
 
+def headline(view: PlayerView) -> str:
+    """The round and whose turn in words, as the GM's title says them: ``Round 1 · Goblin 1's
+    turn``; a fight not started or none at all says that instead. A hidden foe's turn (``—``)
+    leaves the round alone, so the line never hints at who is hidden."""
+    if not view.turn:
+        return view.fight
+    if view.turn == "not started":
+        return f"{view.fight} · not started"
+    parts = [view.round, view.turn if view.turn != "—" else ""]
+    return " · ".join(p for p in parts if p) or view.fight
+
+
 def party(data: Data) -> list[tuple[int, str]]:
     """Every PC as ``(doc_id, name)``, in the order the GM made them."""
     return sorted(

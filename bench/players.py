@@ -1,6 +1,6 @@
 """How fast the players' view follows the GM: from the GM's change on disk to the new view.
 
-The view polls the save every 0.4 s (``app.player.POLL_SECONDS``) and then re-reads it whole
+The server polls the save every 0.15 s (``app.player_feed.POLL_SECONDS``) and then re-reads it whole
 (``read_campaign``: parse + validate) and rebuilds what it shows (``build_view``). This prints
 that re-read cost for the Shadows demo and for a big campaign (300 combatants, 2,000 log
 entries), with ``json.loads`` of the same file as the baseline, and the worst-case follow time
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from app.commands import combat as cmd
 from app.demo import write_demo
-from app.player import POLL_SECONDS
+from app.player_feed import POLL_SECONDS
 from app.player_view import PlayerSettings, build_view, meta_of
 from app.queries import current_encounter
 from app.state import Campaign

@@ -34,6 +34,8 @@ class Hand:
 
     title: str
     cards: tuple[str, ...]
+    problem: str = ""
+    """What of the hand could not be read (a hand-edited save), in words for the player."""
 
 
 def band_of(current: int, maximum: int) -> Band:

@@ -1,11 +1,10 @@
-"""``tableside serve`` end to end: a server on a free port, a client speaking textual-serve's
-websocket protocol as the browser page does, and (where Debian's Chromium is installed) a real
-headless browser driven by Playwright.
+"""``tableside serve`` end to end: the real command on a free port, a client of its websocket,
+and (where Chromium is installed) a real headless browser driven by Playwright, emulating a
+390×844 phone.
 
-textual-serve's protocol (``textual_serve/server.py``, ``app_service.py``): the page opens
-``/ws?width=W&height=H``; the client sends JSON text frames (``["stdin", keys]``,
-``["resize", {"width", "height"}]``, ``["ping", n]``); the server sends the app's terminal
-output as binary frames (escape sequences and text) and JSON text frames for meta messages.
+The page's protocol (``app/player_server.py``): the page opens ``/ws``; the server sends JSON
+text messages (``{"type": "view", ...}``, ``"hand"``, ``"refused"``, ``"closed"``, ``"full"``)
+and takes ``{"type": "unlock", "pc": N, "code": "..."}`` and ``{"type": "lock"}``.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -28,7 +27,6 @@ import pytest
 from app.demo import write_demo
 
 CHROMIUM = "/usr/bin/chromium"
-ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
 
 
 def free_port() -> int:
@@ -79,128 +77,184 @@ def shadows_save(tmp_path: Path) -> Path:
     return write_demo("shadows", tmp_path / "demo-shadows.json", seed=3)
 
 
-async def _screen_text(url: str, wanted: list[str], keys: str = "") -> str:
-    """Connect as the page does, optionally type, and collect the terminal output as text."""
+async def _first_view(url: str) -> dict[str, Any]:
     import aiohttp
 
-    ws_url = url.replace("http://", "ws://") + "/ws?width=120&height=36"
-    seen = ""
-    async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as ws:
-        await ws.send_json(["resize", {"width": 120, "height": 36}])
-        deadline = asyncio.get_running_loop().time() + 25
-        typed = False
-        while asyncio.get_running_loop().time() < deadline:
-            try:
-                msg = await ws.receive(timeout=2)
-            except TimeoutError:
-                continue
-            if msg.type == aiohttp.WSMsgType.BINARY:
-                seen += ANSI.sub("", msg.data.decode("utf-8", "replace"))
-            elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
-                break
-            if all(w in seen for w in wanted):
-                if keys and not typed:
-                    for key in keys:
-                        await ws.send_json(["stdin", key])
-                    typed = True
-                    continue
-                break
-        await ws.close()
-    return seen
+    async with aiohttp.ClientSession() as session, session.ws_connect(url + "/ws") as ws:
+        message = await ws.receive_json(timeout=20)
+        assert isinstance(message, dict)
+        return message
 
 
-def test_serve_sends_the_initiative_order_over_textual_serves_websocket(
-    shadows_save: Path,
-) -> None:
-    names = ["Agnes Thorne", "Bram Okafor", "Goblin 1", "Goblin 3", "Ambush at the Mill"]
+def test_serve_pushes_the_view_and_leaves_its_url_for_the_gms_app(shadows_save: Path) -> None:
+    from app.cli_serve import link_path, serving_url
+
     before = shadows_save.read_bytes()
     with serving(shadows_save) as url:
-        text = asyncio.run(asyncio.wait_for(_screen_text(url, names), 40))
-    for name in names:
-        assert name in text
+        view = asyncio.run(asyncio.wait_for(_first_view(url), 40))
+        assert serving_url(shadows_save) == url  # the party panel's QR code shows this
+    assert view["type"] == "view" and view["headline"] == "Ambush at the Mill · not started"
+    assert {"Agnes Thorne", "Bram Okafor", "Goblin 1", "Goblin 3"} <= {
+        r["name"] for r in view["rows"]
+    }
     assert shadows_save.read_bytes() == before
+    assert not link_path(shadows_save).exists()  # stopped: the URL is gone with it
 
 
-def _no_chromium_reason() -> str | None:
-    if not os.path.exists(CHROMIUM):
-        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+def _browser() -> tuple[str | None, str]:
+    """Chromium's path, or None and why there is none."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    return None
+        return None, "playwright is not installed (pip install -e '.[test]')"
+    for found in (shutil.which("chromium"), CHROMIUM):
+        if found and os.path.exists(found):
+            return found, ""
+    return None, f"no Chromium on PATH or at {CHROMIUM} (Debian: apt-get install -y chromium)"
 
 
-@pytest.mark.skipif(_no_chromium_reason() is not None, reason=str(_no_chromium_reason()))
-def test_a_real_browser_shows_the_order_and_its_keys_change_nothing(tmp_path: Path) -> None:
-    """Headless Chromium at the printed URL while the GM's app holds the save (issue 16's
-    "done when"): the order and the current turn arrive, a hidden foe does not, a damaged foe
-    comes as a label, and keys typed in the page leave the save byte-identical.
+BROWSER, NO_BROWSER = _browser()
+PHONE = {"width": 390, "height": 844}
 
-    xterm.js paints on a canvas, so what the page shows is read from the frames its websocket
-    received (the same bytes the terminal renders)."""
+# Every element with text of its own, and its computed font size in px.
+TEXT_SIZES = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.offsetParent !== null && [...e.childNodes].some(
+    n => n.nodeType === 3 && n.textContent.trim()))
+  .map(e => [e.id || e.className || e.tagName, parseFloat(getComputedStyle(e).fontSize)])"""
+TARGETS = """() => [...document.querySelectorAll('button, select, input, a')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => { const r = e.getBoundingClientRect(); return [e.id, r.width, r.height]; })"""
+
+
+@pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
+def test_a_phone_shows_the_view_follows_the_gm_and_opens_a_hand_by_touch(tmp_path: Path) -> None:
+    """Headless Chromium as a 390×844 phone at the printed URL while the GM's app holds the save
+    (issue 23's "done when")."""
     from playwright.sync_api import sync_playwright
 
     from app.commands import combat as cmd
+    from app.commands.players import SetPlayerView
+    from app.player_view import SECRET_KEY, PlayerSettings, pc_code
     from app.queries import current_encounter
     from rulesets import encounter as er
+    from rulesets.shadows import cards
     from tests.apphelpers import open_demo
 
     gm = open_demo(tmp_path, "shadows")  # holds the save's lock, as the GM's TUI does
+
+    def actor() -> str:
+        found = current_encounter(gm)
+        assert found is not None
+        current = er.current_combatant(er.Encounter.from_dict(found[1]))
+        assert current is not None
+        return current.name
+
     try:
-        enc_id, raw = current_encounter(gm) or (0, {})
+        found = current_encounter(gm)
+        assert found is not None
+        enc_id, raw = found
         ids = {c["name"]: c["id"] for c in raw["combatants"]}
+        gm.apply(SetPlayerView(PlayerSettings()))
+        gm.apply(cards.DealHands())
         gm.apply(cmd.ToggleHidden(enc_id, ids["Goblin 1"]))
-        gm.apply(cmd.Damage(enc_id, ids["Goblin 2"], amount="1"))
         gm.apply(cmd.StartEncounter(enc_id))
-        actor = er.current_combatant(er.Encounter.from_dict(current_encounter(gm)[1]))  # type: ignore[index]
-        while actor is not None and actor.name == "Goblin 1":  # hidden: players see "—"
+        while actor() == "Goblin 1":  # hidden: the players see no name
             gm.apply(cmd.NextTurn(enc_id))
-            actor = er.current_combatant(er.Encounter.from_dict(current_encounter(gm)[1]))  # type: ignore[index]
-        assert actor is not None
         gm.store.flush()
-        save = gm.store.path
-        before = save.read_bytes()
-        with serving(save) as url, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=30_000)
+        secret = str(gm.meta[SECRET_KEY])
+        code = pc_code(secret, 1)
+        wrong = "22222" if code != "22222" else "33333"
+        deck = gm.doc("decks", 1)
+        assert deck is not None
+        first_card = deck["hands"]["1"][0]["rank"]
+        with serving(gm.store.path) as url, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=BROWSER, headless=True, timeout=30_000)
             try:
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
-                received: list[str] = []
-                sent: list[str] = []
-
-                def watch(ws: Any) -> None:
-                    ws.on("framereceived", lambda f: received.append(_frame_text(f)))
-                    ws.on("framesent", lambda f: sent.append(_frame_text(f)))
-
-                page.on("websocket", watch)
+                context = browser.new_context(
+                    viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3
+                )
+                requests: list[str] = []
+                context.on("request", lambda r: requests.append(r.url))
+                page = context.new_page()
                 page.goto(url, timeout=30_000)
-                wanted = ["Agnes Thorne", "Goblin 2", "Round 1", f"{actor.name}'s turn", "hurt"]
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    screen = ANSI.sub("", "".join(received))
-                    if all(w in screen for w in wanted):
-                        break
-                    page.wait_for_timeout(200)
-                screen = ANSI.sub("", "".join(received))
-                for text in wanted:
-                    assert text in screen
-                assert "Goblin 1" not in screen
-                page.mouse.click(700, 450)
-                page.keyboard.type("unhxdpq12345 abc", delay=20)
-                for key in ("Enter", "Escape", "Control+p", "Control+z", "Delete", "Tab"):
-                    page.keyboard.press(key)
-                page.wait_for_timeout(1500)
-                assert any('"stdin"' in s for s in sent)  # the keys reached the players' view
-                page.close()
+                headline = page.locator("#headline")
+                page.wait_for_function(
+                    "t => document.getElementById('headline').textContent === t",
+                    arg=f"Round 1 · {actor()}'s turn",
+                    timeout=20_000,
+                )
+                # Layout: nothing wider than the phone, the round and the turn on screen.
+                widths = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, window.innerWidth]"
+                )
+                assert widths[0] <= widths[1] == PHONE["width"], widths
+                box = headline.bounding_box()
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+                acting = page.locator('#order li[aria-current="step"]')
+                assert acting.count() == 1 and actor() in acting.inner_text()
+                assert "acting now" in acting.inner_text() and acting.is_visible()
+                small = [(w, size) for w, size in page.evaluate(TEXT_SIZES) if size < 16]
+                assert small == [], small
+                tiny = [t for t in page.evaluate(TARGETS) if t[1] < 44 or t[2] < 44]
+                assert tiny == [], tiny
+                text = page.inner_text("body")
+                assert "Goblin 2" in text and "Goblin 1" not in text  # hidden by the GM
+                assert secret not in page.content()
+
+                # The GM's change is on the phone within a second (median of three).
+                took = []
+                for _ in range(3):
+                    before = headline.inner_text()
+                    gm.apply(cmd.NextTurn(enc_id))
+                    while actor() == "Goblin 1":
+                        gm.apply(cmd.NextTurn(enc_id))
+                    gm.store.flush()
+                    start = time.monotonic()
+                    page.wait_for_function(
+                        "t => document.getElementById('headline').textContent !== t",
+                        arg=before,
+                        timeout=10_000,
+                    )
+                    took.append(time.monotonic() - start)
+                    assert headline.inner_text().endswith(f"{actor()}'s turn")
+                assert sorted(took)[1] < 1.0, took
+                assert page.inner_text("#announce") == headline.inner_text()  # live region
+
+                # A hand by touch: refused with a wrong code, shown with the right one.
+                page.tap("#hand-open")
+                page.select_option("#hand-pc", "1")
+                page.tap("#hand-code")
+                page.keyboard.type(wrong)
+                page.tap("#hand-show")
+                message = page.locator("#hand-message")
+                message.filter(has_text="That is not the code").wait_for(timeout=5_000)
+                assert page.locator("#hand-cards").is_hidden()
+                assert first_card not in page.inner_text("body")
+                page.tap("#hand-code")
+                page.keyboard.type(code.lower())
+                page.tap("#hand-show")
+                page.locator("#hand-cards").wait_for(state="visible", timeout=5_000)
+                cards_text = page.inner_text("#hand-cards")
+                assert "Agnes Thorne" in cards_text and first_card in cards_text
+                assert "The Star" in cards_text
+                # Remembered on this phone: a reload opens it again without the code.
+                page.reload()
+                page.locator("#hand-cards").wait_for(state="visible", timeout=10_000)
+                assert first_card in page.inner_text("#hand-cards")
+                widths = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, window.innerWidth]"
+                )
+                assert widths[0] <= widths[1], widths
+                page.tap("#contrast")
+                assert "contrast" in (page.get_attribute("html", "class") or "")
+
+                # Offline: every request went to the server itself.
+                assert requests and all(r.startswith(url + "/") for r in requests), requests
+                context.close()
             finally:
                 browser.close()
-        assert save.read_bytes() == before
     finally:
         gm.store.close()
-
-
-def _frame_text(frame: Any) -> str:
-    return frame.decode("utf-8", "replace") if isinstance(frame, bytes) else str(frame)
 
 
 def test_serve_refuses_bad_input_with_one_line(

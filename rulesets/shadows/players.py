@@ -35,15 +35,24 @@ def _major(card: Card) -> str:
 def hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]:
     """The PC's combat hand of Minor Arcana, then the Major Arcana it holds."""
     _, minor = find_deck(list(decks), "minor")
-    held = []
-    for raw in character.get("lists", {}).get("major_arcana", []):
+    held, unread = [], []
+    for at, raw in enumerate(character.get("lists", {}).get("major_arcana", []), start=1):
         try:
+            if not isinstance(raw, dict):
+                raise TypeError(raw)
             held.append(_major(Card.from_dict(raw)))
         except (DeckError, KeyError, TypeError, ValueError):
-            continue  # a hand-edited card the GM's sheet also skips
+            shown = str(raw) if len(str(raw)) <= 30 else str(raw)[:29] + "…"
+            unread.append(f"#{at} ({shown})")  # a hand-edited entry: say so, go on
+    problem = ""
+    if unread:
+        problem = (
+            f"Not a card in the save's major_arcana: {', '.join(unread)}. "
+            "Ask the GM to fix it on the party sheet."
+        )
     return (
         Hand("Hand (Minor Arcana)", tuple(_minor(c) for c in minor.hand(holder))),
-        Hand("Major Arcana held", tuple(held)),
+        Hand("Major Arcana held", tuple(held), problem),
     )
 
 
