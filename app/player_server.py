@@ -395,11 +395,11 @@ async def serve(
     on_ready: Callable[[], None],
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Serve until ``stop`` is set, Ctrl+C or SIGTERM: the pages are told, then closed."""
+    """Serve until ``stop`` is set, Ctrl+C, SIGTERM or a closed terminal (SIGHUP)."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(one_line_loop_errors)
     stop = stop or asyncio.Event()
-    for number in (signal.SIGINT, signal.SIGTERM):
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(number, stop.set)
     app = make_app(path, host=host)

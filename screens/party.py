@@ -58,6 +58,9 @@ class PartyScreen(PanelScreen):
         Binding("g", "party('regroup')", "Regroup", id="party.regroup"),
         Binding("R", "party('rest')", "Rest", id="party.rest"),
         Binding("V", "player_view", "Players' view", id="party.player_view", show=False),
+        Binding(
+            "Q", "player_link", "Players' link: URL and QR code", id="party.player_link", show=False
+        ),
     ]
     """The panel's own keys; a game's sheet actions (a Grip check, rank up) are bound from its
     declaration (:class:`rulesets.table.Action`), so no other game's keys show here."""
@@ -440,6 +443,12 @@ class PartyScreen(PanelScreen):
 
         fields = settings_fields(PlayerSettings.from_meta(self.campaign.meta))
         self.app.push_screen(FormScreen("Players' view (tableside serve)", fields), answer)
+
+    def action_player_link(self) -> None:
+        """The players' view URL and a QR code of it, so phones join by camera."""
+        from screens.player_link import PlayerLinkScreen
+
+        self.app.push_screen(PlayerLinkScreen(self.campaign.store.path))
 
 
 MAX_DIGITS = 9

@@ -213,3 +213,56 @@ async def test_the_gm_sets_the_view_up_from_the_party_panel(tmp_path: Path) -> N
             assert "player_view" not in app.campaign.meta
     finally:
         app.campaign.store.close()
+
+
+async def test_the_party_panel_shows_where_players_join_and_its_qr_code(tmp_path: Path) -> None:
+    """``Q`` on the party panel: the URL and a QR code of it, drawn as the code's modules (the
+    predicted URL and the command before ``tableside serve`` runs, its own URL once it does)."""
+    import json
+    import os
+    import socket
+
+    from app.cli_serve import link_path, public_url
+    from screens.player_link import PlayerLinkScreen
+    from widgets.qr_code import QrCode, qr_modules, qr_text
+
+    app = demo_app(tmp_path, "shadows")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("4", "Q")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PlayerLinkScreen)
+            assert screen.url == public_url("0.0.0.0", 8000)
+            note = str(screen.query_one("#link-note").render())
+            assert note.startswith("Not served yet. In another terminal: tableside serve ")
+            assert note.endswith(" --host 0.0.0.0")
+            url = "http://192.168.1.20:8123"
+            save = app.campaign.store.path
+            record = {"url": url, "pid": os.getpid(), "host": socket.gethostname()}
+            link_path(save).write_text(json.dumps(record), encoding="utf-8")
+            for _ in range(30):  # looked at again every second
+                await pilot.pause(0.1)
+                if screen.url == url:
+                    break
+            assert str(screen.query_one("#link-url").render()) == url
+            qr = screen.query_one(QrCode)
+            assert qr.text == url
+            drawn = qr_text(url)
+            # Each cell is two modules: its foreground the top one, its background the bottom.
+            modules = qr_modules(url)
+            rows = drawn.split("\n")
+            assert len(rows) == (len(modules) + 1) // 2
+            for y, row in enumerate(rows):
+                cells = [row.get_style_at_offset(pilot.app.console, x) for x in range(len(row))]
+                assert [c.color.name == "#000000" for c in cells] == modules[2 * y]  # type: ignore[union-attr]
+                if 2 * y + 1 < len(modules):
+                    dark = [c.bgcolor.name == "#000000" for c in cells]  # type: ignore[union-attr]
+                    assert dark == modules[2 * y + 1]
+            region = screen.query_one("#link-qr").region
+            assert region.bottom <= 24 and region.right <= 80  # the whole code fits 80x24
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, PlayerLinkScreen)
+    finally:
+        app.campaign.store.close()
