@@ -39,7 +39,19 @@ async def open_every_demo(folder: Path) -> None:
         print(f"smoke: demo {game} opened from {Path(app.__file__).parent}; last panel {screen}")
 
 
+def players_page_ships() -> None:
+    """The players' web page's files are package data: a wheel without them serves 500s."""
+    from app import player_server
+
+    folder = Path(player_server.__file__).parent
+    for route, (name, _kind) in player_server.ASSETS.items():
+        if not (folder / name).is_file():
+            sys.exit(f"smoke: the wheel lacks {name} (the players' page at {route})")
+    print(f"smoke: the players' page ships {len(player_server.ASSETS)} files in {folder}")
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as saves:
         os.environ["TABLESIDE_SAVES"] = saves
         asyncio.run(open_every_demo(Path(saves)))
+    players_page_ships()
