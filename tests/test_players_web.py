@@ -29,24 +29,12 @@ from app.queries import current_encounter
 from app.state import Campaign
 from rulesets import encounter as er
 from rulesets.shadows import cards
-from tests.apphelpers import SIZE, demo_app, open_demo
+from tests import test_players_ui
+from tests.apphelpers import SIZE, demo_app
 
 POLL = 0.02
-
-
-@pytest.fixture
-def gm(tmp_path: Path) -> Iterator[Callable[..., Campaign]]:
-    """The GM's campaign (holding the save's lock, as the GM's app does)."""
-    opened: list[Campaign] = []
-
-    def make(game: str = "shadows") -> Campaign:
-        campaign = open_demo(tmp_path, game)
-        opened.append(campaign)
-        return campaign
-
-    yield make
-    for campaign in opened:
-        campaign.store.close()
+gm = test_players_ui.gm
+"""The GM's campaign (holding the save's lock, as the GM's app does)."""
 
 
 @pytest.fixture
