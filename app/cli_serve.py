@@ -144,6 +144,8 @@ def cmd_serve(argv: Sequence[str]) -> int:
         raise UsageError(f"tableside serve: {exc.strerror or exc}") from None
     except KeyboardInterrupt:
         pass
+    except Exception as exc:  # one line, never a traceback (it could quote the save)
+        raise UsageError(f"tableside serve: stopped by an error ({type(exc).__name__})") from None
     finally:
         with contextlib.suppress(OSError):
             if serving_url(path) == url:
