@@ -274,3 +274,43 @@ def test_a_number_too_large_for_a_save_is_refused_whatever_path_it_came_by(
     assert orjson.dumps(campaign.store.data) == before
     campaign.store.flush()
     read_campaign(campaign.store.path)  # still opens
+
+
+# --- a full disk while a dialog is open ----------------------------------------------------------
+@pytest.mark.parametrize("dialog", ["d", "question_mark", "ctrl+t", "ampersand"])
+async def test_the_not_saved_banner_shows_over_every_dialog_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dialog: str
+) -> None:
+    """Before: 30 rolls shown in the quick-roll dialog on a full disk, nothing saved and no
+    warning; the banner appeared only once the dialog closed."""
+    from screens.panel import PanelScreen
+    from tests.apphelpers import SIZE, demo_app
+    from tests.test_faults import FullDisk
+
+    monkeypatch.setattr(store_module, "RETRY_SECONDS", 3600)
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(dialog)
+        await pilot.pause()
+        assert not isinstance(app.screen, PanelScreen)
+        disk = FullDisk(monkeypatch)
+        if dialog == "d":
+            await pilot.press(*"1d1+4", "enter")  # rolled in the dialog itself
+        else:
+            app.apply(RollDice("1d1+4"))  # a change made while the dialog is open
+        banner = app.screen.query_one("#save-banner")  # no pause: said as the write fails
+        assert banner.has_class("-shown") and "NOT SAVED" in str(banner.render())
+        assert "disk is full" in str(banner.render())
+        await pilot.pause()
+        region = banner.region
+        assert region.y == 0 and region.width == SIZE[0], region  # over the top row, whole
+        disk.full = False
+        await pilot.press("ctrl+r")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if not banner.has_class("-shown"):
+                break
+        assert not banner.has_class("-shown")
+    app.campaign.store.close()
+    assert [e["total"] for e in read_campaign(app.campaign.store.path)["log"].values()
+            if e["kind"] == "roll"] == [5]
