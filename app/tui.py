@@ -56,6 +56,19 @@ def _party() -> Screen[None]:
     return PartyScreen()
 
 
+def _warm_up() -> None:
+    """Once the first frame is on screen, in a thread: the dice parser (the first roll is then
+    instant) and the other panels' code (their first visit then builds widgets, not imports:
+    issue 26's first visit to the NPC panel took 110 ms, its imports a third of it)."""
+    import importlib
+
+    from rulesets.dice import warm_up
+
+    warm_up()
+    for module in ("screens.tray", "screens.npcs", "screens.party", "screens.help"):
+        importlib.import_module(module)
+
+
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
 """Keys never queued behind others: quitting works even while a key is stuck."""
 KEY_TIMEOUT = 0.5
@@ -97,6 +110,47 @@ def _guard_the_terminal() -> None:
 
 
 _guard_the_terminal()
+
+
+def _share_css_parses() -> None:
+    """Keep parsed CSS across Textual's reparses, as Textual keeps it within one stylesheet.
+
+    Each new stylesheet source (a panel's .tcss, a widget's DEFAULT_CSS on its first mount)
+    makes Textual reparse every source into a fresh Stylesheet with an empty cache: the first
+    visit to a panel spent most of its 100 ms parsing CSS that had not changed (issue 26). The
+    parse of a source depends only on its text, where it is from and the theme's variables, so
+    that is the key; the rules are not changed after parsing.
+    Recheck on a Textual upgrade (``Stylesheet._parse_rules``)."""
+    from textual.css.stylesheet import Stylesheet
+
+    if getattr(Stylesheet._parse_rules, "shared", False):
+        return
+    parse = Stylesheet._parse_rules
+    shared: dict[tuple[Any, ...], Any] = {}
+    seen: list[Any] = [None, None]
+
+    def parse_rules(
+        self: Stylesheet,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        variables = self._variables
+        if seen[0] is not variables:  # a theme change sets a new dict: key it once
+            seen[:] = [variables, frozenset(variables.items())]
+        key = (css, read_from, is_default_rules, tie_breaker, scope, seen[1])
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return found
+
+    parse_rules.shared = True  # type: ignore[attr-defined]
+    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+
+
+_share_css_parses()
 
 
 class TablesideApp(App[None]):
@@ -223,9 +277,7 @@ class TablesideApp(App[None]):
         # Load the dice parser in the background once the first frame is on screen, so the first
         # roll is instant. Started on mount, its ~130 ms of grammar building held the GIL
         # against composing and painting the opening panel.
-        from rulesets.dice import warm_up
-
-        self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+        self.run_worker(_warm_up, thread=True, group="warm-up", exit_on_error=False)
 
     def on_mount(self) -> None:
         self._warn_if_large()  # a save opened already large says so at once

@@ -84,7 +84,7 @@ class _Inline:
             label = self.fields[0].label if self.fields else "Answer"
             line = (
                 f"{self.strike} · {label.split(' (')[0]}: {self.typed}▏  "
-                "(T/enter lands it · tab: whole form · escape: later)"
+                "(T/enter lands · tab: form · esc: later)"
             )
             return f"{line} · {self.hint}" if self.hint else line
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
@@ -173,15 +173,19 @@ class CombatScreen(PanelScreen):
     )
     """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
     FOOTER: ClassVar[tuple[str, ...]] = (
-        *("combat.next_turn", "combat.damage", "combat.heal", "combat.spend_ap"),
-        *("combat.choose_next", "app.help", GAME_KEYS, "combat.add_effect"),
-        *("combat.previous_turn", "combat.sb_attack", "app.undo", "combat.counter"),
+        # A foe's turn is A then T (A shows only with an attacker).
+        *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
+        *("combat.damage_last", "combat.spend_ap", "combat.choose_next", "combat.add_effect"),
+        GAME_KEYS,
+        *("combat.previous_turn", "app.undo", "combat.counter"),
         *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
         *("combat.end",),
     )
     """The Footer in a running fight: the turn, damage and healing first, then ``?`` and the
     game's keys (they show only while they apply)."""
     FOOTER_WORDS: ClassVar[dict[str, str]] = {
+        "combat.sb_attack": "Attack",
+        "combat.damage_last": "Land",
         "combat.quick_add": "Quick add",
         "combat.add_npc": "NPCs",
         "combat.add_party": "Party",
@@ -220,6 +224,8 @@ class CombatScreen(PanelScreen):
         self._said_version = -1
         """Campaign version the event line speaks of."""
         self._shown_text: dict[str, object] = {}
+        self._wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        """Per auto-height line: its wrapped line count and size when last shown."""
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
         self._inline: _Inline | None = None
@@ -262,10 +268,13 @@ class CombatScreen(PanelScreen):
                 yield Static("", id="pane-statblock")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
-        # What a narrow table leaves out of the selected row, on a line of its own.
-        self._set_text("#combat-detail", event.table.detail(), style="italic")
-        self.set_class(event.table.gives_way, "-gives-way")
+        self._follow_table()
         self._follow_selection()  # the pane, and the keys that work on this combatant only
+
+    def _follow_table(self) -> None:
+        # What a narrow table leaves out of the selected row, on a line of its own.
+        self._set_text("#combat-detail", self.table.detail(), style="italic")
+        self.set_class(self.table.gives_way, "-gives-way")
 
     def _game_keys(self) -> tuple[str, ...]:
         """The game's tracker actions that work on the selection now: the Footer follows them."""
@@ -341,6 +350,9 @@ class CombatScreen(PanelScreen):
             self._follow = None
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
+        # Here, not only on the table's CursorMoved message: that one arrives after the first
+        # repaint, and an update there cost a second repaint a frame later (issue 26).
+        self._follow_table()
         self._follow_selection(refresh_keys=False)
         self._offer_keys(self._keys_now(enc.model))
         if self.campaign.version != self._said_version:
@@ -411,12 +423,10 @@ class CombatScreen(PanelScreen):
             static = self.query_one(selector, Static)
             if selector == "#encounter-title":
                 static.update(shown, layout=False)
-            elif selector == "#combat-detail":
-                # Mostly one line (Turn: holding); a cell cut short in the table is read here
-                # whole, on up to three: a layout pass only when its height changes.
-                self._update_sized(static, shown)
             else:
-                static.update(shown)
+                # Mostly one line; a long one wraps (to its max-height): a layout pass only
+                # when its height changes.
+                self._update_sized(static, shown)
 
     def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
         """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the
@@ -1335,9 +1345,15 @@ class CombatScreen(PanelScreen):
             return [f"({self.game.name} could not describe this foe)"]
 
     def _update_sized(self, static: Static, text: Text) -> None:
-        """Show ``text``; lay the screen out again only if the pane's height changes."""
+        """Show ``text``; lay the screen out again only if its height changes: a layout pass
+        reflows the 300-row table and repaints its scrollbar a frame later (issue 26)."""
         width = static.size.width
-        same = width > 0 and len(text.wrap(self.app.console, width)) == static.size.height
+        lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
+        key = (width, static.size.height)
+        same = width > 0 and (
+            lines == static.size.height or self._wrapped.get(id(static)) == (lines, key)
+        )
+        self._wrapped[id(static)] = (lines, key)
         static.update(text, layout=not same)
 
     def _pc_head(self, c: er.Combatant) -> Text:

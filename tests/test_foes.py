@@ -313,7 +313,7 @@ async def test_a_foes_turn_and_a_pcs_attack_on_it_by_keys(tmp_path: Path, game: 
         target = next(c["name"] for c in saved(app)["combatants"] if c["id"] == strike["target"])
         assert row(app, target)["side"] == "pc"
         if strike.get("ask"):
-            assert "T/enter lands it" in amount_line(app)
+            assert "T/enter lands" in amount_line(app)
         before = health(app, target)
         await pilot.press("T")
         await pilot.pause()

@@ -10,6 +10,9 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
 
+CONTEXT = 3
+"""Rows kept in view above the cursor when it runs off the bottom of the list."""
+
 
 class CursorList(ScrollView, can_focus=True):
     """Rows under one header line; subclasses count rows, draw them and say what enter means.
@@ -72,7 +75,11 @@ class CursorList(ScrollView, can_focus=True):
         if first < top:
             self.scroll_to(y=first, animate=animate)
         elif first + height > top + body:
-            self.scroll_to(y=max(first + height - body, 0), animate=animate)
+            # Past the bottom: a page on, with a few rows above it kept in view, rather than one
+            # row at a time; the next turns then move the cursor without scrolling (a scroll
+            # repaints the scrollbar a frame after the rows: issue 26's settled keypress).
+            context = min(CONTEXT, max(0, body - height))
+            self.scroll_to(y=max(first - context, 0), animate=animate)
 
     def _forget(self, row: int) -> None:
         self._lines.pop(row, None)
