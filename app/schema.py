@@ -291,6 +291,11 @@ def _check_party(doc: dict[str, Any], where: str, game: str) -> None:
         _require(isinstance(items, list), f"{where}.lists.{key}", "must be a list")
     for key, track in doc.get("tracks", {}).items():
         _require(isinstance(track, dict), f"{where}.tracks.{key}", "must be an object")
+    from rulesets.registry import game as game_of
+
+    # What only the game can read (a Nemron skill rank 0..4): its own check, named by field.
+    for field, reason in game_of(game).sheet.problems_of(doc):
+        _require(False, f"{where}.{field}", reason)
 
 
 def _attribute_range(game: str, key: str) -> tuple[int, int]:
@@ -318,6 +323,15 @@ def _check_npc(doc: dict[str, Any], where: str) -> None:
             f"{where}.quick_hd",
             f"must be from 0 to {MAX_QUICK_HD}",
         )
+    # The panel, the tracker and `export --format ii` rebuild the statblock from the document:
+    # whatever the rules refuse there (four concepts) is refused here, on opening.
+    from rulesets.npc import NPCError, library_block
+
+    try:
+        library_block(doc)
+    except NPCError as exc:
+        field = "concepts" if "concepts" in str(exc) else "statblock"
+        _require(False, f"{where}.{field}", str(exc))
 
 
 def _check_encounter(doc: dict[str, Any], where: str) -> None:

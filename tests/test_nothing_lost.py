@@ -314,3 +314,50 @@ async def test_the_not_saved_banner_shows_over_every_dialog_at_once(
     app.campaign.store.close()
     assert [e["total"] for e in read_campaign(app.campaign.store.path)["log"].values()
             if e["kind"] == "roll"] == [5]
+
+
+# --- hand-edited saves that opened and then crashed a panel (item 6) ------------------------------
+def _edited_demo(tmp_path: Path, game: str, change: Callable[[dict], None]) -> Path:
+    from app.demo import write_demo
+
+    path = write_demo(game, tmp_path / f"{game}.json", seed=1)
+    data = orjson.loads(path.read_bytes())
+    change(data)
+    path.write_bytes(orjson.dumps(data))
+    return path
+
+
+def _first(table: str) -> Callable[[dict], dict]:
+    return lambda data: next(iter(data[table].values()))
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "fragment"),
+    [
+        ("nemron", lambda d: _first("party")(d)["skills"].update(Brawling=5),
+         "party[1].skills.Brawling: must be a rank 0..4, not 5"),
+        ("nemron", lambda d: _first("party")(d)["skills"].update(Brawling="x"),
+         "party[1].skills.Brawling: must be a whole rank 0..4, not 'x'"),
+        ("nemron", lambda d: _first("party")(d).update(domains={"Brawling": "Grappler"}),
+         "party[1].domains: must be an object of skill: [feature, ...]"),
+        ("nemron", lambda d: _first("party")(d)["tracks"]["limbs"].update(head={"hp": "9"}),
+         "party[1].tracks.limbs.head: needs whole-number 'hp' and 'max'"),
+        ("shadows", lambda d: _first("npcs")(d).update(concepts=["a", "b", "c", "d"]),
+         "npcs[1].concepts: an NPC has at most 3 concepts, not 4"),
+    ],
+    ids=["rank-5", "rank-x", "domains", "limb", "four-concepts"],
+)
+def test_a_hand_edited_value_a_panel_cannot_read_refuses_the_save_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str,
+    change: Callable[[dict], None], fragment: str,
+) -> None:
+    """Before: rank 5 or "x" crashed the party panel (RuleError: rank must be 0..4), and four
+    concepts crashed the NPC panel and `export --format ii`; the save opened."""
+    path = _edited_demo(tmp_path, game, change)
+    before = path.read_bytes()
+    for argv in ([str(path)], ["export", str(path)], ["export", "--format", "ii", str(path)]):
+        assert cli.main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1, err
+        assert str(path) in err and fragment in err and "Traceback" not in err, err
+    assert path.read_bytes() == before
