@@ -361,3 +361,52 @@ def test_a_hand_edited_value_a_panel_cannot_read_refuses_the_save_naming_it(
         assert out == "" and len(err.strip().splitlines()) == 1, err
         assert str(path) in err and fragment in err and "Traceback" not in err, err
     assert path.read_bytes() == before
+
+
+# --- escapes in what is written for a terminal or an editor (item 7) ------------------------------
+HOSTILE = "Bob\x1b[2J\x07\x9b31m\u202egnp.exe\u200b"
+
+
+async def test_the_session_log_written_by_L_makes_every_hidden_character_visible(
+    tmp_path: Path,
+) -> None:
+    """Before: `L` wrote ESC, C1, bidi and BEL raw (export --format markdown cleaned them)."""
+    from app.commands.dice import RollDice
+    from app.text import has_hidden
+    from tests.apphelpers import SIZE, demo_app
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        app.apply(RollDice("1d1+4", who=HOSTILE))
+        await pilot.press("2")  # the tray
+        await pilot.pause()
+        await pilot.press("L")
+        await pilot.pause()
+    app.campaign.store.close()
+    written = next(tmp_path.rglob("*-session-*.md")).read_text(encoding="utf-8")
+    assert "Bob␛\\[2J␇⟨U+009B⟩31m⟨U+202E⟩gnp.exe⟨U+200B⟩" in written
+    assert not any(has_hidden(line) for line in written.splitlines())
+
+
+def test_where_makes_a_hostile_saves_folder_visible(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Before: `tableside --where` printed $TABLESIDE_SAVES raw (an ESC reached the terminal)."""
+    monkeypatch.setenv("TABLESIDE_SAVES", str(tmp_path / "x\x1b]0;pwned\x07"))
+    assert cli.main(["--where"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "x␛]0;pwned␇" in out
+
+
+# --- noise (item 9) -------------------------------------------------------------------------------
+def test_import_5e_of_a_file_of_another_format_says_the_count_not_every_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: 41,611 `skipped #n` lines for a big file of another format."""
+    other = tmp_path / "other.json"
+    other.write_bytes(orjson.dumps([{"title": f"song {n}", "bpm": n} for n in range(20_000)]))
+    assert cli.main(["import-5e", str(other)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 5, err
+    assert err[0].startswith("tableside import-5e: skipped #")
+    assert err[-1] == "tableside import-5e: skipped 19,996 more entries"
