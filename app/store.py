@@ -54,6 +54,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
+from app.text import visible
 from rulesets import registry
 
 BACKUPS_KEPT = 3
@@ -236,10 +237,11 @@ def read_journal(path: Path) -> JournalRead | None:
     A line cut short by a kill, or damaged, ends the reading: nothing after it was ever
     acknowledged, since each line is synced before the next is written.
     """
-    try:
-        with open(journal_path(path), "rb") as fh:
-            raw = fh.read(MAX_SAVE_BYTES * 2 + 1)
-    except OSError:
+    from app.bounded import FileReadError, read_regular_file
+
+    try:  # a FIFO or a device put in the journal's place must not hang the opening
+        raw = read_regular_file(journal_path(path), MAX_SAVE_BYTES * 2)
+    except (OSError, FileReadError):
         return None
     lines = raw.split(b"\n")[:-1]  # the piece after the last line break was never finished
     head = _unframe(lines[0]) if lines else None
@@ -926,14 +928,13 @@ class CampaignStore:
                 self._seq = seq
                 self._dirty |= tables
                 self._unfolded.append((seq, line))
+                problem: StoreError | None = None
                 try:
                     self._append(line)
                 except OSError as exc:
                     self._journal_failed = True
                     self._close_journal()
                     problem = StoreError(self.path, f"is not saved: {_why(exc, self.path)}")
-                else:
-                    problem = None
         if problem is not None:
             self._writer.journal_failed(problem)
         self._writer.poke()
@@ -1224,8 +1225,11 @@ def acquire_lock(path: Path) -> FileLock:
         lock.acquire()
     except Timeout:
         holder = "another process"
-        with contextlib.suppress(OSError):
-            holder = owner_path(path).read_text(encoding="utf-8").strip() or holder
+        from app.bounded import FileReadError, read_regular_file
+
+        with contextlib.suppress(OSError, FileReadError, UnicodeDecodeError):
+            owner = read_regular_file(owner_path(path), 4096).decode("utf-8").strip()
+            holder = visible(owner, 200) or holder
         raise SaveLocked(
             path, f"is already open in another Tableside ({holder}); close that one first"
         ) from None

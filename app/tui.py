@@ -185,7 +185,11 @@ class TablesideApp(App[None]):
             id="app.leave_field",
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
+        # priority: a dialog (a modal) hides the App's other keys, and the NOT SAVED banner shows
+        # over dialogs too, so the key it names must work there.
+        Binding(
+            "ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save", priority=True
+        ),
         # The campaign clock, from every panel: shift and the number row climbs the steps.
         *CLOCK_BINDINGS,
     ]

@@ -410,3 +410,18 @@ def test_import_5e_of_a_file_of_another_format_says_the_count_not_every_entry(
     assert len(err) == 5, err
     assert err[0].startswith("tableside import-5e: skipped #")
     assert err[-1] == "tableside import-5e: skipped 19,996 more entries"
+
+
+def test_a_fifo_in_the_journals_place_or_as_the_last_campaign_does_not_hang_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Variants of the keymap's FIFO: every small file Tableside reads beside a save."""
+    from app import paths
+    from app.demo import write_demo
+
+    path = write_demo("shadows", tmp_path / "fifo.json", seed=1)
+    os.mkfifo(journal_path(path))
+    assert read_journal(path) is None
+    monkeypatch.setenv("TABLESIDE_SAVES", str(tmp_path))
+    os.mkfifo(tmp_path / paths.LAST_FILE)
+    assert paths.last_campaign() is None
