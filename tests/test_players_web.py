@@ -351,6 +351,13 @@ async def test_a_bad_major_arcana_in_a_hand_edited_save_is_a_message(
         assert "Ask the GM to fix it" in shown["problem"]
         lists = {h["title"]: h["cards"] for h in shown["hands"]}
         assert lists["Major Arcana held"] == [] and lists["Hand (Minor Arcana)"]
+        # Not a list at all: the save fails validation; the page says why and keeps its view.
+        data["party"]["1"]["lists"]["major_arcana"] = "The Star"
+        path.with_suffix(".tmp").write_bytes(orjson.dumps(data))
+        path.with_suffix(".tmp").replace(path)  # whole, as an editor saves it
+        view = await receive(ws, "view", lambda m: bool(m["notices"]) and "read" in m["notices"][0])
+        assert "party[1].lists.major_arcana: must be a list" in view["notices"][0]
+        assert "Agnes Thorne" in names(view)  # the last good view stays
     output = server_log.getvalue()
     assert "Traceback" not in output and secret not in output
 
