@@ -12,7 +12,7 @@ from widgets.literal import clean
 
 
 def hand_text(owner: str, hands: Sequence[Hand]) -> Text:
-    """``Agnes Thorne — Hand (Minor Arcana): Queen of Cups (13), …`` one hand a line."""
+    """``Agnes Thorne — Hand: Queen of Hearts (12), …`` one hand a line."""
     text = Text()
     for hand in hands:
         text.append(f"{clean(owner, 40)} — {hand.title}: ", style="bold")
