@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from rulesets import registry
 
@@ -95,7 +95,7 @@ def validate(data: Any) -> dict[str, Any]:
         _require(isinstance(docs, dict), table, "must be an object of documents")
         for doc_id, doc in docs.items():
             _check_document(table, doc_id, doc, meta["ruleset"])
-    return data
+    return cast(dict[str, Any], data)
 
 
 def check_document(table: str, doc_id: str, doc: Any, game: str) -> None:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import orjson
 from tinydb.table import Table
@@ -112,7 +112,7 @@ class Transaction:
         doc = self.table(table).get(doc_id=doc_id)
         if doc is None:
             raise CommandError(f"nothing with id {doc_id} in {table}")
-        return _clone(dict(doc))
+        return cast(Doc, _clone(dict(doc)))
 
     def find(self, table: str, doc_id: int) -> Doc | None:
         doc = self.table(table).get(doc_id=doc_id)
@@ -137,7 +137,7 @@ class Transaction:
     # more the longer the campaign's log grew.
 
     def _stored(self, table: str, doc_id: int) -> Doc | None:
-        return self.campaign.store.data.get(table, {}).get(str(doc_id))
+        return cast("Doc | None", self.campaign.store.data.get(table, {}).get(str(doc_id)))
 
     def insert(self, table: str, doc: Doc) -> int:
         store = self.campaign.store
@@ -229,7 +229,7 @@ class Campaign:
         return [(int(k), v) for k, v in raw.items()]
 
     def doc(self, table: str, doc_id: int) -> Doc | None:
-        return self.store.data.get(table, {}).get(str(doc_id))
+        return cast("Doc | None", self.store.data.get(table, {}).get(str(doc_id)))
 
     def log_entries(self, limit: int | None = None) -> list[Doc]:
         """The log's entries, oldest first; ``limit``: only the newest ones (read from the

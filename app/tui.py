@@ -159,7 +159,7 @@ class TablesideApp(App[None]):
     TITLE = "Tableside"
     CSS_PATH = "tui.tcss"
     ENABLE_COMMAND_PALETTE = True
-    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {  # type: ignore[assignment]
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {
         "combat": _combat,
         "tray": _tray,
         "npcs": _npcs,
