@@ -166,7 +166,7 @@ def _draw_parser() -> Parser:
     return p
 
 
-def _deck_of(game: Game, deck: str) -> DeckSpec:
+def _deck_of(game: Game, deck: str) -> DeckSpec[Any]:
     """The game's deck of that id ("" its first); one line if the game has no such deck."""
     from rulesets.decks import DeckError, deck_spec
 

@@ -262,7 +262,7 @@ class TrayScreen(PanelScreen):
         who = self.who
         return self.campaign.doc("party", who) if who is not None else None
 
-    def decks(self) -> list[DeckState]:
+    def decks(self) -> list[DeckState[Any]]:
         """The game's decks as they lie; with the party, so the cards its sheets hold are
         out of their deck (the game's ``hold`` hook)."""
         rows = self.campaign.rows("decks")

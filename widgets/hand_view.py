@@ -7,6 +7,7 @@ card reads, and the decks whose hands the tray shows say so (``DeckSpec.hand``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.text import Text
 
@@ -27,7 +28,7 @@ def card_text(card: CardText) -> Text:
     return text
 
 
-def hand_counts(decks: Sequence[DeckState]) -> dict[str, int]:
+def hand_counts(decks: Sequence[DeckState[Any]]) -> dict[str, int]:
     """How many cards each holder holds of the decks whose hands the tray shows."""
     counts: dict[str, int] = {}
     for state in decks:
@@ -38,7 +39,7 @@ def hand_counts(decks: Sequence[DeckState]) -> dict[str, int]:
 
 
 def deck_status(
-    decks: Sequence[DeckState],
+    decks: Sequence[DeckState[Any]],
     names: Mapping[str, str],
     shown: str | None,
     empty: str = "No hands dealt",

@@ -66,6 +66,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from rulesets import decks
 from rulesets.base import (
     AttributeSpec,
     Character,
@@ -80,8 +81,9 @@ from rulesets.base import (
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.decks import GM as GM
 from rulesets.decks import DeckError as DeckError
-from rulesets.decks import DeckState, hand_summary
+from rulesets.decks import hand_summary
 from rulesets.shadows.tarot import SUITS, Card, as_card, deck_from_dict, new_deck
+from rulesets.shadows.tarot import TarotDeck as DeckState  # every deck here is of tarot cards
 
 
 class RuleError(_BaseRuleError):
@@ -286,7 +288,7 @@ def skill_draw(
 def _deck_option(value: Any, kind: Literal["minor", "major"], rng: random.Random) -> DeckState:
     if value is None:
         return new_deck(kind, rng)
-    if isinstance(value, DeckState):
+    if isinstance(value, decks.DeckState):
         return value
     return deck_from_dict(value)
 

@@ -242,6 +242,9 @@ def full_deck(deck: DeckKind) -> list[Card]:
     raise DeckError(f"unknown deck {deck!r}")
 
 
+TarotDeck = DeckState[Card]
+"""A tarot deck on the table: the Minor or the Major Arcana as they lie."""
+
 MINOR = DeckSpec("minor", "Minor Arcana", tuple(full_deck("minor")), read=_read_minor)
 """The Minor Arcana (SOH-01): 56 cards, never reversed; the combat hands are dealt from it."""
 MAJOR = DeckSpec(
