@@ -290,7 +290,7 @@ class DeckState(Generic[C]):
         for hand in self.hands.values():
             self.discard.extend(hand)
         self.hands = {}
-        return f"{self.title}: {count} cards recalled from hands"
+        return f"{self.title}: {count} card{'' if count == 1 else 's'} recalled from hands"
 
     def gather_and_shuffle(self, rng: random.Random) -> str:
         """Hands and discards back into the draw pile, shuffled (the GM's fresh shuffle)."""
