@@ -172,3 +172,21 @@ def test_the_shell_imports_no_tarot_and_names_no_deck_of_a_game() -> None:
 def test_the_tarot_is_in_the_shadows_package_alone() -> None:
     found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("tarot.py"))
     assert found == ["rulesets/shadows/tarot.py"]
+
+
+def test_a_deck_left_in_another_games_save_by_an_older_version_still_opens(
+    tmp_path: Path,
+) -> None:
+    """Before decks were a game's, ``draw --save`` put a tarot deck in any game's save; such a
+    save opens (the document is no deck of its game, so it is left as it is)."""
+    import orjson
+
+    from app.demo import write_demo
+    from app.store import read_campaign
+
+    path = write_demo("somnihil", tmp_path / "old.json", seed=1)
+    data = orjson.loads(path.read_bytes())
+    stale = {"kind": "minor", "deck": "minor", "draw_pile": [], "discard": [], "hands": {}}
+    data["decks"] = {"1": stale}
+    path.write_bytes(orjson.dumps(data))
+    assert read_campaign(path)["decks"]["1"] == stale
