@@ -8,7 +8,7 @@ Forms::
     tableside export SAVE [--format json|ii|markdown] [--session N]
     tableside roll EXPR [--times N] [--seed S] [--json]
     tableside odds CHECK [--game ID ...] [--json]
-    tableside draw [--deck minor|major] [--count N] [--save SAVE] [--json]
+    tableside draw [--deck ID] [--game ID] [--count N] [--save SAVE] [--json]
     tableside npc (--brawl B --wit W --will L | --hd N) [--json]
     tableside import-5e FILE [--save SAVE] [--json]
     tableside import FILE [--save SAVE] [--json]

@@ -2,7 +2,9 @@
 
 Both follow :mod:`app.cli`: bad usage or input is a :class:`~app.cli.UsageError` (one line,
 exit 2). ``draw --save`` goes through the same command path as the TUI (open the store,
-``Campaign.apply(DrawCards)``, close) so the deck a script draws from is the table's deck.
+``Campaign.apply(DrawCards)``, close) so the deck a script draws from is the table's deck. The
+decks are the game's (``Game.decks``): ``--deck`` takes its deck ids, and a game without decks
+is one line.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from app.cli_base import EXIT_OK, Parser, UsageError, print_json, print_text
 
 if TYPE_CHECKING:
     from rulesets.checks import Check
+    from rulesets.decks import DeckSpec
     from rulesets.game import Game
 
 BAR_WIDTH = 30
@@ -141,22 +144,63 @@ def cmd_odds(argv: Sequence[str]) -> int:
 
 # --- tableside draw ----------------------------------------------------------------------------
 def _draw_parser() -> Parser:
+    from rulesets import registry
+
     p = Parser(
         prog="tableside draw",
-        description="Draw tarot cards from a campaign's deck (state saved) or a fresh shuffle.",
+        description="Draw cards from a campaign's deck (state saved) or a fresh shuffle of a "
+        "game's deck. The decks are the game's own: --deck takes one of its deck ids.",
     )
-    p.add_argument("--deck", choices=("minor", "major"), default="minor")
-    p.add_argument("--count", type=int, default=1, metavar="N", help="cards to draw (1..78)")
+    p.add_argument("--deck", default="", metavar="ID", help="the game's deck (default: its first)")
+    p.add_argument(
+        "--game",
+        choices=registry.ids(),
+        default=None,
+        help="the game of a fresh shuffle (default: the default game, else the first game "
+        "that has the deck); with --save, the save's game",
+    )
+    p.add_argument("--count", type=int, default=1, metavar="N", help="cards to draw (1..deck size)")
     p.add_argument("--save", type=Path, default=None, metavar="SAVE", help="campaign file")
     p.add_argument("--seed", type=int, default=None, help="seed for a fresh deck")
     p.add_argument("--json", action="store_true", help="one JSON object per card")
     return p
 
 
-def _draw_from_save(path: Path, deck: str, count: int) -> list[dict[str, Any]]:
+def _deck_of(game: Game, deck: str) -> DeckSpec[Any]:
+    """The game's deck of that id ("" its first); one line if the game has no such deck."""
+    from rulesets.decks import DeckError, deck_spec
+
+    try:
+        return deck_spec(game, deck)
+    except DeckError as exc:
+        raise UsageError(f"tableside draw: {exc}") from None
+
+
+def _game_with_deck(game_id: str | None, deck: str) -> Game:
+    """The game a save-less draw shuffles: the one named, else the default game if it has the
+    deck, else the first installed game that has it (a game that fails to load is passed by)."""
+    from rulesets import registry
+
+    if game_id is not None:
+        try:
+            return registry.game(game_id)
+        except registry.UnknownGame as exc:
+            raise UsageError(f"tableside draw: {exc}") from None
+    for candidate in dict.fromkeys([registry.DEFAULT, *registry.ids()]):
+        try:
+            game = registry.game(candidate)
+        except registry.UnknownGame:
+            continue
+        if any(deck in (spec.id, "") for spec in game.decks):
+            return game
+    wanted = f"a deck {deck!r:.40}" if deck else "a deck of cards"
+    raise UsageError(f"tableside draw: no installed game has {wanted}")
+
+
+def _draw_from_save(path: Path, deck: str, count: int, game_id: str | None) -> list[dict[str, Any]]:
     from app.state import Campaign, CommandError
     from app.store import CampaignStore, StoreError
-    from rulesets.decks import DrawCards, find_deck
+    from rulesets.decks import DrawCards, read_deck
 
     try:
         store = CampaignStore.open(path, create=False)
@@ -164,11 +208,15 @@ def _draw_from_save(path: Path, deck: str, count: int) -> list[dict[str, Any]]:
         raise UsageError(f"tableside draw: {exc}") from None
     try:
         campaign = Campaign(store)
+        game = campaign.game
+        if game_id is not None and game_id != game.id:
+            raise UsageError(f"tableside draw: the campaign plays {game.id}, not {game_id}")
+        spec = _deck_of(game, deck)
         try:
-            campaign.apply(DrawCards(deck, count))  # type: ignore[arg-type]
+            campaign.apply(DrawCards(spec.id, count))
         except CommandError as exc:
             raise UsageError(f"tableside draw: {exc}") from None
-        _, after = find_deck(campaign.rows("decks"), deck)
+        _, after = read_deck(campaign.rows("decks"), spec, campaign.rows("party"))
         drawn = after.discard[-count:]
         return [c.to_dict() for c in drawn]
     finally:
@@ -179,17 +227,24 @@ def _draw_from_save(path: Path, deck: str, count: int) -> list[dict[str, Any]]:
 
 
 def cmd_draw(argv: Sequence[str]) -> int:
-    """``tableside draw [--deck minor|major] [--count N] [--save SAVE] [--json]``."""
-    from rulesets.tarot import DeckError, DeckState
+    """``tableside draw [--deck ID] [--game ID] [--count N] [--save SAVE] [--json]``."""
+    from rulesets.decks import DeckError, DeckState
 
     args = _draw_parser().parse_args(argv)
-    if not 1 <= args.count <= 78:
-        raise UsageError("tableside draw: --count must be between 1 and 78")
+    if args.count < 1:
+        raise UsageError("tableside draw: --count must be 1 or more")
     if args.save is not None:
-        cards = _draw_from_save(args.save.expanduser().absolute(), args.deck, args.count)
+        path = args.save.expanduser().absolute()
+        cards = _draw_from_save(path, args.deck, args.count, args.game)
     else:
+        spec = _deck_of(_game_with_deck(args.game, args.deck), args.deck)
+        if args.count > len(spec.cards):
+            raise UsageError(
+                f"tableside draw: --count must be between 1 and {len(spec.cards)} "
+                f"(the {spec.name})"
+            )
         rng = random.Random(args.seed)
-        state = DeckState.new(args.deck, rng)
+        state = DeckState.new(spec, rng)
         try:
             cards = [c.to_dict() for c in state.draw(rng, args.count).cards]
         except DeckError as exc:

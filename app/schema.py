@@ -120,6 +120,8 @@ def _check_document(table: str, doc_id: str, doc: Any, game: str) -> None:
     _require(isinstance(doc, dict), where, "document must be an object")
     if table == "party":
         _check_party(doc, where, game)
+    elif table == "decks":
+        _check_deck(doc, where, game)
     else:
         _CHECKS[table](doc, where)
 
@@ -353,15 +355,19 @@ def _check_log(doc: dict[str, Any], where: str) -> None:
     _check_fields(doc, "log", where)
 
 
-def _check_deck(doc: dict[str, Any], where: str) -> None:
-    from rulesets.tarot import DeckState
+def _check_deck(doc: dict[str, Any], where: str, game: str) -> None:
+    """A document of one of the game's declared decks must be that whole deck; another kind
+    (a game's running contest) is the game's own."""
+    from rulesets.decks import DeckState
+    from rulesets.registry import game as game_of
 
     _check_fields(doc, "decks", where)
-    if doc.get("kind") in ("minor", "major"):
-        try:
-            DeckState.from_dict(doc)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise SchemaError(f"{where}: cannot be read as a deck ({exc})") from None
+    for spec in game_of(game).decks:
+        if doc.get("kind") == spec.id:
+            try:
+                DeckState.from_dict(doc, spec)
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise SchemaError(f"{where}: cannot be read as a deck ({exc})") from None
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
@@ -369,7 +375,6 @@ _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
     "npcs": _check_npc,
     "encounters": _check_encounter,
     "log": _check_log,
-    "decks": _check_deck,
 }
 
 

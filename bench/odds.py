@@ -86,7 +86,7 @@ from rulesets.nemron import rules as nemron
 from rulesets.resolution import rules as resolution
 from rulesets.shadows import rules as shadows
 from rulesets.somnihil import rules as somnihil
-from rulesets.tarot import full_deck
+from rulesets.shadows.tarot import full_deck
 DECK = full_deck("minor")
 def refused(expression):
     try:

@@ -227,7 +227,8 @@ class Check:
 
 @dataclass(frozen=True)
 class CardTable:
-    """A game that plays with hands of cards: the tray shows its decks and one hand at a time.
+    """A game that plays with hands of cards: the tray shows its decks (``Game.decks``, read
+    through :mod:`rulesets.decks`) and one hand at a time.
 
     ``play`` makes the command that plays a held card (holder, card key); ``status`` adds lines
     under the decks (a running contest), read from the campaign.

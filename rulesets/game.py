@@ -17,6 +17,7 @@ from typing import Any
 from rulesets.base import Ruleset, TurnModel
 from rulesets.checks import CheckRules
 from rulesets.clock import TimeRules
+from rulesets.decks import DeckSpec
 from rulesets.fight import FightRules
 from rulesets.foes import FoeRules
 from rulesets.players import PlayerViewRules
@@ -47,6 +48,9 @@ class Game:
     players: PlayerViewRules = field(default_factory=PlayerViewRules)
     time: TimeRules = field(default_factory=TimeRules)
     """What time does in the game: its round, its rests' lengths, its rules for time passing."""
+    decks: tuple[DeckSpec[Any], ...] = ()
+    """The decks of cards the game plays with (:mod:`rulesets.decks`): the tray shows them and
+    their hands, ``tableside draw --deck ID`` draws from them; none: the game uses no cards."""
     actions: tuple[Action, ...] = ()
     summary: str = ""
     """One line on what the game is, for lists of installed games."""

@@ -5,7 +5,8 @@ their inputs, each changed by its own key, and one spec that gives both the exac
 command that rolls. The tray renders any game's check the same way: who rolls (``p``), the
 setup with the key beside each input, the odds chart *before* the roll, ``c`` to roll, ``=`` to
 type every value at once. A game whose table holds cards (:class:`rulesets.checks.CardTable`)
-also gets the decks, one shown hand (``s``) and its own card actions; a game without gets none.
+also gets its declared decks (:mod:`rulesets.decks`, read through the deck interface alone), one
+shown hand (``s``) and its own card actions; a game without gets none.
 
 The setup (who rolls, DC, edge …) is screen state: it is the GM's hand on the dice, not part of
 the campaign; the decks and the log are. Every result lands in the roll log. A game may preset
@@ -31,9 +32,8 @@ from app.queries import current_encounter
 from rulesets import dice
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
-from rulesets.decks import find_deck
+from rulesets.decks import DeckError, DeckState, read_deck
 from rulesets.table import Action, Context
-from rulesets.tarot import DeckError, DeckState
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
 from widgets.event_line import SHOWN, EventLine
@@ -262,14 +262,16 @@ class TrayScreen(PanelScreen):
         who = self.who
         return self.campaign.doc("party", who) if who is not None else None
 
-    def decks(self) -> tuple[DeckState, DeckState]:
+    def decks(self) -> list[DeckState[Any]]:
+        """The game's decks as they lie; with the party, so the cards its sheets hold are
+        out of their deck (the game's ``hold`` hook)."""
         rows = self.campaign.rows("decks")
         try:
-            party = self.campaign.rows("party")  # the Major Arcana PCs hold are out of the deck
-            return find_deck(rows, "minor")[1], find_deck(rows, "major", party)[1]
+            party = self.campaign.rows("party")
+            return [read_deck(rows, spec, party)[1] for spec in self.game.decks]
         except DeckError as exc:
             self.notify(f"A saved deck is damaged: {exc}", severity="error", markup=False)
-            return find_deck([], "minor")[1], find_deck([], "major")[1]
+            return [read_deck([], spec)[1] for spec in self.game.decks]
 
     def setup(self) -> Setup:
         return Setup(self.values, self.who, self._pc(), self.campaign.rows)
@@ -383,7 +385,7 @@ class TrayScreen(PanelScreen):
     def _show_cards(self) -> None:
         table = self.game.checks.cards
         assert table is not None
-        minor, major = self.decks()
+        decks = self.decks()
         named = table.holder or (lambda doc: str(doc.get("name", "?")))
         others = dict(table.others(self.campaign.rows))  # a foe's hand: the GM sees its count
         names = {**others, **{str(pid): named(doc) for pid, doc in self.party()}}
@@ -392,8 +394,7 @@ class TrayScreen(PanelScreen):
         # every hand's count fits one line and the rows go to the shown hand's cards.
         counted = _short_names({str(pid): str(doc.get("name", "?")) for pid, doc in self.party()})
         status = deck_status(
-            minor,
-            major,
+            decks,
             counted if short else names,
             self.shown_holder,
             empty=table.empty,
@@ -406,10 +407,12 @@ class TrayScreen(PanelScreen):
         hand = self.query_one("#hand-cards", OptionList)
         highlighted = hand.highlighted
         hand.clear_options()
+        with_hands = [state for state in decks if state.spec.hand]
         if self.shown_holder is not None:
-            cards = minor.hand(self.shown_holder)
-            hand.border_title = f"Hand: {names.get(self.shown_holder, '?')} · enter plays"
-            hand.add_options([Option(card_text(c), id=c.key) for c in cards])
+            cards = [(s.spec, c) for s in with_hands for c in s.hand(self.shown_holder)]
+            what = with_hands[0].spec.hand if with_hands else "Hand"
+            hand.border_title = f"{what}: {names.get(self.shown_holder, '?')} · enter plays"
+            hand.add_options([Option(card_text(spec.read(c)), id=c.key) for spec, c in cards])
             if cards:
                 hand.highlighted = min(highlighted or 0, len(cards) - 1)
         else:

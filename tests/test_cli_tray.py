@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,77 @@ def test_a_flag_the_check_does_not_use_is_an_error(
     assert err.startswith(f"tableside odds: {flag} is not an option of") or err.startswith(
         f"tableside odds: {flag} is an option of a game's check"
     )
+
+
+# --- draw: the decks are the game's (issue 25) -------------------------------------------------
+
+
+def test_soh01_draw_output_is_the_contract_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    """The tarot moved into Shadows' package; a seeded draw prints what it printed before."""
+    _, out, _ = run(capsys, "draw", "--seed", "4", "--count", "5")
+    assert out.splitlines() == [
+        "Page of Coins", "Ace of Swords", "King of Swords", "9 of Coins", "8 of Coins",
+    ]  # fmt: skip
+    _, out, _ = run(capsys, "draw", "--deck", "major", "--seed", "9", "--count", "4")
+    assert out.splitlines() == [
+        "The Hanged Man (reversed)", "The Star (reversed)", "The High Priestess (reversed)",
+        "The Lovers",
+    ]  # fmt: skip
+    _, out, _ = run(capsys, "draw", "--game", "shadows", "--deck", "major", "--seed", "9", "--json")
+    assert json.loads(out) == {
+        "deck": "major", "rank": "The Hanged Man", "value": 12, "suit": None,
+        "reversed": True, "name": "The Hanged Man",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--game", "somnihil"], "tableside draw: Somnihil plays with no deck of cards"),
+        (["--game", "shadows", "--deck", "tarot"], "Shadows of Humanity has no deck 'tarot'"),
+        (["--deck", "runes"], "tableside draw: no installed game has a deck 'runes'"),
+        (["--deck", "minor", "--count", "57"], "between 1 and 56 (the Minor Arcana)"),
+    ],
+)
+def test_a_deck_the_game_does_not_have_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    code, out, err = run(capsys, "draw", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and said in err
+
+
+def test_drawing_from_a_game_without_decks_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_demo("somnihil", tmp_path / "c.json", seed=1)
+    before = path.read_bytes()
+    code, out, err = run(capsys, "draw", "--save", str(path), "--deck", "minor")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "Somnihil plays with no deck of cards" in err
+    assert path.read_bytes() == before
+    shadows = write_demo("shadows", tmp_path / "s.json", seed=1)
+    code, _, err = run(capsys, "draw", "--save", str(shadows), "--game", "somnihil")
+    assert code == 2 and "the campaign plays shadows, not somnihil" in err
+
+
+def test_a_save_from_before_the_decks_were_a_games_keeps_drawing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A schema-3 Shadows save (its decks as ``{"kind": "minor", ...}`` documents) opens and
+    draws on from where it was, both decks."""
+    path = tmp_path / "old.json"
+    shutil.copy(Path(__file__).parent / "fixtures" / "campaign_v3.json", path)
+    old = {doc["kind"]: doc for doc in read_campaign(path)["decks"].values()}
+    assert len(old["minor"]["draw_pile"]) == 55 and len(old["major"]["draw_pile"]) == 20
+    code, out, _ = run(capsys, "draw", "--save", str(path), "--count", "2", "--json")
+    drawn = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and drawn == old["minor"]["draw_pile"][:2]
+    code, out, _ = run(capsys, "draw", "--save", str(path), "--deck", "major", "--json")
+    # The card drawn (Death), not the Star Agnes holds: the read-back once left the party out,
+    # so the held Star fell onto the discards after the drawn card and was printed instead.
+    assert code == 0 and json.loads(out) == old["major"]["draw_pile"][0]
+    new = {doc["kind"]: doc for doc in read_campaign(path)["decks"].values()}
+    assert len(new["minor"]["draw_pile"]) == 53
+    # SOH-04: the Star Agnes holds (her sheet) left the Major deck's pile for her hand.
+    assert [c["name"] for c in new["major"]["hands"]["1"]] == ["The Star"]
+    assert len(new["major"]["draw_pile"]) == 18

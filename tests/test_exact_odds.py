@@ -30,11 +30,13 @@ from app import cli, cli_tray
 from rulesets import dice, npc, odds
 from rulesets.aspects import rules as aspects
 from rulesets.base import RuleError
+from rulesets.decks import DeckError, DeckState
 from rulesets.nemron import rules as nemron
 from rulesets.resolution import rules as resolution
 from rulesets.shadows import rules as shadows
+from rulesets.shadows import tarot
+from rulesets.shadows.tarot import full_deck, minor_card, new_deck
 from rulesets.somnihil import rules as somnihil
-from rulesets.tarot import DeckError, DeckState, full_deck, minor_card
 
 K = TypeVar("K", bound=Hashable)
 EXAMPLES = settings(
@@ -126,7 +128,7 @@ def test_gen02_cli_odds_says_explosions_are_bounded(capsys: pytest.CaptureFixtur
 
 def test_soh_odds_with_one_card_left_are_that_card() -> None:
     """The 9 of Cups alone in the pile, bonus 16, Normal: the draw is certain, 25, Success."""
-    deck = DeckState("minor", [minor_card("9", "Cups")], [c for c in full_deck("minor")
+    deck = DeckState(tarot.MINOR, [minor_card("9", "Cups")], [c for c in full_deck("minor")
                      if c.name != "9 of Cups"])  # fmt: skip
     assert shown(shadows.check_odds(deck, 16, "Normal", "single")) == {"Success": 1}
     drawn = shadows.skill_draw(random.Random(1), deck, skill=16, level="Normal")
@@ -135,8 +137,8 @@ def test_soh_odds_with_one_card_left_are_that_card() -> None:
 
 def test_soh_king_with_nothing_left_adds_nothing() -> None:
     """The Reading always said so for the odds; the draw raised DeckError instead."""
-    deck = DeckState("minor", [minor_card("King", "Cups")], [])
-    drawn = shadows.skill_draw(random.Random(1), deck, skill=10, major=DeckState.new(
+    deck = DeckState(tarot.MINOR, [minor_card("King", "Cups")], [])
+    drawn = shadows.skill_draw(random.Random(1), deck, skill=10, major=new_deck(
         "major", random.Random(0)))  # fmt: skip
     assert drawn.extra is None and drawn.total == 24
     assert "no card left to add to the total" in drawn.events
@@ -271,14 +273,14 @@ def test_soh_draw_matches_odds_from_any_small_deck(
         cards += [minor_card("Queen", "Cups"), minor_card("Page", "Wands")]
     pile, discard = cards[:on_pile], cards[on_pile:][:4]
     assume(math.factorial(len(pile)) * math.factorial(len(discard)) <= 3000)
-    major = DeckState.new("major", random.Random(0))
-    deck = DeckState("minor", pile, discard)
+    major = new_deck("major", random.Random(0))
+    deck = DeckState(tarot.MINOR, pile, discard)
 
     def draw(rng: random.Random, order: tuple[int, ...]) -> str:
-        state = DeckState("minor", [pile[i] for i in order], list(discard))
+        state = DeckState(tarot.MINOR, [pile[i] for i in order], list(discard))
         return shadows.skill_draw(
             rng, state, skill=bonus, level=level, mode=mode,  # type: ignore[arg-type]
-            major=DeckState("major", list(major.draw_pile)),
+            major=DeckState(tarot.MAJOR, list(major.draw_pile)),
         ).band  # fmt: skip
 
     if len(pile) + len(discard) < (1 if mode == "single" else 3):

@@ -205,8 +205,8 @@ def test_asp05_a_foe_attacks_2d6_plus_skill_against_the_defenders_total(opened: 
 def test_soh13_defence_is_quickness_plus_cards_from_the_defenders_hand(opened: Any) -> None:
     """The issue: ``Bram Okafor's defence 25 = quickness 1 + cards 24`` left his cards in his
     hand and his AP untouched. Defence cards are the defender's own, 1 AP each."""
-    from rulesets.decks import find_deck
     from rulesets.shadows.cards import DealHands
+    from rulesets.shadows.tarot import find_deck
 
     campaign = opened("shadows")
     eid = started(campaign)

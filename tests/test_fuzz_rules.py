@@ -487,6 +487,8 @@ COMMANDS: list[type] = [
     npcs.RollStatblock,
     npcs.RefreshInstanceEffort,
     decks.DrawCards,
+    decks.DealCards,
+    decks.PlayCard,
     cards.SkillDraw,
     cards.OpposedDraw,
     cards.DealHands,

@@ -1,6 +1,6 @@
 """Nothing from a save reaches the terminal raw: the bytes written are read and searched.
 
-Each game's demo campaign, with a roll log and both decks, has every free-text field of every
+Each game's demo campaign, with a roll log and its decks, has every free-text field of every
 document, the campaign name and the file name laced with ``tests.hostile.HOSTILE``. The TUI
 runs with Textual's headless driver turned into a recording one (it renders exactly as the
 real driver does, into a list instead of a tty), every panel is visited and its rows walked,
@@ -46,8 +46,8 @@ def hostile_save(folder: Path, game: str) -> tuple[Path, int]:
     store = CampaignStore.open(path)
     campaign = Campaign(store, rng=random.Random(5), clock=lambda: FIXED_NOW)
     campaign.apply(RollDice("2d6+1"))
-    campaign.apply(DrawCards("minor", 3))
-    campaign.apply(DrawCards("major", 1))
+    for index, deck in enumerate(campaign.game.decks):  # every deck the game plays with
+        campaign.apply(DrawCards(deck.id, 3 if index == 0 else 1))
     store.close()
     data, poisoned = poison(read_campaign(path))
     atomic_write(path, orjson.dumps(data))

@@ -15,11 +15,11 @@ from app.commands.combat import StartEncounter
 from app.commands.party import ChangePC
 from app.queries import current_encounter
 from app.state import Campaign, CommandError
-from rulesets.decks import load_deck, save_deck
+from rulesets.decks import DeckState, load_deck, save_deck
 from rulesets.shadows import cards
 from rulesets.shadows.fight import PlayAttackCard
+from rulesets.shadows.tarot import MINOR, deck_from_dict, full_deck, minor_card
 from rulesets.table import Tx
-from rulesets.tarot import DeckState, full_deck, minor_card
 from screens.combat import CombatScreen
 from screens.form import FormScreen
 from tests.apphelpers import SIZE, demo_app, open_demo
@@ -44,13 +44,13 @@ class StackMinor:
         top = [minor_card(*name.split()) for name in self.top]
         used = {c.key for c in top} | {c.key for cs in placed.values() for c in cs}
         rest = [c for c in full_deck("minor") if c.key not in used]
-        save_deck(tx, deck_id, DeckState("minor", top + rest, [], placed))
+        save_deck(tx, deck_id, DeckState(MINOR, top + rest, [], placed))
         return []
 
 
 def _minor(campaign: Campaign) -> DeckState:
     doc = next(d for _, d in campaign.rows("decks") if d.get("kind") == "minor")
-    return DeckState.from_dict(doc)
+    return deck_from_dict(doc)
 
 
 def _encounter(campaign: Campaign) -> tuple[int, dict[str, Any]]:

@@ -204,8 +204,8 @@ async def test_the_odds_box_is_titled_by_the_modifier_its_figures_use_at_80x24(
         assert "+20 +6 assist -3 off physical focus vs Normal" in str(setup.render())
         chart = app.screen.query_one(OddsChart)
         assert chart.border_title == "Odds · +23 with assistance"
-        from rulesets.decks import find_deck
         from rulesets.shadows import rules as shadows
+        from rulesets.shadows.tarot import find_deck
 
         minor = find_deck(app.campaign.rows("decks"), "minor")[1]
         assert chart.bands == shadows.check_odds(minor, 23, "Normal", "single")

@@ -16,15 +16,15 @@ from app.state import Campaign, CommandError
 from app.store import CampaignStore, read_campaign
 from rulesets.aspects import checks as aspects_checks
 from rulesets.aspects import rules as aspects
-from rulesets.decks import DrawCards
+from rulesets.decks import DeckState, DrawCards
 from rulesets.nemron import checks as nemron_checks
 from rulesets.nemron import rules as nemron
 from rulesets.resolution import checks as resolution_checks
 from rulesets.shadows import cards
 from rulesets.shadows import rules as shadows
+from rulesets.shadows.tarot import deck_from_dict, full_deck, new_deck
 from rulesets.somnihil import checks as somnihil_checks
 from rulesets.somnihil import rules as somnihil
-from rulesets.tarot import DeckState, full_deck
 from tests.apphelpers import open_demo
 
 Factory = Callable[..., Campaign]
@@ -47,7 +47,7 @@ def rolls(campaign: Campaign) -> list[dict[str, Any]]:
 
 
 def decks(campaign: Campaign) -> dict[str, DeckState]:
-    return {d["kind"]: DeckState.from_dict(d) for _, d in campaign.rows("decks")}
+    return {d["kind"]: deck_from_dict(d) for _, d in campaign.rows("decks")}
 
 
 # --- Somnihil ---------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_asp03_invoke_plus_two_and_against_minus_two(tmp_path: Path) -> None:
 
 
 def test_soh01_first_card_command_creates_decks_lazily_and_saves_order(tmp_path: Path) -> None:
-    campaign = demo(tmp_path, "somnihil")
+    campaign = demo(tmp_path, "shadows")
     assert campaign.rows("decks") == []
     campaign.apply(DrawCards("minor", 3))
     state = decks(campaign)["minor"]
@@ -332,7 +332,7 @@ def test_soh01_first_card_command_creates_decks_lazily_and_saves_order(tmp_path:
     path = campaign.store.path
     campaign.store.close()
     saved = read_campaign(path)
-    reopened = DeckState.from_dict(next(iter(saved["decks"].values())))
+    reopened = deck_from_dict(next(iter(saved["decks"].values())))
     assert reopened.draw_pile[0] == top
 
 
@@ -359,7 +359,7 @@ def test_soh04_queen_grants_major_arcana_to_the_party_sheet(tmp_path: Path) -> N
     campaign = demo(tmp_path, "shadows")
 
     def queen_first(r: random.Random) -> bool:
-        state = DeckState.new("minor", r)
+        state = new_deck("minor", r)
         return state.draw_pile[0].rank == "Queen"
 
     held = len(campaign.doc("party", 1)["lists"].get("major_arcana", []))  # type: ignore[index]
@@ -376,7 +376,7 @@ def test_soh06_fumble_draws_an_omen(tmp_path: Path) -> None:
     campaign = demo(tmp_path, "shadows")
 
     def ace_first(r: random.Random) -> bool:
-        return DeckState.new("minor", r).draw_pile[0].rank == "Ace"
+        return new_deck("minor", r).draw_pile[0].rank == "Ace"
 
     campaign.rng = random.Random(seed_where(ace_first))
     campaign.apply(cards.SkillDraw(1, "single", 30, "Normal"))
@@ -416,10 +416,14 @@ def test_soh11_soh12_deal_play_redraw_recall(tmp_path: Path) -> None:
     campaign.store.close()
 
 
-def test_soh11_other_games_deal_a_default_hand(tmp_path: Path) -> None:
+def test_soh11_a_game_without_the_tarot_refuses_its_card_commands(tmp_path: Path) -> None:
+    """Decks are a game's (issue 25): the tarot is Shadows', so another game's campaign has no
+    Minor Arcana to deal or draw from, and refusing writes nothing."""
     campaign = demo(tmp_path, "aspects")
-    campaign.apply(cards.DealHands())
-    assert set(decks(campaign)["minor"].hand_counts().values()) == {5}
+    for command in (cards.DealHands(), DrawCards("minor", 1), cards.Shuffle("minor")):
+        with pytest.raises(CommandError, match="aspects game plays with no deck of cards"):
+            campaign.apply(command)
+    assert campaign.rows("decks") == []
     campaign.store.close()
 
 
@@ -493,7 +497,7 @@ def test_soh01_property_deck_is_always_whole(
 
 def _minor(campaign: Campaign) -> DeckState:
     doc = next(d for _, d in campaign.rows("decks") if d.get("kind") == "minor")
-    return DeckState.from_dict(doc)
+    return deck_from_dict(doc)
 
 
 def _counter_seed(success: bool) -> tuple[int, int]:
@@ -501,7 +505,7 @@ def _counter_seed(success: bool) -> tuple[int, int]:
     does not) beat the target, so both outcomes are pinned."""
     for seed in range(500):
         rng = random.Random(seed)
-        card = DeckState.new("minor", rng).draw_pile[0]
+        card = new_deck("minor", rng).draw_pile[0]
         if card.suit == "Swords" and 3 <= card.value <= 12:
             return seed, card.value - 2 if success else card.value + 1
     raise AssertionError("no seed found")
@@ -690,7 +694,7 @@ def test_soh11_a_dead_or_defeated_pc_is_dealt_no_hand(tmp_path: Path) -> None:
 
 def test_soh04_a_held_major_arcana_is_out_of_the_deck_until_given_up(tmp_path: Path) -> None:
     from app.commands.party import ChangePC
-    from rulesets.decks import find_deck
+    from rulesets.shadows.tarot import find_deck
 
     campaign = demo(tmp_path, "shadows")
     agnes = campaign.doc("party", 1)

@@ -1,53 +1,67 @@
-"""What the table may see of the cards: deck counts, one hand shown, the others counted."""
+"""What the table may see of the cards: deck counts, one hand shown, the others counted.
+
+Any game's decks read the same way: the deck's own :class:`~rulesets.decks.CardText` says how a
+card reads, and the decks whose hands the tray shows say so (``DeckSpec.hand``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.text import Text
 
-from rulesets.tarot import Card, DeckState
+from rulesets.decks import CardText, DeckState
 from widgets.literal import clean
 
 
-def card_text(card: Card) -> Text:
-    """A card for a list: ``Queen of Cups (13)``; a Major Arcana with its meaning."""
+def card_text(card: CardText) -> Text:
+    """A card for a list: ``Queen of Cups (13) face``, ``The Tower — Sudden change …``."""
     text = Text()
-    suit_style = {"Cups": "cyan", "Coins": "yellow", "Swords": "white", "Wands": "red"}
-    text.append(card.label, style=f"bold {suit_style.get(card.suit or '', 'magenta')}")
-    if card.deck == "minor":
-        text.append(f" ({card.value})", style="dim")
-        if card.is_face:
-            text.append(" face", style="italic")
-    else:
-        text.append(f" — {card.meaning()}", style="dim")
+    text.append(card.name, style=f"bold {card.colour or 'magenta'}")
+    if card.short:
+        text.append(f" {card.short}", style="dim")
+    for mark in card.marks:
+        text.append(f" {mark}", style="italic")
+    if card.meaning:
+        text.append(f" — {card.meaning}", style="dim")
     return text
 
 
+def hand_counts(decks: Sequence[DeckState[Any]]) -> dict[str, int]:
+    """How many cards each holder holds of the decks whose hands the tray shows."""
+    counts: dict[str, int] = {}
+    for state in decks:
+        if state.spec.hand:
+            for holder, count in state.hand_counts().items():
+                counts[holder] = counts.get(holder, 0) + count
+    return counts
+
+
 def deck_status(
-    minor: DeckState,
-    major: DeckState,
+    decks: Sequence[DeckState[Any]],
     names: Mapping[str, str],
     shown: str | None,
     empty: str = "No hands dealt",
     compact: bool = False,
     others: Mapping[str, str] | None = None,
 ) -> Text:
-    """Draw pile and discard counts, then every hand as a count (the shown one marked).
-    ``compact``: both decks on one line, without the top discard (a short screen, where the
-    row goes to a card of the shown hand; the log names every discard), and the hands of
-    ``others`` (foes, by holder) as their counts alone, after the characters'."""
+    """Draw pile and discard counts of each deck, then every hand as a count (the shown one
+    marked). ``compact``: the decks on one line, without the top discard (a short screen,
+    where the row goes to a card of the shown hand; the log names every discard), and the
+    hands of ``others`` (foes, by holder) as their counts alone, after the characters'."""
     text = Text()
-    for index, state in enumerate((minor, major)):
+    for index, state in enumerate(decks):
         text.append(f"{state.title}: ", style="bold")
         text.append(f"{len(state.draw_pile)} to draw, {len(state.discard)} discarded")
         if compact:
-            text.append(" · " if index == 0 else "\n")
+            text.append(" · " if index < len(decks) - 1 else "\n")
             continue
         if state.discard:
-            text.append(f" (top: {state.discard[-1].label})", style="dim")
+            top = state.spec.read(state.discard[-1]).name
+            text.append(f" (top: {clean(top, 60)})", style="dim")
         text.append("\n")
-    counts = minor.hand_counts()
+    counts = hand_counts(decks)
     if not counts:
         text.append(empty, style="dim")
     else:

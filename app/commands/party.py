@@ -345,7 +345,8 @@ class PartyAction:
     action: str
     hours: int = 0
     keep: tuple[tuple[str, str], ...] = ()
-    """(PC doc id as text, choice) per PC: a Major Arcana the GM lets a PC carry over."""
+    """(PC doc id as text, choice) per PC: what the rest's form let the GM choose (a card a PC
+    carries over)."""
 
     @property
     def label(self) -> str:

@@ -14,11 +14,12 @@ from typing import Any, Literal
 
 from rulesets import encounter as er
 from rulesets.base import CheckResult, RuleError
-from rulesets.decks import load_deck, save_deck
+from rulesets.decks import DeckError, load_deck, save_deck
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.foes import FOE_PREFIX
+from rulesets.shadows.tarot import MINOR_RANKS, SUITS, Card, DeckKind, minor_card
+from rulesets.shadows.tarot import TarotDeck as DeckState  # every deck here is of tarot cards
 from rulesets.table import Tx
-from rulesets.tarot import MINOR_RANKS, SUITS, Card, DeckError, DeckKind, DeckState, minor_card
 
 
 def _names(cards: tuple[Card, ...] | list[Card]) -> str:

@@ -22,7 +22,7 @@ from rulesets.checks import (
     Rows,
     Setup,
 )
-from rulesets.decks import DrawCards, find_deck
+from rulesets.decks import DrawCards
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import (
     CombatFumble,
@@ -44,8 +44,8 @@ from rulesets.shadows.cards import (
     find_contest,
 )
 from rulesets.shadows.foes import FOE_PREFIX
+from rulesets.shadows.tarot import SUITS, find_deck
 from rulesets.table import Action, Command, Context, Doc, Field, need_pc
-from rulesets.tarot import SUITS
 
 MAX_SKILL = 60
 """Skills on a Shadows sheet stay far below this; it only catches typos (120 for 12)."""

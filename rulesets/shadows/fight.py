@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesets import encounter as er
-from rulesets.decks import find_deck, load_deck, save_deck
+from rulesets.decks import load_deck, save_deck
 from rulesets.fight import (
     Answers,
     EncounterCommand,
@@ -35,8 +35,8 @@ from rulesets.fight import (
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import SetFocus, held_card, parse_card
 from rulesets.shadows.foes import FOE_PREFIX, best_defence, holder_of
+from rulesets.shadows.tarot import SUITS, Card, find_deck
 from rulesets.table import Action, Context, Field
-from rulesets.tarot import SUITS, Card
 
 Doc = dict[str, Any]
 FOE_POOLS = shadows.POOLS

@@ -25,12 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets import encounter as er
-from rulesets.decks import find_deck, load_deck, save_deck
+from rulesets.decks import load_deck, save_deck
 from rulesets.fight import Fight
 from rulesets.foes import Foe, FoeRules, RollKind, Strike, Swing, atk_mod
 from rulesets.npc import NPC
 from rulesets.shadows import rules as shadows
-from rulesets.tarot import Card
+from rulesets.shadows.tarot import Card, find_deck
 
 Doc = dict[str, Any]
 FOE_PREFIX = "foe:"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from rulesets import tarot
 from rulesets.game import DemoPC, Game
-from rulesets.shadows import checks, clock, fight, foes, players, sheet
+from rulesets.shadows import checks, clock, fight, foes, players, sheet, tarot
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -76,6 +75,7 @@ GAME = Game(
     sheet=sheet.SHEET,
     players=players.PLAYERS,
     time=clock.TIME_RULES,
+    decks=tarot.DECKS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
 )

@@ -7,9 +7,9 @@ character down and Life at 0 kills it (see :mod:`rulesets.shadows.rules`).
 from __future__ import annotations
 
 from rulesets.base import Character, SheetSpec
-from rulesets.decks import find_deck
+from rulesets.decks import DeckError
 from rulesets.players import BANDS, Band, Hand, PlayerViewRules, Rows, band_of, pool
-from rulesets.tarot import Card, DeckError
+from rulesets.shadows.tarot import Card, find_deck
 
 
 def band(sheet: SheetSpec, character: Character) -> Band:

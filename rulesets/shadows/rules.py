@@ -1,10 +1,11 @@
 """Shadows of Humanity: tarot draws against a difficulty table, AP rounds, combat hands.
 
-The decks live in :mod:`rulesets.tarot` (:class:`~rulesets.tarot.DeckState`, SOH-01). Every
-function that draws takes the deck state and an injected ``rng`` and mutates only the deck
-(cards drawn for a check end on its discard pile); character dicts are never mutated, a new
-copy comes back. Held Major Arcana are card dicts in ``character["lists"]["major_arcana"]``
-and, while held, in the Major deck's hand for that character id, so the deck stays whole.
+The decks are declared in :mod:`rulesets.shadows.tarot` (SOH-01), each on the table a
+:class:`~rulesets.decks.DeckState`. Every function that draws takes the deck state and an
+injected ``rng`` and mutates only the deck (cards drawn for a check end on its discard pile);
+character dicts are never mutated, a new copy comes back. Held Major Arcana are card dicts in
+``character["lists"]["major_arcana"]`` and, while held, in the Major deck's hand for that
+character id, so the deck stays whole.
 
 Reading: "draw value" in the difficulty table is the value of the single card or the middle
 card, before any King/face extra card, because the fumble paragraph speaks of the card drawn.
@@ -65,6 +66,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from rulesets import decks
 from rulesets.base import (
     AttributeSpec,
     Character,
@@ -77,9 +79,11 @@ from rulesets.base import (
     rng_or_new,
 )
 from rulesets.base import RuleError as _BaseRuleError
-from rulesets.tarot import GM as GM
-from rulesets.tarot import SUITS, Card, DeckState, as_card, hand_summary
-from rulesets.tarot import DeckError as DeckError
+from rulesets.decks import GM as GM
+from rulesets.decks import DeckError as DeckError
+from rulesets.decks import hand_summary
+from rulesets.shadows.tarot import SUITS, Card, as_card, deck_from_dict, new_deck
+from rulesets.shadows.tarot import TarotDeck as DeckState  # every deck here is of tarot cards
 
 
 class RuleError(_BaseRuleError):
@@ -266,7 +270,7 @@ def skill_draw(
     total = used.value + (extra.value if extra else 0) + bonus
     band = band_for(used.value, total, row)
     fumble = band == CRITICAL_FAILURE
-    majors = major if major is not None else DeckState.new("major", rng)
+    majors = major if major is not None else new_deck("major", rng)
     omen = granted = None
     if (fumble or used.rank == "Queen") and majors.available == 0:
         events.append("Major Arcana: every card is held, none to draw")
@@ -283,10 +287,10 @@ def skill_draw(
 
 def _deck_option(value: Any, kind: Literal["minor", "major"], rng: random.Random) -> DeckState:
     if value is None:
-        return DeckState.new(kind, rng)
-    if isinstance(value, DeckState):
+        return new_deck(kind, rng)
+    if isinstance(value, decks.DeckState):
         return value
-    return DeckState.from_dict(value)
+    return deck_from_dict(value)
 
 
 def check(rng: random.Random | None = None, **options: Any) -> CheckResult:
@@ -1243,8 +1247,8 @@ RULESET = Ruleset(
         "draw_odds": draw_odds,
         "check_odds": check_odds,
         "ap_per_round": ap_per_round,
-        "new_deck": DeckState.new,
-        "deck_from_dict": DeckState.from_dict,
+        "new_deck": new_deck,
+        "deck_from_dict": deck_from_dict,
         "hand_summary": hand_summary,
     },
 )

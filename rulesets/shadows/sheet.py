@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulesets import tarot
 from rulesets.base import Character
-from rulesets.decks import held_by, load_deck, save_deck
-from rulesets.shadows import rules
+from rulesets.decks import load_deck, save_deck
+from rulesets.shadows import rules, tarot
+from rulesets.shadows.tarot import held_by
 from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRules
 from rulesets.table import Action, Field, Reader, Tx
 
@@ -98,7 +98,7 @@ def _grant(tx: Tx, pc: Character, values: Mapping[str, Any]) -> list[str]:
             other = tx.find("party", int(holder)) or {}
             raise rules.RuleError(f"{other.get('name', '?')} already holds {card.name}")
     pc.update(rules.grant_major_arcana(pc, card))
-    # The deck follows the sheet the next time it is read (rulesets.decks.hold_listed).
+    # The deck follows the sheet the next time it is read (rulesets.shadows.tarot.hold_listed).
     return [f"{pc.get('name', '?')} now holds {card.name}: out of the Major Arcana"]
 
 

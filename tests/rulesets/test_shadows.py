@@ -12,18 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesets.decks import GM, DeckError, DeckState, hand_summary
 from rulesets.shadows import rules as soh
-from rulesets.tarot import (
-    GM,
+from rulesets.shadows.tarot import (
     MAJOR_ARCANA,
     TOWER_TEXT_ERRATUM,
     Card,
-    DeckError,
-    DeckState,
+    deck_from_dict,
     full_deck,
-    hand_summary,
     major_card,
     minor_card,
+    new_deck,
+    spec_of,
 )
 
 
@@ -31,7 +31,7 @@ def stacked(*top: Card, deck: str = "minor") -> DeckState:
     """A whole deck with ``top`` on top in that order, the rest after in fixed order."""
     keys = {c.key for c in top}
     rest = [c for c in full_deck(deck) if c.key not in keys]  # type: ignore[arg-type]
-    return DeckState(deck, list(top) + rest)  # type: ignore[arg-type]
+    return DeckState(spec_of(deck), list(top) + rest)
 
 
 def m(text: str) -> Card:
@@ -86,7 +86,7 @@ def test_soh01_card_json_layout_round_trip() -> None:
 
 def test_soh01_draw_without_replacement_and_reshuffle_event() -> None:
     rng = random.Random(3)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     first = deck.draw(rng, 56)
     assert len({c.key for c in first.cards}) == 56 and first.events == ()
     assert deck.draw_pile == [] and len(deck.discard) == 56
@@ -97,20 +97,20 @@ def test_soh01_draw_without_replacement_and_reshuffle_event() -> None:
 
 def test_soh01_state_round_trip_and_refuses_doubled_card() -> None:
     rng = random.Random(5)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 5, to="ann")
     deck.draw(rng, 3)
     data = deck.to_dict()
-    back = DeckState.from_dict(data)
+    back = deck_from_dict(data)
     assert back == deck and back.to_dict() == data
     data["discard"].append(data["draw_pile"][0])
     with pytest.raises(DeckError, match="doubled"):
-        DeckState.from_dict(data)
+        deck_from_dict(data)
 
 
 def test_soh01_recall_hands_and_gather() -> None:
     rng = random.Random(2)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 4, to="ann")
     deck.draw(rng, 2, to="bob")
     deck.recall_hands()
@@ -120,14 +120,14 @@ def test_soh01_recall_hands_and_gather() -> None:
 
 
 def test_soh01_major_shuffle_sets_orientation() -> None:
-    deck = DeckState.new("major", random.Random(8))
+    deck = new_deck("major", random.Random(8))
     assert {c.reversed for c in deck.draw_pile} == {True, False}
-    assert all(not c.reversed for c in DeckState.new("minor", random.Random(8)).draw_pile)
+    assert all(not c.reversed for c in new_deck("minor", random.Random(8)).draw_pile)
 
 
 def test_soh01_cannot_draw_cards_held_in_hands() -> None:
     rng = random.Random(1)
-    deck = DeckState.new("major", rng)
+    deck = new_deck("major", rng)
     deck.draw(rng, 21, to="ann")
     deck.draw(rng, 1)
     with pytest.raises(DeckError, match="only 1"):
@@ -149,7 +149,7 @@ OPS = st.lists(
 @given(seed=st.integers(0, 10_000), ops=OPS, kind=st.sampled_from(["minor", "major"]))
 def test_soh01_property_deck_stays_whole(seed: int, ops: list, kind: str) -> None:
     rng = random.Random(seed)
-    deck = DeckState.new(kind, rng)  # type: ignore[arg-type]
+    deck = new_deck(kind, rng)  # type: ignore[arg-type]
     for op, n, who in ops:
         try:
             if op == "draw":
@@ -169,7 +169,7 @@ def test_soh01_property_deck_stays_whole(seed: int, ops: list, kind: str) -> Non
         keys = [c.key for c in deck.all_cards()]
         assert len(keys) == len(set(keys))  # never a card twice
         assert sorted(keys) == sorted(c.key for c in full_deck(kind))  # type: ignore[arg-type]
-    assert DeckState.from_dict(deck.to_dict()) == deck
+    assert deck_from_dict(deck.to_dict()) == deck
 
 
 # --- SOH-02..06 all-or-nothing draws ---------------------------------------------------------
@@ -217,7 +217,7 @@ def test_soh04_queen_grants_major_arcana_to_character() -> None:
 
 def test_soh04_sheet_list_use_and_carry_over_at_most_one() -> None:
     rng = random.Random(1)
-    major = DeckState.new("major", rng)
+    major = new_deck("major", rng)
     ann = soh.new_character("Ann")
     for card in major.draw(rng, 3, to="ann").cards:
         ann = soh.grant_major_arcana(ann, card)
@@ -305,7 +305,7 @@ def test_soh08_opposed_tie_draws_again() -> None:
 
 def test_soh08_contest_hidden_margin() -> None:
     rng = random.Random(4)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     contest = soh.Contest(margin=3)
     while not contest.finished:
         contest, _ = contest.draw(rng, deck, 10, 10)
@@ -353,7 +353,7 @@ def test_soh11_hand_size_by_focus_and_deal() -> None:
     assert soh.hand_size(attrs, "mental") == 8
     assert soh.hand_size(attrs, "spiritual") == 4
     rng = random.Random(6)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 10)
     deal = soh.deal_combat_hands(rng, deck, {"ann": 8, "orc": 4})
     assert deal.dealt == {"ann": 8, "orc": 4} and len(deck.draw_pile) == 44
@@ -363,7 +363,7 @@ def test_soh11_hand_size_by_focus_and_deal() -> None:
 
 def test_soh11_redraw_off_focus_and_effort() -> None:
     rng = random.Random(7)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 6, to="ann")
     old = deck.hand("ann")[:3]
     redraw = soh.redraw_hand(rng, deck, "ann", old)
@@ -379,7 +379,7 @@ def test_soh11_redraw_off_focus_and_effort() -> None:
 
 def test_soh12_hands_are_private() -> None:
     rng = random.Random(9)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 5, to="ann")
     deck.draw(rng, 3, to="bob")
     ann_view = hand_summary(deck, "ann")
@@ -540,7 +540,7 @@ def test_gen02_property_odds_exact_and_sum_to_one(
 
 def test_gen02_check_odds_uses_draw_pile() -> None:
     rng = random.Random(1)
-    deck = DeckState.new("minor", rng)
+    deck = new_deck("minor", rng)
     deck.draw(rng, 50)
     odds = soh.check_odds(deck, 10, "Normal", "three")
     assert odds == soh.draw_odds(deck.draw_pile, 10, "Normal", "three")
@@ -568,7 +568,7 @@ def test_soh_ruleset_contract() -> None:
     assert result.band in soh.BANDS and result.total == (result.natural or 0) + 9 + (
         result.dice[1] if len(result.dice) > 1 else 0
     )
-    deck = DeckState.new("minor", random.Random(0))
+    deck = new_deck("minor", random.Random(0))
     ruleset.check(random.Random(0), deck=deck, mode="three")
     assert len(deck.discard) >= 3
 

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from rulesets import registry, tarot
+from rulesets import registry
+from rulesets.shadows import tarot
 from rulesets.sheet import REST_IDS, SheetRules
 
 GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
