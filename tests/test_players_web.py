@@ -468,3 +468,24 @@ async def test_the_server_never_writes_the_save(gm: Any) -> None:
         await asyncio.sleep(POLL * 5)
     assert path.read_bytes() == before and path.stat().st_mtime_ns == stamp
     assert not [p for p in path.parent.iterdir() if p.name.startswith(f".{path.name}.")]
+
+
+async def test_the_time_of_day_and_light_reach_the_page_only_when_the_gm_allows(gm: Any) -> None:
+    """Issue 27: the players' view shows the time of day and the light left when the GM lets it,
+    and an advance of the clock is pushed to the page like any other change."""
+    from app.commands import clock as clock_cmd
+
+    campaign = gm()
+    campaign.apply(clock_cmd.AddTimedEffect("Torch", "1h"))
+    campaign.store.flush()
+    async with players(campaign.store.path) as client, client.ws_connect("/ws") as ws:
+        view = await receive(ws, "view")
+        assert view["time"] == ""  # not shown until the GM allows it
+        campaign.apply(clock_cmd.ClockSettings(start_hour=8, players=True))
+        campaign.store.flush()
+        view = await receive(ws, "view", lambda m: bool(m["time"]))
+        assert view["time"] == "Day 1, morning · Torch 1 h left"
+        campaign.apply(clock_cmd.Advance(step="turn"))  # an exploration turn: 10 minutes
+        campaign.store.flush()
+        view = await receive(ws, "view", lambda m: m["time"] != "Day 1, morning · Torch 1 h left")
+        assert view["time"] == "Day 1, morning · Torch 50 min left"
