@@ -124,7 +124,7 @@ class CombatScreen(PanelScreen):
         _b("alt+k", "move(-1)", "Move up", "move_up"),
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
-        _b("plus", "mark", "Mark for an area", "mark", show=False, display="+"),
+        _b("plus", "mark", "Mark for an area (moves down)", "mark", show=False, display="+"),
         _b("T", "damage_last_roll", "Land the attack (or the last roll)", "damage_last", False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
@@ -817,6 +817,10 @@ class CombatScreen(PanelScreen):
         if eid is None:
             return
         foe = self.rules.foe
+        # Only the initiative turn model orders by initiative: a chosen-next or AP-rounds fight
+        # never asks for one (the GM would type a number nothing reads).
+        ordered = self.encounter is None or self.encounter.model == "initiative"
+        asked = [f for f in foe.fields if ordered or f.key != "initiative"]
         fields = [
             Field("name", "Name", "Foe"),
             Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
@@ -826,7 +830,7 @@ class CombatScreen(PanelScreen):
                 "",
                 "optint",
             ),
-            *foe.fields,
+            *asked,
             Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
             Field(
                 "hd",
@@ -911,12 +915,26 @@ class CombatScreen(PanelScreen):
         self._health_change("Heal", self.rules.heal_form)
 
     def action_mark(self) -> None:
+        """+: mark or unmark the selected for an area; the cursor then moves down one row (the
+        next foe of a group is one + away), and the line under the table says so."""
         c = self._selected()
         if c is None:
             return
         self._marked ^= {c.id}
         self.refresh_data()
+        row = self.table.cursor_row
         self.action_cursor(1)
+        moved = self.table.cursor_row != row
+        done = "marked" if c.id in self._marked else "unmarked"
+        count = len(self._area())
+        after = self._selected() if moved else None
+        where = (
+            f"the cursor moved down to {after.name}"
+            if after is not None
+            else "the cursor stays (last row)"
+        )
+        lands = f"t or l lands on all {count} marked" if count else "nothing marked"
+        self.show_result([f"{c.name} {done} · {where} · {lands}"])
 
     def _area(self) -> tuple[str, ...]:
         """The marked combatants still in the fight, in turn order."""
