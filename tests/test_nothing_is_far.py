@@ -70,3 +70,32 @@ async def test_mark_says_whether_it_moved_the_cursor(tmp_path: Path) -> None:
         await pilot.pause()
         assert f"{names[-1]} unmarked" in said(app)
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (f) Somnihil
+
+
+async def test_som11_z_moves_farther_and_shift_z_closer_without_wrapping(tmp_path: Path) -> None:
+    """z wrapped through all four bands: from Too Far the next z was In Reach again."""
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        foe = next(c for c in running_encounter(app)["combatants"] if c["side"] == "npc")
+        await select_named(pilot, foe["name"])
+
+        def band() -> str:
+            return str(combatant_named(app, foe["name"])["stats"].get("distance"))
+
+        await pilot.press("z", "z", "z", "z")
+        await pilot.pause()
+        assert band() == "Too Far"
+        await pilot.press("z")  # never back to In Reach
+        await pilot.pause()
+        assert band() == "Too Far"
+        await pilot.press("Z")
+        await pilot.pause()
+        assert band() == "In Range"
+        assert f"{foe['name']} is In Range" in said(app)
+        await pilot.press("Z", "Z", "Z")
+        await pilot.pause()
+        assert band() == "In Reach"
+    app.campaign.store.close()
