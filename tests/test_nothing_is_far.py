@@ -99,3 +99,27 @@ async def test_som11_z_moves_farther_and_shift_z_closer_without_wrapping(tmp_pat
         await pilot.pause()
         assert band() == "In Reach"
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (g) Nemron
+
+
+async def test_nem08_a_limb_is_named_by_the_location_dies_number(tmp_path: Path) -> None:
+    """The damage form took only a limb's name: 6 (the location die's head) was refused."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=NARROW) as pilot:
+        await select_named(pilot, "Kesh Varn")
+        # The line under the table numbers the limbs as the location die does.
+        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        assert "1 right arm 10/10" in line and "6 head 10/10" in line, line
+        await pilot.press("t", "4", "tab", "6", "enter")  # the whole form: limb 6
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        ref = int(combatant_named(app, "Kesh Varn")["ref"])
+        limbs = app.campaign.doc("party", ref)["tracks"]["limbs"]  # type: ignore[index]
+        assert limbs["head"]["hp"] == 6 and limbs["torso"]["hp"] == 10
+        await pilot.press("l", "2", "tab", "6", "enter")  # heal names it the same way
+        await pilot.pause()
+        limbs = app.campaign.doc("party", ref)["tracks"]["limbs"]  # type: ignore[index]
+        assert limbs["head"]["hp"] == 8
+    app.campaign.store.close()
