@@ -12,7 +12,7 @@ Three turn models (``Encounter.model``):
 - ``"initiative"`` (Somnihil, resolution, Nemron): a fixed order; ``next_turn`` walks it and
   wraps into a new round; delay, hold and ``use_held`` rearrange it.
 - ``"ap_rounds"`` (Shadows of Humanity, SOH-10): each round every combatant gets its AP; whoever
-  has the most AP left acts; spending AP (``spend_ap``, ``counter_action``, ``pass_turn``) moves
+  has spent the fewest this round acts (the faster first at a tie); spending AP (``spend_ap``, ``counter_action``, ``pass_turn``) moves
   the turn; the round ends when everyone is spent and the next round refills the AP.
 - ``"chosen_next"`` (the 2d6 aspects game): the acting character names who acts next among those
   who have not acted this round; the round ends when everyone has acted.
@@ -49,8 +49,11 @@ Reading: delaying does not end the turn (no turn-end tick, not marked acted) and
 combatant past the end of the round: it stops at the last place.
 Reading: ``"round"`` effects tick when a new round begins (round 2 onwards); Nemron's "usually at
 the same initiative as when it started" is served by a ``"turn_start"`` effect owned by the starter.
-Reading: in AP rounds (SOH-10) "most AP left acts" decides every single action, ties by higher
-Quickness, then PCs, then order; a combatant's turn spans its share of the round: turn-start
+Reading: in AP rounds (SOH-10) whoever has spent the fewest AP this round acts next, ties by
+higher Quickness, then PCs, then order: everyone's first action comes before anyone's second,
+the faster first, and the AP a faster character has over a slower one are spent "towards the
+end of each round", after the slower ones are spent (not all first, as "most AP left" did).
+A combatant's turn spans its share of the round: turn-start
 effects tick when it first becomes the actor in a round, turn-end effects when its AP runs out.
 Reading: a counter action (SOH-09) costs 1 AP by default; the text lets the GM charge more, so
 ``counter_action`` takes a ``cost``. AP may be spent by anyone (defence, counters), not only
@@ -492,7 +495,7 @@ def add_combatants(
             c.acted = c.ap <= 0
         cur = current_combatant(enc)
         # A reinforcement never takes the turn from whoever is acting: it acts once the
-        # actor's spend hands the turn on (SOH-10 "most AP left" is asked again then).
+        # actor's spend hands the turn on (SOH-10's "fewest AP spent" is asked again then).
         if cur is None or cur.ap <= 0 or cur.defeated:
             lines += _refresh_ap_actor(enc)
     elif enc.started and enc.model == "initiative" and enc.current is None and new:
@@ -567,7 +570,7 @@ def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
     """GEN-04: remove a combatant, mid-fight too; if it was acting, the turn passes on.
 
     Initiative: the next in order acts (wrapping into a new round if it was last). AP rounds: the
-    one with most AP left acts. Chosen-next: nobody is current until the GM chooses.
+    one who has spent the fewest AP acts. Chosen-next: nobody is current until the GM chooses.
     Effects it owned on others pass to their bearers.
     """
     i = enc.index_of(combatant_id)
@@ -909,7 +912,7 @@ def start(enc: Encounter) -> list[str]:
     """GEN-04: begin round 1.
 
     Initiative: the first in order acts. AP rounds: every AP pool refills from its max and the
-    one with most AP acts (see :func:`start_ap_round` to set the maxes). Chosen-next: nobody is
+    one the SOH-10 order names acts (see :func:`start_ap_round` to set the maxes). Chosen-next: nobody is
     current until :func:`choose_next`.
     """
     if enc.started:
@@ -1096,17 +1099,17 @@ def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True)
 
 
 def next_ap_actor(enc: Encounter) -> Combatant | None:
-    """SOH-10: who acts now: most AP left, then higher Quickness, then PCs, then order."""
+    """SOH-10: who acts now: fewest AP spent this round, then higher Quickness, then PCs, then
+    order. Everyone's first action comes before anyone's second; a faster character's extra AP
+    come at the end of the round, once the slower ones are spent."""
     best: Combatant | None = None
+    best_key: tuple[int, int, bool] | None = None
     for c in enc.combatants:
         if c.ap <= 0 or c.defeated:
             continue
-        if best is None or (c.ap, c.quickness, c.side == "pc") > (
-            best.ap,
-            best.quickness,
-            best.side == "pc",
-        ):
-            best = c
+        key = (c.ap - c.ap_max, c.quickness, c.side == "pc")
+        if best_key is None or key > best_key:
+            best, best_key = c, key
     return best
 
 

@@ -249,6 +249,9 @@ class CombatScreen(PanelScreen):
         """What the pane's statblock part last showed (the next Goblin shares it)."""
         self.roll_with = ROLL_WITH[0]
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
+        self._chosen: str | None = None
+        """The row the GM moved the selection onto (j/k, a jump) since the last change: a
+        spend of AP (a) is that one's; otherwise it is whose turn it is."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -613,6 +616,12 @@ class CombatScreen(PanelScreen):
         self._follow = follow
         return self.send(command)
 
+    def send(self, command: Any, refused: Callable[[str], None] | None = None) -> list[str] | None:
+        # A change made on the row the GM moved to (damage on a target) uses that choice up:
+        # the next spend of AP is the acting combatant's again.
+        self._chosen = None
+        return super().send(command, refused)
+
     def show_result(self, lines: list[str]) -> None:
         # What just happened goes on a line under the table, not in a toast: at the table a GM
         # presses n forty times a fight, and stacked toasts would cover the order.
@@ -716,6 +725,7 @@ class CombatScreen(PanelScreen):
         table = self.table
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+            self._chosen = table.selected_id
             self._show_detail()
             self._follow_selection()
 
@@ -723,13 +733,30 @@ class CombatScreen(PanelScreen):
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
     def action_spend_ap(self) -> None:
-        eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
+        """a: spend AP of whose turn it is (SOH-10), or of the row the GM moved to since the
+        last change (a defence, a counter by another); the form names whose, and may change it."""
+        eid, enc = self._need_encounter(), self.encounter
+        if eid is None or enc is None:
             return
+        chosen = self._chosen if self._chosen == self.table.selected_id else None
+        cid = chosen or enc.current or self.table.selected_id
+        c = next((x for x in enc.combatants if x.id == cid), None)
+        if c is None:
+            self.notify("Select a combatant first (j/k)", severity="warning")
+            return
+        by_name = {x.name: x.id for x in enc.combatants if not x.defeated or x.id == c.id}
+
+        def spend(v: dict[str, Any]) -> None:
+            who = by_name.get(str(v.get("who") or c.name), c.id)
+            self._apply(cmd.SpendAp(eid, who, int(v["n"])))
+
         self._ask(
             f"Spend AP: {c.name} ({c.ap}/{c.ap_max} AP)",
-            [Field("n", "AP to spend", "1", "int", minimum=1)],
-            lambda v: self._apply(cmd.SpendAp(eid, c.id, int(v["n"]))),
+            [
+                Field("n", "AP to spend", "1", "int", minimum=1),
+                Field("who", "Whose", c.name, "choice", choices=tuple(by_name)),
+            ],
+            spend,
         )
 
     def action_counter(self) -> None:

@@ -123,3 +123,86 @@ async def test_nem08_a_limb_is_named_by_the_location_dies_number(tmp_path: Path)
         limbs = app.campaign.doc("party", ref)["tracks"]["limbs"]  # type: ignore[index]
         assert limbs["head"]["hp"] == 8
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (e) Shadows
+
+
+def ap_of(app: object, name: str) -> tuple[int, int]:
+    ap = combatant_named(app, name)["ap"]  # type: ignore[arg-type]
+    return int(ap["current"]), int(ap["max"])
+
+
+def current_name(app: object) -> str:
+    enc = running_encounter(app)  # type: ignore[arg-type]
+    return next(c["name"] for c in enc["combatants"] if c["id"] == enc["current"])
+
+
+async def test_soh10_a_spends_the_actors_ap_and_slower_act_before_extra_actions(
+    tmp_path: Path,
+) -> None:
+    """The Goblins (9 AP) spent three AP each before a PC (7 AP) acted; `a` spent the AP of
+    the row the GM had moved to for a hit, not of whose turn it was."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        first = current_name(app)
+        assert first == "Goblin 1"
+        # The GM hits Agnes (moves to her, t 2), then records the Goblin's 1 AP with a.
+        await select_named(pilot, "Agnes Thorne")
+        await pilot.press("t", "2", "enter", "a", "enter")
+        await pilot.pause()
+        assert ap_of(app, "Goblin 1") == (8, 9) and ap_of(app, "Agnes Thorne") == (7, 7)
+        # Every Goblin's first action, then the PCs' first ones, before any Goblin's second.
+        order = [current_name(app)]
+        for _ in range(5):
+            await pilot.press("a", "enter")
+            await pilot.pause()
+            order.append(current_name(app))
+        assert order[:2] == ["Goblin 2", "Goblin 3"], order
+        assert not any(name.startswith("Goblin") for name in order[2:]), order
+        # A row the GM moved to (a counter, a defence) spends its own AP: the form says whose.
+        await select_named(pilot, "Bram Okafor")
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and "Bram Okafor" in app.screen.title_text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert ap_of(app, "Bram Okafor") == (5, 6)
+    app.campaign.store.close()
+
+
+async def test_soh11_redraw_up_to_three_costs_the_first_ap_once_a_round(tmp_path: Path) -> None:
+    """r redrew one card at a time, for free, as often as the GM pressed it."""
+    from rulesets.decks import find_deck
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r", "2", "h")
+        await pilot.pause()
+        while app.screen.who_name != "Agnes Thorne":  # type: ignore[attr-defined]
+            await pilot.press("p")
+        await pilot.press("s")
+        await pilot.pause()
+        ref = str(combatant_named(app, "Agnes Thorne")["ref"])
+        hand = find_deck(app.campaign.rows("decks"), "minor")[1].hand(ref)
+        await pilot.press("r")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen) and "once a round" in form.title_text
+        two = [hand[0].label, hand[1].label]
+        await pilot.press(*", ".join(two), "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        deck = find_deck(app.campaign.rows("decks"), "minor")[1]
+        assert len(deck.hand(ref)) == len(hand)
+        assert {c.label for c in deck.discard} >= set(two)
+        assert ap_of(app, "Agnes Thorne") == (6, 7)  # the first AP
+        await pilot.press("r", "enter")  # a second redraw this round is refused, and says why
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert "already redrawn this round" in str(form.query_one("#form-error").render())
+        await pilot.press("escape")
+    app.campaign.store.close()

@@ -356,7 +356,26 @@ def _redraw(ctx: Context, values: Mapping[str, Any]) -> Command:
     held = _held(ctx)
     if held is None:
         raise RuleError("Show a hand (s) and highlight a card first")
-    return RedrawCards(held[0], (held[1],))
+    typed = [c.strip() for c in str(values.get("cards") or "").replace(";", ",").split(",")]
+    cards = tuple(c for c in typed if c) or (held[1],)
+    return RedrawCards(held[0], cards, ctx.encounter_id)
+
+
+def _redraw_title(ctx: Context) -> str:
+    held = _held(ctx)
+    hand = find_deck(ctx.read.rows("decks"), "minor")[1].hand(held[0]) if held else []
+    cards = ", ".join(c.label for c in hand) or "no cards"
+    return f"Redraw (the first AP, once a round) · hand: {cards}"
+
+
+def _redraw_form(ctx: Context) -> tuple[Field, ...]:
+    held = _held(ctx)
+    card = held[1].split(":") if held is not None else []
+    first = f"{card[1]} of {card[2]}" if len(card) == 3 else ""
+    return (
+        Field("cards", f"Cards (up to {shadows.REDRAW_MAX}, commas between)", first,
+              suggestions=(first,) if first else ()),
+    )  # fmt: skip
 
 
 def _fixed(command: Command) -> Callable[[Context, Mapping[str, Any]], Command]:
@@ -396,9 +415,10 @@ ACTIONS: tuple[Action, ...] = (
         description="Change the rolling character's focus for the round",
     ),
     _tray(
-        "redraw", "r", "Redraw card", _redraw, show=False,
+        "redraw", "r", "Redraw", _redraw, show=False, form=_redraw_form,
         available=lambda ctx: _held(ctx) is not None,
-        description="Redraw the highlighted card (forgo the first AP)",
+        title=_redraw_title,
+        description="Redraw up to three cards of the hand shown (forgo the first AP, once a round)",
     ),
     _tray(
         "counter", "e", "Counter", _counter, form=_counter_form, title=_counter_title,

@@ -51,6 +51,12 @@ table, so every order of it is equally likely, and when it runs out mid-draw the
 shuffled in (every order again equally likely), as :meth:`DeckState.take` does; a pile of one
 card makes that card certain. The King's or three faces' extra card is the next card the same
 way; with none left anywhere it adds 0, in the draw and in the odds alike.
+Reading: a redraw (SOH-11) "forgoes the first AP", so in a running AP round it is allowed only
+before the combatant has spent any AP that round, costs that 1 AP, and happens at most once a
+round (up to three cards in one go); outside an AP round it costs nothing.
+Reading: after an opposed tie (SOH-08) both sides draw again and add, so the tie is broken by
+the new cards alone; the two sides draw alike, so each wins it with chance one half, and the
+exact odds of an opposed draw are those of the first draw with half of its ties each way.
 """
 
 from __future__ import annotations
@@ -725,12 +731,32 @@ class Redraw:
     events: tuple[str, ...]
 
 
+REDRAW_MAX = 3
+"""SOH-11: cards a combatant may discard and be re-dealt in one redraw."""
+
+
+def check_redraw(name: str, ap: int, ap_max: int, redrawn_this_round: bool) -> None:
+    """SOH-11: a redraw in a running AP round forgoes the first AP: none spent yet this round,
+    one redraw a round (see the module's Reading).
+
+    Raises:
+        RuleError: the combatant already redrew, or already spent AP, this round.
+    """
+    if redrawn_this_round:
+        raise RuleError(f"{name} has already redrawn this round (once a round, SOH-11)")
+    if ap <= 0 or ap < ap_max:
+        raise RuleError(
+            f"{name} has already spent AP this round ({ap}/{ap_max}): a redraw forgoes the "
+            "first AP (SOH-11)"
+        )
+
+
 def redraw_hand(
     rng: random.Random, deck: DeckState, holder: str, cards: Sequence[Card | Mapping[str, Any]]
 ) -> Redraw:
     """SOH-11: forgo the first AP to discard up to three cards and be re-dealt as many."""
-    if len(cards) > 3:
-        raise RuleError("a combatant may discard and be re-dealt at most three cards")
+    if len(cards) > REDRAW_MAX:
+        raise RuleError(f"a combatant may discard and be re-dealt at most {REDRAW_MAX} cards")
     discarded = deck.play(holder, cards)
     drawn = deck.draw(rng, len(discarded), to=holder)
     return Redraw(discarded, drawn.cards, 1, drawn.events)

@@ -577,3 +577,11 @@ def test_soh10_new_round_refills_ap() -> None:
     ann = soh.new_character("Ann", quickness=10)
     ann["resources"]["ap"]["current"] = 0
     assert soh.new_round(ann)["resources"]["ap"] == {"current": 10, "max": 10}
+
+
+def test_soh11_a_redraw_forgoes_the_first_ap_once_a_round() -> None:
+    soh.check_redraw("Agnes", 7, 7, redrawn_this_round=False)  # nothing spent yet: allowed
+    with pytest.raises(soh.RuleError, match="already spent AP this round .6/7.: a redraw forgoes"):
+        soh.check_redraw("Agnes", 6, 7, redrawn_this_round=False)
+    with pytest.raises(soh.RuleError, match="already redrawn this round"):
+        soh.check_redraw("Agnes", 7, 7, redrawn_this_round=True)
