@@ -206,3 +206,97 @@ async def test_soh11_redraw_up_to_three_costs_the_first_ap_once_a_round(tmp_path
         assert "already redrawn this round" in str(form.query_one("#form-error").render())
         await pilot.press("escape")
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (c) opposed
+
+
+def setup_text(app: object) -> str:
+    return " ".join(str(app.screen.query_one("#check-setup").render()).split())  # type: ignore[attr-defined]
+
+
+async def palette_finds(pilot: object, app: object, typed: str) -> list[str]:
+    """What the command palette lists for ``typed``."""
+    from tests.apphelpers import screen_text
+
+    await pilot.press("ctrl+p")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.press(*typed)  # type: ignore[attr-defined]
+    await pilot.pause(0.3)  # type: ignore[attr-defined]
+    found = [line.strip(" ▁▔") for line in screen_text(app)]  # type: ignore[arg-type]
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    return found
+
+
+async def test_rr02_the_opposed_check_in_the_tray_with_exact_odds(tmp_path: Path) -> None:
+    """RR-02 was nowhere in the UI: the palette found nothing for "oppos"."""
+    from rulesets.resolution import rules as resolution
+    from widgets.odds_chart import OddsChart
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2", "p")
+        assert "NPC's modifier" not in setup_text(app)
+        await pilot.press("k", "k", "k")  # check → Grip → Grip major → opposed
+        await pilot.press("right_square_bracket", "right_curly_bracket", "right_curly_bracket")
+        await pilot.press("greater_than_sign", "greater_than_sign", "greater_than_sign")
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Roll: opposed: the NPC's roll is the DC" in text, text
+        assert "NPC's modifier: +2" in text and "Minimum DC: 6 (the NPC's morale)" in text
+        assert "2d6+1 vs the NPC's 2d6+2, DC at least 6" in text
+        assert "DC: 8" not in text  # the NPC's roll is the DC
+        chart = app.screen.query_one(OddsChart)
+        assert chart.bands == resolution.opposed_odds(1, 2, "2d6", 6)
+        assert "vs the NPC's roll" in str(chart.border_title)
+        await pilot.press("c")
+        await pilot.pause()
+        npc, pc = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-2:]
+        assert npc["who"] == "NPC" and npc["expression"].startswith("2d6+2 (NPC sets the DC)")
+        dc = max(npc["total"], 6)
+        assert pc["expression"] == f"2d6+1 vs DC {dc}"
+        assert pc["detail"] == "opposed: the NPC's roll is the DC"
+        assert pc["band"] == ("success" if pc["total"] >= dc else "failure")
+        found = await palette_finds(pilot, app, "oppos")
+        assert any("Opposed check: the NPC's roll sets the DC" in line for line in found)
+    app.campaign.store.close()
+
+
+async def test_soh08_the_opposed_draw_asks_the_oppositions_bonus_with_exact_odds(
+    tmp_path: Path,
+) -> None:
+    """o ran +0 vs +0 whatever the opposition."""
+    from rulesets.decks import find_deck
+    from rulesets.shadows import rules as shadows
+    from widgets.odds_chart import OddsChart
+
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("2")
+        while app.screen.who_name != "Agnes Thorne":  # type: ignore[attr-defined]
+            await pilot.press("p")
+        await pilot.press("t", "t")  # single → three → opposed
+        await pilot.press(*["right_square_bracket"] * 4, *["right_curly_bracket"] * 3)
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Draw: opposed draw" in text and "Opposition: +3" in text
+        assert "Difficulty" not in text
+        minor = find_deck(app.campaign.rows("decks"), "minor")[1]
+        chart = app.screen.query_one(OddsChart)
+        odds = shadows.opposed_odds(minor.draw_pile, 4, 3, minor.discard)
+        assert chart.bands == {f"Agnes Thorne {k}": v for k, v in odds.items()}
+        await pilot.press("c")
+        await pilot.pause()
+        entry = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
+        assert entry["expression"] == "opposed Agnes Thorne +4 vs opposition +3"
+        # o asks the opposition's bonus (the setup's by default), its odds in the title.
+        await pilot.press("o")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen) and "% to win" in form.title_text
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        entry = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
+        assert entry["expression"] == "opposed Agnes Thorne +4 vs opposition +12"
+        assert any("Opposed draw" in line for line in await palette_finds(pilot, app, "oppos"))
+    app.campaign.store.close()

@@ -237,7 +237,7 @@ async def test_soh07_assistance_shown_in_setup_and_odds_then_used_once(tmp_path:
         await pilot.press("a", *"1 2 3", "enter")
         await pilot.pause()
         assert isinstance(app.screen, TrayPrompt)  # three helpers refused in the prompt
-        await pilot.press("escape", "a", *"10", "enter", "o")
+        await pilot.press("escape", "a", *"10", "enter", "o", "enter")
         await pilot.pause()
         entry = last_roll(saved(app))
         assert entry["expression"].startswith("opposed GM +5 vs")  # the help counted once

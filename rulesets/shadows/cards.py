@@ -90,14 +90,14 @@ class OpposedDraw:
         return "Opposed draw"
 
     def run(self, tx: Tx) -> list[str]:
-        if self.bonus_a < 0 or self.bonus_b < 0:
-            raise RuleError("a bonus cannot be negative")
+        if self.bonus_b < 0 or self.bonus_a < shadows.OFF_FOCUS_PENALTY:
+            raise RuleError("a bonus cannot be negative (−3 off focus at most)")
         doc_id, state = load_deck(tx, "minor")
         result = shadows.opposed_draw(tx.rng, state, self.bonus_a, self.bonus_b)
         save_deck(tx, doc_id, state)
         winner = self.side_a if result.winner == "a" else self.side_b
         check = CheckResult(
-            expression=f"opposed {self.side_a} +{self.bonus_a} vs {self.side_b} +{self.bonus_b}",
+            expression=f"opposed {self.side_a} {self.bonus_a:+d} vs {self.side_b} +{self.bonus_b}",
             total=max(result.total_a, result.total_b),
             dice=tuple(c.value for c in result.cards_a + result.cards_b),
             band=f"{winner} wins",

@@ -1193,6 +1193,43 @@ def draw_odds(
     return {band: Fraction(w, total) for band, w in weights.items()}
 
 
+OPPOSED_BANDS: tuple[str, str] = ("wins", "loses")
+"""SOH-08 odds: the first side (the roller) wins or loses the opposed draw."""
+
+
+def opposed_odds(
+    deck_cards: Sequence[Card | Mapping[str, Any]],
+    bonus_a: int,
+    bonus_b: int,
+    discard: Sequence[Card | Mapping[str, Any]] = (),
+) -> dict[str, Fraction]:
+    """GEN-02 / SOH-08: exact chance the first side wins :func:`opposed_draw`.
+
+    Each side's card comes from the pile as it stands (the first side's first), then from the
+    shuffled discards; a tie is won by each side with chance one half (see the module's
+    Reading), so the odds are the first draw's with its ties split.
+    """
+    pile, spare = _value_counts(deck_cards), _value_counts(discard)
+    on_pile = sum(pile.values())
+    if on_pile + sum(spare.values()) < 2:
+        raise RuleError("an opposed draw needs two Minor Arcana cards")
+    win = tie = total = 0
+    for x, ways_x in (pile if on_pile else spare).items():
+        if on_pile >= 2:
+            second = pile - Counter({x: 1})
+        else:
+            second = spare if on_pile == 1 else spare - Counter({x: 1})
+        for y, ways_y in second.items():
+            ways = ways_x * ways_y
+            total += ways
+            if x + bonus_a > y + bonus_b:
+                win += ways
+            elif x + bonus_a == y + bonus_b:
+                tie += ways
+    chance = Fraction(2 * win + tie, 2 * total)
+    return {OPPOSED_BANDS[0]: chance, OPPOSED_BANDS[1]: 1 - chance}
+
+
 def check_odds(
     deck: DeckState, bonus: int, level: str | Difficulty = "Normal", mode: DrawMode = "single"
 ) -> dict[str, Fraction]:
