@@ -300,3 +300,84 @@ async def test_soh08_the_opposed_draw_asks_the_oppositions_bonus_with_exact_odds
         assert entry["expression"] == "opposed Agnes Thorne +4 vs opposition +12"
         assert any("Opposed draw" in line for line in await palette_finds(pilot, app, "oppos"))
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (d) aspects
+
+
+def fate(app: object, name: str) -> int:
+    pc = next(d for _, d in app.campaign.rows("party") if d["name"] == name)  # type: ignore[attr-defined]
+    return int(pc["resources"]["fate_points"]["current"])
+
+
+def newest_roll(app: object) -> dict:  # type: ignore[type-arg]
+    return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]  # type: ignore[attr-defined]
+
+
+async def roller(pilot: object, app: object, name: str) -> None:
+    while app.screen.who_name != name:  # type: ignore[attr-defined]
+        await pilot.press("p")  # type: ignore[attr-defined]
+
+
+async def test_asp03_an_invoke_against_is_paid_by_its_invoker_and_offered_on_a_gm_roll(
+    tmp_path: Path,
+) -> None:
+    """V on Rowan's roll with Juno's aspect charged Rowan's fate point, and was not offered on
+    a GM roll."""
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r", "2")  # the scene starts: one fate point each
+        await roller(pilot, app, "Rowan Pike")
+        await pilot.press("c")
+        await pilot.pause()
+        before = newest_roll(app)["total"]
+        await pilot.press("V")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen) and "against Rowan Pike's roll" in form.title_text
+        assert form.query_one("#field-who").value == "Juno Hart"  # never the roller
+        await pilot.press("tab", *"Street Surgeon", "enter")
+        await pilot.pause()
+        assert newest_roll(app)["total"] == before - 2
+        assert (fate(app, "Juno Hart"), fate(app, "Rowan Pike")) == (0, 1)
+        # The GM's roll (an NPC's): V is offered, and the invoker pays.
+        await roller(pilot, app, "GM")
+        await pilot.press("c")
+        await pilot.pause()
+        gm = newest_roll(app)["total"]
+        await pilot.press("V")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press(*"Casimir Dunn", "tab", *"Loud and Proud", "enter")
+        await pilot.pause()
+        assert newest_roll(app)["total"] == gm - 2 and fate(app, "Casimir Dunn") == 0
+    app.campaign.store.close()
+
+
+async def test_asp03_after_a_reroll_the_player_keeps_either_and_no_form_opens_to_refuse(
+    tmp_path: Path,
+) -> None:
+    """The reroll kept the better by itself; v then opened a form that said "already spent a
+    Fate Point on this roll" before asking anything."""
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("alt+r", "2")
+        await roller(pilot, app, "Rowan Pike")
+        await pilot.press("c", "f")
+        await pilot.pause()
+        entry = newest_roll(app)
+        first, second = entry["aspects_roll"]["rerolled"]
+        kept = entry["dice"]
+        other = first if kept == second else second
+        assert f"k keeps {sum(other)} instead" in " ".join(app.screen.query_one("#event-line").render().plain.split())  # type: ignore[union-attr]
+        await pilot.press("k")
+        await pilot.pause()
+        entry = newest_roll(app)
+        assert entry["dice"] == other and entry["total"] == sum(other)
+        assert f"Rowan Pike keeps {sum(other)}" in entry["detail"]
+        await pilot.press("v")  # Rowan has spent his fate point on this roll: said at once
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        said = [str(n.message) for n in app._notifications]
+        assert any("already spent a Fate Point on this roll" in m for m in said), said
+    app.campaign.store.close()

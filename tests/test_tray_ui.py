@@ -342,12 +342,11 @@ async def test_asp03_invoke_prompt_needs_a_roll_refuses_empty_then_adds_two(
         await pilot.press("c")
         await pilot.pause()
         before = last_roll(saved(app))["total"]
-        await pilot.press("v", "enter")
+        await pilot.press("v")
         await pilot.pause()
-        assert isinstance(app.screen, FormScreen)
-        await pilot.press(*"[red]On fire", "enter")
-        await pilot.pause()
-        assert last_roll(saved(app))["total"] == before  # refused: Rowan has no fate point
+        # Refused at once, before any question: Rowan has no fate point (issue 22).
+        assert not isinstance(app.screen, FormScreen)
+        assert last_roll(saved(app))["total"] == before
         app.campaign.apply(GiveFate(1))
         await pilot.press("v", *"[red]On fire", "enter")
         await pilot.pause()
