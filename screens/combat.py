@@ -97,6 +97,16 @@ class _Inline:
 
 
 @dataclass
+class _Find:
+    """A jump to a combatant by part of its name (/): what is typed, which match, and where the
+    selection was (escape goes back there)."""
+
+    start: str | None
+    typed: str = ""
+    hit: int = 0
+
+
+@dataclass
 class _Seen:
     """A combatant's document, its parse, and the row last shown for it."""
 
@@ -157,6 +167,7 @@ class CombatScreen(PanelScreen):
         _b("s", "morale", "Morale check", "morale", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
+        _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
@@ -175,7 +186,8 @@ class CombatScreen(PanelScreen):
     FOOTER: ClassVar[tuple[str, ...]] = (
         # A foe's turn is A then T (A shows only with an attacker).
         *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
-        *("combat.damage_last", "combat.spend_ap", "combat.choose_next", "combat.add_effect"),
+        *("combat.damage_last", "combat.find", "combat.spend_ap", "combat.choose_next"),
+        "combat.add_effect",
         GAME_KEYS,
         *("combat.previous_turn", "app.undo", "combat.counter"),
         *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
@@ -194,6 +206,7 @@ class CombatScreen(PanelScreen):
         "combat.previous_turn": "Back",
         "combat.counter": "Counter",
         "combat.choose_next": "Choose next",
+        "combat.find": "Find",
     }
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
@@ -249,6 +262,8 @@ class CombatScreen(PanelScreen):
         """What the pane's statblock part last showed (the next Goblin shares it)."""
         self.roll_with = ROLL_WITH[0]
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
+        self._finding: _Find | None = None
+        """A jump by name being typed (/), on the line under the table."""
         self._chosen: str | None = None
         """The row the GM moved the selection onto (j/k, a jump) since the last change: a
         spend of AP (a) is that one's; otherwise it is whose turn it is."""
@@ -805,6 +820,8 @@ class CombatScreen(PanelScreen):
             self.table.focus()
 
     def action_add_npc(self) -> None:
+        """b: pick a library NPC by typing part of its name (the list narrows as the GM
+        types), then how many and their HP."""
         eid = self._need_encounter()
         if eid is None:
             return
@@ -812,32 +829,28 @@ class CombatScreen(PanelScreen):
         if not library:
             self.notify("The NPC library is empty (panel 3)", severity="warning")
             return
-        by_name = {str(doc.get("name", "")).casefold(): doc_id for doc_id, doc in library}
-        names = tuple(str(doc.get("name", "")) for _, doc in library)
+        from screens.npc_pick import NpcPickScreen
 
-        def add(v: dict[str, Any]) -> None:
-            npc_id = by_name.get(v["name"].casefold())
-            if npc_id is None:
-                self.notify(f"No NPC called {v['name']!r} in the library", severity="warning")
+        def picked(npc_id: int | None) -> None:
+            doc = self.campaign.doc("npcs", npc_id) if npc_id is not None else None
+            if doc is None or npc_id is None:
                 return
-            self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v.get("hp") or "rolled"))
+            chosen = npc_id
+            # A game whose foes have no HP to roll (a stress track) does not ask.
+            hp = (
+                [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
+                if self.game.foes.rolls_hp
+                else []
+            )
+            self._ask(
+                f"Add {clean(str(doc.get('name', '?')), 40)} to the fight",
+                [Field("count", "How many", "1", "int", minimum=1), *hp],
+                lambda v: self._apply(
+                    AddNpcsToEncounter(chosen, int(v["count"]), v.get("hp") or "rolled")
+                ),
+            )
 
-        # A game whose foes have no HP to roll (a stress track) does not ask.
-        hp = (
-            [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
-            if self.game.foes.rolls_hp
-            else []
-        )
-
-        self._ask(
-            "Add NPCs from the library",
-            [
-                Field("name", "NPC name", names[0], suggestions=names[:5000]),
-                Field("count", "How many", "1", "int", minimum=1),
-                *hp,
-            ],
-            add,
-        )
+        self.app.push_screen(NpcPickScreen(library, "Add NPCs from the library"), picked)
 
     def action_quick_add(self) -> None:
         eid = self._need_encounter()
@@ -1096,7 +1109,7 @@ class CombatScreen(PanelScreen):
     def _show_detail(self) -> None:
         """The line under the table, while no amount is typed: the game's detail about the
         selected combatant (a Nemron character's limbs), or what the keys there do."""
-        if self._inline is not None:
+        if self._inline is not None or self._finding is not None:
             return
         text = ""
         enc, cid = self.encounter, self.table.selected_id
@@ -1124,7 +1137,10 @@ class CombatScreen(PanelScreen):
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, enter applies, tab opens the game's whole
-        form, escape cancels."""
+        form, escape cancels. A jump by name (/) takes the keys the same way."""
+        if self._finding is not None:
+            self._find_key(event)
+            return
         inline = self._inline
         if inline is None:
             return
@@ -1144,6 +1160,74 @@ class CombatScreen(PanelScreen):
         event.prevent_default()
         if self._inline is inline:
             self._set_text("#combat-amount", inline.line(), style="bold")
+
+    # --- a jump by name (/) ----------------------------------------------------------------------
+    def action_find(self) -> None:
+        """/: type part of a name; the selection jumps to the first combatant holding it (tab:
+        the next), enter stays there, escape goes back."""
+        if self.encounter is None or not self.encounter.combatants:
+            self.notify("Nobody to find: add combatants first", severity="warning")
+            return
+        self.close_amount()
+        self._finding = _Find(self.table.selected_id)
+        self._show_find([])
+
+    def _find_matches(self, typed: str) -> list[str]:
+        """Ids of the combatants whose name holds ``typed`` (any case), in turn order, those
+        whose name starts with it first."""
+        enc = self.encounter
+        needle = typed.strip().casefold()
+        if enc is None or not needle:
+            return []
+        starts = [c.id for c in enc.combatants if c.name.casefold().startswith(needle)]
+        inside = [c.id for c in enc.combatants if needle in c.name.casefold()]
+        return starts + [cid for cid in inside if cid not in starts]
+
+    def _find_key(self, event: events.Key) -> None:
+        find = self._finding
+        assert find is not None
+        if event.key == "escape":
+            self._finding = None
+            if find.start is not None:
+                self.table.select_id(find.start)
+            self._show_detail()
+        elif event.key == "enter":
+            self._finding = None
+            self._show_detail()
+        elif event.key == "tab":
+            find.hit += 1
+        elif event.key == "shift+tab":
+            find.hit -= 1
+        elif event.key == "backspace":
+            find.typed, find.hit = find.typed[:-1], 0
+        elif event.is_printable and event.character and len(find.typed) < 40:
+            find.typed, find.hit = find.typed + event.character, 0
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        if self._finding is find:
+            found = self._find_matches(find.typed)
+            if found:
+                cid = found[find.hit % len(found)]
+                self.table.select_id(cid)
+                self._chosen = cid
+                self._follow_selection()
+            self._show_find(found)
+
+    def _show_find(self, found: list[str]) -> None:
+        find = self._finding
+        assert find is not None
+        if not find.typed:
+            where = "type part of a name"
+        elif not found:
+            where = "no one"
+        else:
+            seen = self._seen.get(found[find.hit % len(found)])
+            name = seen.combatant.name if seen is not None else "?"
+            where = f"{name} ({find.hit % len(found) + 1} of {len(found)})"
+        keys = "tab: next · enter: stay · esc: back"
+        self._set_text("#combat-amount", f"Find: {find.typed}▏ → {where}  ({keys})", "bold")
 
     def amount_form(self) -> None:
         """The game's whole damage or heal form, the typed amount filled in."""

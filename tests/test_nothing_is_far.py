@@ -381,3 +381,65 @@ async def test_asp03_after_a_reroll_the_player_keeps_either_and_no_form_opens_to
         said = [str(n.message) for n in app._notifications]
         assert any("already spent a Fate Point on this roll" in m for m in said), said
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (b) find, picker
+
+
+def selected_name(app: object) -> str:
+    cid = app.screen.table.selected_id  # type: ignore[attr-defined]
+    return next(c["name"] for c in running_encounter(app)["combatants"] if c["id"] == cid)  # type: ignore[arg-type]
+
+
+async def test_slash_jumps_to_a_combatant_by_part_of_its_name(tmp_path: Path) -> None:
+    """A target was up to N−1 presses of j away."""
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("slash", *"gob")
+        await pilot.pause()
+        assert selected_name(app) == "Goblin 1"
+        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        assert "Find: gob" in line and "Goblin 1 (1 of 3)" in line
+        await pilot.press("tab", "tab")  # the next matches
+        await pilot.pause()
+        assert selected_name(app) == "Goblin 3"
+        await pilot.press("enter", "t", "2", "enter")  # found: the keys work on it again
+        await pilot.pause()
+        assert "Goblin 3" in said(app)
+        await pilot.press("slash", *"ylv")  # anywhere in the name, any case
+        await pilot.pause()
+        assert selected_name(app) == "Ylva Rask"
+        await pilot.press("escape")  # back where it was
+        await pilot.pause()
+        assert selected_name(app) == "Goblin 3"
+    app.campaign.store.close()
+
+
+async def test_b_lists_the_library_and_filters_it_as_the_gm_types(tmp_path: Path) -> None:
+    """b needed the exact name: `No NPC called 'Ogr'`."""
+    from screens.npc_pick import NpcPickScreen
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, NpcPickScreen)
+        assert picker.query_one("#npc-pick-list").option_count == 4  # the whole library
+        await pilot.press(*"Ogr")
+        await pilot.pause()
+        assert picker.query_one("#npc-pick-list").option_count == 1
+        await pilot.press("enter")  # the Ogre; then how many
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and "Ogre" in app.screen.title_text
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        names = [c["name"] for c in running_encounter(app)["combatants"]]
+        assert names[-2:] == ["Ogre 1", "Ogre 2"]
+        await pilot.press("b", *"cu")  # Cult Fanatic (its name) first, Hedge Witch (curse-weaver)
+        await pilot.pause()
+        assert app.screen.query_one("#npc-pick-list").option_count == 2
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert "Hedge Witch" in app.screen.title_text
+    app.campaign.store.close()
