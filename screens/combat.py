@@ -158,6 +158,7 @@ class CombatScreen(PanelScreen):
         _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
         _b("L", "fold_list", "Show/hide the encounter list", "fold_list", show=False),
         _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
+        _b("G", "group_initiative", "Group initiative on/off", "group_init", show=False),
         _b("w", "delay", "Delay (move down the order)", "delay", show=False),
         _b("o", "hold", "Hold the action", "hold", show=False),
         _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
@@ -216,6 +217,7 @@ class CombatScreen(PanelScreen):
         "roll_initiative_npcs": ("initiative",),
         "reroll_initiative": ("initiative",),
         "party_initiative": ("initiative",),
+        "group_initiative": ("initiative",),
         "delay": ("initiative",),
         "hold": ("initiative",),
         "use_held": ("initiative",),
@@ -264,6 +266,8 @@ class CombatScreen(PanelScreen):
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
         self._finding: _Find | None = None
         """A jump by name being typed (/), on the line under the table."""
+        self._acting: set[str] = set()
+        """Whose turn it is: the current combatant and, with group initiative, its group."""
         self._chosen: str | None = None
         """The row the GM moved the selection onto (j/k, a jump) since the last change: a
         spend of AP (a) is that one's; otherwise it is whose turn it is."""
@@ -462,10 +466,11 @@ class CombatScreen(PanelScreen):
         context = (enc.model, enc.started, self.game.id)
         rows: list[Row] = []
         hd = False
+        self._acting = {c.id for c in er.acting(enc)}
         for pos, c in enumerate(enc.combatants, 1):
             hd = hd or fr.health_kind(c) == "hp" or fo.has_statblock(c)
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
-            key = (pos, c.id == enc.current, context, self._sheet_of(c), c.id in self._marked)
+            key = (pos, c.id in self._acting, context, self._sheet_of(c), c.id in self._marked)
             seen = self._seen.get(c.id)
             if seen is None or seen.combatant is not c:
                 seen = _Seen({}, c)
@@ -496,10 +501,15 @@ class CombatScreen(PanelScreen):
 
     def _title(self, enc: er.Encounter) -> str:
         model = cmd.MODEL_LABELS[enc.model]
+        if enc.group_initiative and enc.model == "initiative":
+            model += ", group initiative"
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)
         who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
+        acting = er.acting(enc)
+        if len(acting) > 1:
+            who += f" (its group of {len(acting)})"
         # Whose turn and the round first: a narrow screen cuts the encounter's name instead.
         return f"Round {enc.round} · {who} · {enc.name} · {model}"
 
@@ -565,7 +575,7 @@ class CombatScreen(PanelScreen):
     def _row(self, pos: int, c: er.Combatant) -> Row:
         enc = self.encounter
         assert enc is not None
-        current = c.id == enc.current
+        current = c.id in self._acting  # the one whose turn it is, and its group with it
         name = ("• " if c.id in self._marked else "") + clean(c.name, 60)
         name += " (hidden)" if c.hidden else ""
         name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
@@ -709,6 +719,9 @@ class CombatScreen(PanelScreen):
     def action_reroll_initiative(self) -> None:
         self._on_encounter(lambda e: cmd.RerollInitiative(e))
 
+    def action_group_initiative(self) -> None:
+        self._on_encounter(lambda e: cmd.ToggleGroupInitiative(e))
+
     def action_party_initiative(self) -> None:
         eid, enc = self._need_encounter(), self.encounter
         if eid is None or enc is None:
@@ -802,8 +815,17 @@ class CombatScreen(PanelScreen):
                     "choice",
                     choices=er.MODELS,
                 ),
+                Field(
+                    "groups",
+                    "Group initiative: one roll per NPC group, acting together",
+                    "no",
+                    "choice",
+                    choices=("no", "yes"),
+                ),
             ],
-            lambda v: self._apply(cmd.NewEncounter(v["name"], v["model"])),
+            lambda v: self._apply(
+                cmd.NewEncounter(v["name"], v["model"], v.get("groups") == "yes")
+            ),
         )
 
     def action_switch(self, delta: int) -> None:

@@ -443,3 +443,67 @@ async def test_b_lists_the_library_and_filters_it_as_the_gm_types(tmp_path: Path
         await pilot.pause()
         assert "Hedge Witch" in app.screen.title_text
     app.campaign.store.close()
+
+
+# --------------------------------------------------------------------------- (a) group initiative
+
+
+async def test_gen04_group_initiative_one_roll_for_a_group_that_acts_together(
+    tmp_path: Path,
+) -> None:
+    """The most asked-for tracker feature elsewhere: one roll for a group of the same NPC, the
+    group acting together, chosen per encounter and saved."""
+    from rulesets import encounter as er
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("G", "i")
+        await pilot.pause()
+        enc = running_encounter(app)
+        assert enc["group_initiative"] is True
+        goblins = [c for c in enc["combatants"] if c["name"].startswith("Goblin")]
+        assert len({c["initiative"] for c in goblins}) == 1  # one number for the group
+        rolls = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert [r["who"] for r in rolls].count("Goblin (group of 3)") == 1
+        assert not any(r["who"][len("Goblin ") :].isdigit() for r in rolls)
+        order = [c["name"] for c in enc["combatants"]]
+        first = order.index("Goblin 1")
+        assert order[first : first + 3] == ["Goblin 1", "Goblin 2", "Goblin 3"]  # together
+        title = str(app.screen.query_one("#encounter-title").render())
+        assert "group initiative" in title
+        await pilot.press("alt+r")
+        while current_name(app) != "Goblin 1":
+            await pilot.press("n")
+        await pilot.pause()
+        title = str(app.screen.query_one("#encounter-title").render())
+        assert "Goblin 1's turn (its group of 3)" in title
+        from tests.apphelpers import screen_text
+
+        marked = [line for line in screen_text(app) if line.lstrip().startswith("▶")]
+        assert len(marked) == 3 and all("Goblin" in line for line in marked)
+        round_before = running_encounter(app)["round"]
+        await pilot.press("n")  # one n: the whole group has acted
+        await pilot.pause()
+        enc = er.Encounter.from_dict(running_encounter(app))
+        assert not current_name(app).startswith("Goblin")
+        # Acted this round, or (last in the order) the round is over.
+        assert enc.round == round_before + 1 or all(enc.get(c["id"]).acted for c in goblins)
+    app.campaign.store.close()
+
+
+async def test_gen04_a_new_encounter_chooses_group_initiative(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("ctrl+n", "tab", "tab", *"yes", "enter")
+        await pilot.pause()
+        assert running_encounter(app).get("group_initiative") is True
+        await pilot.press("q", *"Wolf", "tab", "3", "enter", "i")
+        await pilot.pause()
+        wolves = running_encounter(app)["combatants"]
+        assert len({c["initiative"] for c in wolves}) == 1 and {c["group"] for c in wolves} == {
+            "name:wolf"
+        }
+        await pilot.press("G")  # off again: each wolf acts alone
+        await pilot.pause()
+        assert not running_encounter(app).get("group_initiative")
+    app.campaign.store.close()

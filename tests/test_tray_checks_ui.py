@@ -199,7 +199,7 @@ async def test_resolution_o_is_its_opposed_check_not_a_card_draw(tmp_path: Path)
         await pilot.press("2", "p", "o")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
-        assert app.screen.title_text.startswith("Opposed check (RR-02)")
+        assert app.screen.title_text.startswith("Opposed check, ")
         await pilot.press("enter")
         await pilot.pause()
         assert [r["who"] for r in rolls(app)][-2] == "NPC"

@@ -167,7 +167,7 @@ def opposed_spec(who: int | None, values: Mapping[str, Any]) -> CheckSpec:
         odds=lambda: resolution.opposed_odds(mod, npc_mod, dice, morale or None),
         command=OpposedCheck(who, mod, npc_mod, dice, morale or None),
         odds_title="vs the NPC's roll",
-        notes=("RR-02: the NPC rolls first, its total is the DC; a tie goes to the roller",),
+        notes=("the NPC rolls first and its total is the DC; a tie goes to the roller",),
     )
 
 
@@ -316,7 +316,7 @@ def _opposed_values(ctx: Context, values: Mapping[str, Any]) -> dict[str, Any]:
 def _opposed_title(ctx: Context) -> str:
     spec = opposed_spec(ctx.pc_id, _opposed_values(ctx, ctx.setup))
     win = spec.odds()[resolution.SUCCESS]
-    return f"Opposed check (RR-02), {ctx.pc_name}: {spec.summary} · {float(win):.1%} to win"
+    return f"Opposed check, {ctx.pc_name}: {spec.summary} · {float(win):.1%} to win"
 
 
 def _opposed_check(ctx: Context, values: Mapping[str, Any]) -> Command:
@@ -327,7 +327,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "opposed", "tray", "o", "Opposed check", _opposed_check, show=False,
         form=_opposed_form, title=_opposed_title,
-        description="Opposed check: the NPC's roll sets the DC, its morale the minimum (RR-02)",
+        description="Opposed check: the NPC's roll sets the DC, its morale the minimum",
     ),
     Action(
         "grip_check", "tray", "g", "Grip check", _grip, needs="pc", available=_can_check_grip,

@@ -163,7 +163,7 @@ def opposed_spec(setup: Setup, opposition: int) -> CheckSpec:
                             "opposition"),
         modifier=total,
         odds_title="{modifier} vs the opposition",
-        notes=(_assist_text(helpers), "a tie: both draw again and add (SOH-08)"),
+        notes=(_assist_text(helpers), "a tie: both draw again and add"),
     )  # fmt: skip
 
 
@@ -227,17 +227,6 @@ CHECK = Check(
             when=lambda v: not _opposed(v),
         ),
         CheckInput(
-            "opposition",
-            "Opposition",
-            "number",
-            default=0,
-            steps=("right_curly_bracket", "left_curly_bracket"),
-            minimum=0,
-            maximum=MAX_SKILL * 2,
-            show=lambda v: f"+{v}",
-            when=_opposed,
-        ),
-        CheckInput(
             "assist",
             "Assistance",
             "typed",
@@ -266,6 +255,17 @@ CHECK = Check(
             default=DAMAGE_CODES[0],
             press="J",
             choices=DAMAGE_CODES,
+        ),
+        CheckInput(
+            "opposition",
+            "Opposition",
+            "number",
+            default=0,
+            steps=("right_curly_bracket", "left_curly_bracket"),
+            minimum=0,
+            maximum=MAX_SKILL * 2,
+            show=lambda v: f"+{v}",
+            when=_opposed,
         ),
     ),  # fmt: skip
     spec=_spec,
@@ -499,7 +499,7 @@ ACTIONS: tuple[Action, ...] = (
     _tray(
         "opposed", "o", "Opposed", _opposed_draw, show=False, form=_opposed_form,
         title=_opposed_title,
-        description="Opposed draw against the opposition's skill + attribute (SOH-08)",
+        description="Opposed draw against the opposition's skill + attribute",
     ),
     _tray(
         "contest", "O", "New contest", _start_contest, show=False, form=_contest_form,

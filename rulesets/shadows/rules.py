@@ -743,11 +743,11 @@ def check_redraw(name: str, ap: int, ap_max: int, redrawn_this_round: bool) -> N
         RuleError: the combatant already redrew, or already spent AP, this round.
     """
     if redrawn_this_round:
-        raise RuleError(f"{name} has already redrawn this round (once a round, SOH-11)")
+        raise RuleError(f"{name} has already redrawn this round (once a round)")
     if ap <= 0 or ap < ap_max:
         raise RuleError(
             f"{name} has already spent AP this round ({ap}/{ap_max}): a redraw forgoes the "
-            "first AP (SOH-11)"
+            "first AP"
         )
 
 

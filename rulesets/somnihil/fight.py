@@ -476,7 +476,7 @@ ACTIONS: tuple[Action, ...] = (
         panel="combat",
         key="Z",
         label="Distance band closer",
-        description="Distance band of the selected, one closer (a move, SOM-11)",
+        description="Distance band of the selected, one closer (a move)",
         make=_distance(closer=True),
         needs="combatant",
         show=False,

@@ -982,3 +982,84 @@ def test_gen04_many_joiners_are_placed_as_one_by_one(
         (c.id, c.acted) for c in alone.combatants
     ]
     assert together.current == alone.current
+
+
+# --------------------------------------------------------------------------- group initiative
+
+
+def goblins() -> Encounter:
+    """Ann (a PC), three Goblins of one library NPC, an Ogre: initiatives 15, 12, 12, 12, 9."""
+    enc = Encounter(id="e1", name="Ambush")
+    add_combatants(
+        enc,
+        [
+            Combatant(id="a", name="Ann", side="pc", initiative=15),
+            *(
+                Combatant(id=f"g{n}", name=f"Goblin {n}", ref="3", initiative=init)
+                for n, init in ((1, 12), (2, 7), (3, 12))
+            ),
+            Combatant(id="o", name="Ogre", initiative=9),
+        ],
+    )
+    return enc
+
+
+def test_gen04_group_initiative_one_number_and_one_turn_for_the_group() -> None:
+    """GEN-04 (issue 22): a group of the same NPC shares one initiative and acts together."""
+    from rulesets.encounter import acting, group_key, previous_turn, set_group_initiative
+
+    enc = goblins()
+    assert group_key(enc.get("g2")) == "npc:3" and group_key(enc.get("a")) == ""
+    assert group_key(Combatant(name="Wolf 2")) == "name:wolf"
+    lines = set_group_initiative(enc, True)
+    assert "1 group here" in lines[0]
+    # The group takes its first member's number and stands together.
+    assert [(c.name, c.initiative) for c in enc.combatants] == [
+        ("Ann", 15), ("Goblin 1", 12), ("Goblin 3", 12), ("Goblin 2", 12), ("Ogre", 9)
+    ]  # fmt: skip
+    add_effect(enc, "g2", Effect("Dazed", remaining=2, tick="turn_start"))
+    start(enc)
+    assert cur(enc) == "Ann" and [c.name for c in acting(enc)] == ["Ann"]
+    lines = next_turn(enc)
+    assert lines[0] == "Goblin 1's turn, with Goblin 3 and Goblin 2 (group initiative)"
+    assert [c.name for c in acting(enc)] == ["Goblin 1", "Goblin 3", "Goblin 2"]
+    assert enc.get("g2").conditions[0].remaining == 1  # its turn began with the group's
+    next_turn(enc)  # one n ends the group's turn
+    assert cur(enc) == "Ogre"
+    assert all(enc.get(f"g{n}").acted for n in (1, 2, 3))
+    previous_turn(enc)  # alt+n takes the group's turn back whole
+    assert cur(enc) == "Goblin 1" and not enc.get("g3").acted
+    assert enc.get("g2").conditions[0].remaining == 1
+    # Saved and read back.
+    again = Encounter.from_dict(json.loads(json.dumps(enc.to_dict())))
+    assert again.group_initiative and again.get("g3").group == "npc:3"
+    assert [c.name for c in acting(again)] == ["Goblin 1", "Goblin 3", "Goblin 2"]
+    # A defeated member is skipped; off again, each acts alone.
+    next_turn(enc)
+    next_turn(enc)
+    assert cur(enc) == "Ann" and enc.round == 2
+    enc.get("g1").defeated = True
+    next_turn(enc)
+    assert cur(enc) == "Goblin 3" and [c.name for c in acting(enc)] == ["Goblin 3", "Goblin 2"]
+    with pytest.raises(EncounterError, match="between rounds"):
+        set_group_initiative(enc, False)
+    next_turn(enc)
+    next_turn(enc)
+    assert set_group_initiative(enc, False) == ["Group initiative off: each foe takes its own turn"]
+    assert cur(enc) == "Ann"
+    next_turn(enc)
+    assert [c.name for c in acting(enc)] == ["Goblin 3"]
+
+
+def test_gen04_a_delayed_member_leaves_its_group() -> None:
+    from rulesets.encounter import acting, set_group_initiative
+
+    enc = goblins()
+    set_group_initiative(enc, True)
+    start(enc)
+    next_turn(enc)
+    delay(enc, 1)
+    assert enc.get("g1").group == "" and [c.name for c in acting(enc)] == ["Goblin 3", "Goblin 2"]
+    assert names(enc)[1:4] == ["Goblin 3", "Goblin 2", "Goblin 1"]  # after the rest of it
+    with pytest.raises(EncounterError, match="initiative"):
+        set_group_initiative(make("AB", model="chosen_next"), True)
