@@ -502,7 +502,7 @@ class CombatScreen(PanelScreen):
     def _title(self, enc: er.Encounter) -> str:
         model = cmd.MODEL_LABELS[enc.model]
         if enc.group_initiative and enc.model == "initiative":
-            model += ", group initiative"
+            model += " (grouped)"
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)

@@ -289,6 +289,7 @@ async def test_soh08_the_opposed_draw_asks_the_oppositions_bonus_with_exact_odds
         await pilot.pause()
         entry = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
         assert entry["expression"] == "opposed Agnes Thorne +4 vs opposition +3"
+        assert entry["who"] == "Agnes Thorne"
         # o asks the opposition's bonus (the setup's by default), its odds in the title.
         await pilot.press("o")
         await pilot.pause()
@@ -470,7 +471,7 @@ async def test_gen04_group_initiative_one_roll_for_a_group_that_acts_together(
         first = order.index("Goblin 1")
         assert order[first : first + 3] == ["Goblin 1", "Goblin 2", "Goblin 3"]  # together
         title = str(app.screen.query_one("#encounter-title").render())
-        assert "group initiative" in title
+        assert "(grouped)" in title
         await pilot.press("alt+r")
         while current_name(app) != "Goblin 1":
             await pilot.press("n")

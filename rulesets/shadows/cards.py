@@ -103,7 +103,8 @@ class OpposedDraw:
             band=f"{winner} wins",
             detail="; ".join(result.log_lines() + list(result.events)),
         )
-        return [tx.log_roll("GM", check)]
+        # The roll is the first side's (a character's draw in the tray), else the GM's.
+        return [tx.log_roll(self.side_a if self.side_a.strip() not in ("", "A") else "GM", check)]
 
 
 @dataclass(frozen=True)
@@ -553,7 +554,7 @@ class CounterAction:
             return note
         if enc.model != "ap_rounds" or not enc.started:
             return note
-        mine = [c for c in enc.combatants if c.side == "pc" and c.ref == str(self.who)]
+        mine = [c for c in enc.combatants if _holds(c, str(self.who))]
         if not mine:
             return note
         lines = er.counter_action(enc, mine[0].id)
