@@ -197,7 +197,7 @@ def cmd_open(argv: Sequence[str]) -> int:
 
     args = _open_parser().parse_args(argv)
     if args.where:
-        print(paths.where_text())
+        print_text(paths.where_text())
         return EXIT_OK
     for option, value in (("--ruleset", args.ruleset), ("--demo", args.demo)):
         if value is not None and not registry.is_known(value):

@@ -104,6 +104,10 @@ def conversion_json(conversion: npc_rules.Conversion) -> dict[str, Any]:
     }
 
 
+SKIPPED_SHOWN = 5
+"""At most this many lines about skipped entries; the last says how many more there were."""
+
+
 def _import_parser(prog: str, what: str) -> Parser:
     p = Parser(prog=prog, description=what)
     p.add_argument("file", metavar="FILE", type=Path)
@@ -117,8 +121,14 @@ def _convert(prog: str, path: Path, *, only_5e: bool) -> importing.Converted:
         converted = importing.convert_file(path.expanduser(), only_5e=only_5e)
     except importing.ImportFileError as exc:
         raise UsageError(f"{prog}: {exc}") from None
-    for index, name, reason in converted.skipped:
+    skipped = converted.skipped
+    shown = skipped if len(skipped) <= SKIPPED_SHOWN else skipped[: SKIPPED_SHOWN - 1]
+    for index, name, reason in shown:
         sys.stderr.write(visible(f"{prog}: skipped #{index} {name or '(no name)'}: {reason}") + "\n")
+    if len(shown) < len(skipped):
+        # A 50 MB file of another format is tens of thousands of entries: a screenful of
+        # them says nothing the first few do not.
+        sys.stderr.write(f"{prog}: skipped {len(skipped) - len(shown):,} more entries\n")
     return converted
 
 

@@ -112,7 +112,7 @@ def cmd_serve(argv: Sequence[str]) -> int:
 def _server(command: str, host: str, port: int, url: str, path: Path, notes: list[str]) -> Any:
     from textual_serve.server import Server
 
-    class PlayersServer(Server):  # type: ignore[misc]
+    class PlayersServer(Server):
         """textual-serve's server, announcing itself in Tableside's words."""
 
         async def on_startup(self, app: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.commands.npcs import npc_block
 from app.store import atomic_write, export_document
+from app.text import visible
 from rulesets import improved_initiative as ii
 from rulesets import registry
 
@@ -160,8 +161,10 @@ heading's "#", so line-start marks (#, >, +) need no escape and the raw file sta
 
 
 def md(text: object) -> str:
-    """Typed text shown literally in Markdown (a name like ``*Bob*`` stays ``*Bob*``)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    """Typed text shown literally in Markdown (a name like ``*Bob*`` stays ``*Bob*``), every
+    control, bidi or invisible character made visible (``␛``, ``⟨U+202E⟩``): a file written
+    by ``L`` is read in a terminal or an editor as much as ``export`` is."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", visible(" ".join(str(text).split())))
 
 
 @dataclass

@@ -8,14 +8,13 @@ link would otherwise be read until memory runs out), JSON, in a format told apar
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from app.bounded import FileReadError, read_regular_file
 from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
 
@@ -35,36 +34,14 @@ def read_json(path: Path) -> Any:
         ImportFileError: missing, unreadable, not a regular file, too large, or not JSON.
     """
     try:
-        # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before the
-        # file type can even be checked.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as exc:
-        raise ImportFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError:  # a NUL in the path
-        raise ImportFileError(f"cannot read {path!r}: not a file name") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise ImportFileError(f"{path}: is a folder, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ImportFileError(f"{path}: is not a regular file (a device, pipe or socket)")
-        if info.st_size > MAX_IMPORT_BYTES:
-            raise ImportFileError(
-                f"{path}: is {info.st_size // (1024 * 1024)} MB, too large for a statblock "
-                f"file (at most {MAX_IMPORT_BYTES // (1024 * 1024)} MB)"
-            )
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_IMPORT_BYTES and (chunk := os.read(fd, 1024 * 1024)):
-            chunks.append(chunk)
-            size += len(chunk)
-        raw = b"".join(chunks)
-    except OSError as exc:
-        raise ImportFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_IMPORT_BYTES:  # it grew while we read it
-        raise ImportFileError(f"{path}: too large for a statblock file")
+        raw = read_regular_file(path, MAX_IMPORT_BYTES)
+    except FileNotFoundError:
+        raise ImportFileError(f"cannot read {path}: No such file or directory") from None
+    except FileReadError as exc:
+        reason = str(exc)
+        if "larger than" in reason or "grew past" in reason:
+            reason += ": too large for a statblock file"
+        raise ImportFileError(f"{path}: {reason}") from None
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

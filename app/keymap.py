@@ -26,9 +26,12 @@ from typing import Any
 from textual.binding import Binding
 from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
 
+from app.bounded import FileReadError, read_regular_file
 from app.paths import APP_NAME
 
 KEYMAP_FILE = "keys.toml"
+MAX_KEYMAP_BYTES = 256 * 1024
+"""Every binding given three keys with comments is ~20 KB; more is not a keymap."""
 EVERYWHERE = "everywhere"
 """The group of the App's own bindings: they are live in every panel."""
 
@@ -169,13 +172,16 @@ def parse_keymap(text: str, path: Path, groups: list[Group]) -> dict[str, str]:
 
     try:
         data = tomllib.loads(text)
+        flat = _flatten(data)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
         raise _problem(path, int(found.group(1)) if found else None, f"not TOML ({exc})") from None
+    except RecursionError:  # tables or arrays nested hundreds deep: no keymap is like that
+        raise _problem(path, None, "nested too deeply to be a keymap") from None
     lines = entry_lines(text)
     known = {b.id: b for g in groups for b in g.bindings}
     keymap: dict[str, str] = {}
-    for binding_id, value in _flatten(data).items():
+    for binding_id, value in flat.items():
         line = lines.get(binding_id)
         keys = [value] if isinstance(value, str) else value
         if (
@@ -233,12 +239,13 @@ def load_keymap(
     No file: ({}, None), without importing a panel."""
     path = path or keymap_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular_file(path, MAX_KEYMAP_BYTES).decode("utf-8")
     except FileNotFoundError:
         return {}, None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return {}, str(_problem(path, None, f"cannot be read ({reason})"))
+    except FileReadError as exc:
+        return {}, str(_problem(path, None, str(exc)))
+    except UnicodeDecodeError as exc:
+        return {}, str(_problem(path, None, f"cannot be read ({exc})"))
     try:
         return parse_keymap(text, path, (groups or (lambda: binding_groups(app_class)))()), None
     except KeymapError as exc:

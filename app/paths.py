@@ -50,9 +50,13 @@ def remember_last(path: Path) -> None:
 
 
 def last_campaign() -> Path | None:
+    from app.bounded import FileReadError, read_regular_file
+
     try:
-        text = (saves_dir() / LAST_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
+        # A link to /dev/zero or a FIFO in its place must not hang or fill memory at start-up.
+        raw = read_regular_file(saves_dir() / LAST_FILE, 64 * 1024)
+        text = raw.decode("utf-8").strip()
+    except (OSError, FileReadError, UnicodeDecodeError):
         return None
     return Path(text) if text else None
 

@@ -8,9 +8,10 @@ opens, and one that breaks it is reported with the exact place.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from rulesets import registry
 
@@ -93,40 +94,91 @@ def validate(data: Any) -> dict[str, Any]:
         docs = data.setdefault(table, {})
         _require(isinstance(docs, dict), table, "must be an object of documents")
         for doc_id, doc in docs.items():
-            where = f"{table}[{doc_id}]"
-            _require(
-                _DOC_ID.fullmatch(doc_id) is not None,
-                where,
-                "document id must be a number: 1 or more in digits 0-9, "
-                "no leading zeros, at most 15 digits",
-            )
-            _require(isinstance(doc, dict), where, "document must be an object")
-            if table == "party":
-                _check_party(doc, where, meta["ruleset"])
-            else:
-                _CHECKS[table](doc, where)
-    return data
+            _check_document(table, doc_id, doc, meta["ruleset"])
+    return cast(dict[str, Any], data)
+
+
+def check_document(table: str, doc_id: str, doc: Any, game: str) -> None:
+    """Refuse one document the reader would refuse (:class:`SchemaError` naming the field).
+
+    The store's last line of defence: every document a change writes is checked by the same
+    rules as a save being opened, so no change can make a save Tableside would not open.
+    """
+    _require(table in TABLES, table, "is not a table of a campaign")
+    _check_numbers(doc, f"{table}[{doc_id}]", 3)
+    _check_document(table, doc_id, doc, game)
+
+
+def _check_document(table: str, doc_id: str, doc: Any, game: str) -> None:
+    where = f"{table}[{doc_id}]"
+    _require(
+        _DOC_ID.fullmatch(doc_id) is not None,
+        where,
+        "document id must be a number: 1 or more in digits 0-9, "
+        "no leading zeros, at most 15 digits",
+    )
+    _require(isinstance(doc, dict), where, "document must be an object")
+    if table == "party":
+        _check_party(doc, where, game)
+    else:
+        _CHECKS[table](doc, where)
 
 
 def _check_depth(data: Any) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH`, without recursing (a hostile save may
-    nest thousands deep)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and numbers no reader keeps exactly,
+    without recursing (a hostile save may nest thousands deep)."""
+    _check_numbers(data, "", 1)
+
+
+def _check_numbers(root: Any, where: str, depth: int) -> None:
+    """:func:`_check_depth` for ``root`` found at ``depth`` (the top level is 1) at ``where``.
+
+    Each node carries its place only as a parent link, so a save of a million values costs
+    no string until one is refused; the refusal names the field (``encounters[3].round``).
+    """
+    stack: list[tuple[Any, int, tuple[Any, ...] | None]] = [(root, depth, None)]
     while stack:
-        node, depth = stack.pop()
-        children = node.values() if isinstance(node, dict) else node
-        for child in children:
-            if _is_int(child):
-                # past this a number is not exact in JSON readers, and past 64 bits orjson
-                # cannot write the save back: every later change would be refused
-                _require(abs(child) <= MAX_NUMBER, "a number", f"{child} is too large")
+        node, level, place = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if isinstance(child, int | float) and not isinstance(child, bool):
+                problem = _number_problem(child)
+                if problem is not None:
+                    raise SchemaError(f"{_place(where, (place, key))}: {problem}")
             elif isinstance(child, dict | list):
-                _require(
-                    depth < MAX_DEPTH,
-                    "top level",
-                    f"nested more than {MAX_DEPTH} levels deep; a campaign never is",
-                )
-                stack.append((child, depth + 1))
+                if level >= MAX_DEPTH:
+                    raise SchemaError(
+                        f"{_place(where, (place, key)) or 'top level'}: nested more than "
+                        f"{MAX_DEPTH} levels deep; a campaign never is"
+                    )
+                stack.append((child, level + 1, (place, key)))
+
+
+def _number_problem(value: int | float) -> str | None:
+    # Past 2**53 a number is not exact in JSON readers, and past 64 bits orjson cannot write
+    # the save back: every later change would be refused. orjson writes NaN and infinity as
+    # null, which would turn a count into nothing.
+    if isinstance(value, float):
+        return None if math.isfinite(value) and abs(value) <= MAX_NUMBER else (
+            f"{value} is not a number a save can hold"
+        )
+    return None if abs(value) <= MAX_NUMBER else f"{value} is too large"
+
+
+def _place(where: str, link: tuple[Any, ...] | None) -> str:
+    """The dotted place of a parent link: ``npcs[1].source.hp``, ``party[2].lists.spells[3]``."""
+    keys: list[Any] = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    text = where
+    for depth, key in enumerate(reversed(keys)):
+        # A list index, or (in a whole save) a document id under its table: in brackets.
+        if isinstance(key, int) or (not where and depth == 1):
+            text += f"[{key}]"
+        else:
+            text += f".{key}" if text else str(key)
+    return text
 
 
 def _is_int(value: Any) -> bool:
@@ -239,6 +291,11 @@ def _check_party(doc: dict[str, Any], where: str, game: str) -> None:
         _require(isinstance(items, list), f"{where}.lists.{key}", "must be a list")
     for key, track in doc.get("tracks", {}).items():
         _require(isinstance(track, dict), f"{where}.tracks.{key}", "must be an object")
+    from rulesets.registry import game as game_of
+
+    # What only the game can read (a Nemron skill rank 0..4): its own check, named by field.
+    for field, reason in game_of(game).sheet.problems_of(doc):
+        _require(False, f"{where}.{field}", reason)
 
 
 def _attribute_range(game: str, key: str) -> tuple[int, int]:
@@ -266,6 +323,15 @@ def _check_npc(doc: dict[str, Any], where: str) -> None:
             f"{where}.quick_hd",
             f"must be from 0 to {MAX_QUICK_HD}",
         )
+    # The panel, the tracker and `export --format ii` rebuild the statblock from the document:
+    # whatever the rules refuse there (four concepts) is refused here, on opening.
+    from rulesets.npc import NPCError, library_block
+
+    try:
+        library_block(doc)
+    except NPCError as exc:
+        field = "concepts" if "concepts" in str(exc) else "statblock"
+        _require(False, f"{where}.{field}", str(exc))
 
 
 def _check_encounter(doc: dict[str, Any], where: str) -> None:

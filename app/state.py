@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import orjson
-from tinydb.table import Document, Table
+from tinydb.table import Table
 
-from app.store import CampaignStore, SaveTooLarge
+from app.store import CampaignStore, SaveTooLarge, StoreError, UnopenableChange
 from rulesets import registry
 from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
@@ -112,7 +112,7 @@ class Transaction:
         doc = self.table(table).get(doc_id=doc_id)
         if doc is None:
             raise CommandError(f"nothing with id {doc_id} in {table}")
-        return _clone(dict(doc))
+        return cast(Doc, _clone(dict(doc)))
 
     def find(self, table: str, doc_id: int) -> Doc | None:
         doc = self.table(table).get(doc_id=doc_id)
@@ -132,37 +132,31 @@ class Transaction:
             self.changes[key] = _Change(table, doc_id, before, None)
         return self.changes[key]
 
+    # Writes go to the store's documents directly (``CampaignStore.put_doc``), one document
+    # each: TinyDB's own insert and update copy the whole table, so with TinyDB a roll cost
+    # more the longer the campaign's log grew.
+
+    def _stored(self, table: str, doc_id: int) -> Doc | None:
+        return cast("Doc | None", self.campaign.store.data.get(table, {}).get(str(doc_id)))
+
     def insert(self, table: str, doc: Doc) -> int:
+        store = self.campaign.store
         fresh = _clone(doc)
-        doc_id = self.table(table).insert(fresh)
+        doc_id = store.new_id(table)
+        store.put_doc(table, doc_id, fresh)
         self._record(table, doc_id, None).after = fresh
         return doc_id
 
     def insert_many(self, table: str, docs: list[Doc]) -> list[int]:
-        """Insert every document in one TinyDB call: TinyDB rebuilds the whole table on each
-        insert, so 8,000 single inserts cost 8,000 table copies (quadratic)."""
-        fresh = [_clone(doc) for doc in docs]
-        doc_ids = self.table(table).insert_multiple(fresh)
-        for doc_id, doc in zip(doc_ids, fresh, strict=True):
-            self._record(table, doc_id, None).after = doc
-        return doc_ids
+        return [self.insert(table, doc) for doc in docs]
 
     def put_many(self, table: str, docs: dict[int, Doc]) -> None:
-        """Replace existing documents in two TinyDB calls (see :meth:`insert_many`)."""
-        if not docs:
-            return
-        tbl = self.table(table)
-        stored = self.campaign.store.data.get(table, {})
+        """Replace existing documents (all of them, or none if one is missing)."""
         for doc_id in docs:
-            if str(doc_id) not in stored:
+            if self._stored(table, doc_id) is None:
                 raise CommandError(f"nothing with id {doc_id} in {table}")
-            self._record(table, doc_id, dict(stored[str(doc_id)]))
-        fresh = {doc_id: _clone(doc) for doc_id, doc in docs.items()}
-        tbl.remove(doc_ids=list(fresh))
-        tbl.insert_multiple([Document(doc, doc_id=doc_id) for doc_id, doc in fresh.items()])
-        for doc_id, doc in fresh.items():
-            self.changes[(table, doc_id)].after = doc
-        self.campaign._keep_id_order([table])
+        for doc_id, doc in docs.items():
+            self.put(table, doc_id, doc)
 
     def put(self, table: str, doc_id: int, doc: Doc, *, handed_over: bool = False) -> None:
         """Replace the whole document (insert it under that id if absent).
@@ -170,39 +164,22 @@ class Transaction:
         ``handed_over``: the caller built ``doc`` from its own clones and will not touch it
         again, so it is stored as is; a 300-combatant encounter skips a second deep copy.
         """
-        tbl = self.table(table)
-        existing = tbl.get(doc_id=doc_id)
+        existing = self._stored(table, doc_id)
         change = self._record(table, doc_id, dict(existing) if existing is not None else None)
         fresh = doc if handed_over else _clone(doc)
-        tbl.upsert(Document(fresh, doc_id=doc_id))
-        if existing is not None:
-            # upsert merges keys; a replace must also drop keys the new doc no longer has.
-            stored = tbl.get(doc_id=doc_id)
-            assert stored is not None
-            stale = [k for k in stored if k not in doc]
-            if stale:
-                tbl.update(_drop_keys(stale), doc_ids=[doc_id])
+        self.campaign.store.put_doc(table, doc_id, fresh)
         change.after = fresh
 
     def remove(self, table: str, doc_id: int) -> None:
-        tbl = self.table(table)
-        existing = tbl.get(doc_id=doc_id)
+        existing = self._stored(table, doc_id)
         if existing is None:
             return
         change = self._record(table, doc_id, dict(existing))
-        tbl.remove(doc_ids=[doc_id])
+        self.campaign.store.put_doc(table, doc_id, None)
         change.after = None
 
     def meta(self) -> Doc:
         return self.get("meta", 1)
-
-
-def _drop_keys(keys: list[str]) -> Callable[[MutableMapping[Any, Any]], None]:
-    def transform(doc: MutableMapping[Any, Any]) -> None:
-        for key in keys:
-            doc.pop(key, None)
-
-    return transform
 
 
 class Campaign:
@@ -252,7 +229,7 @@ class Campaign:
         return [(int(k), v) for k, v in raw.items()]
 
     def doc(self, table: str, doc_id: int) -> Doc | None:
-        return self.store.data.get(table, {}).get(str(doc_id))
+        return cast("Doc | None", self.store.data.get(table, {}).get(str(doc_id)))
 
     def log_entries(self, limit: int | None = None) -> list[Doc]:
         """The log's entries, oldest first; ``limit``: only the newest ones (read from the
@@ -286,7 +263,14 @@ class Campaign:
 
     # --- changing ----------------------------------------------------------------------------
     def apply(self, command: Command) -> list[str]:
-        """Validate, apply, log, record for undo, persist. Raises CommandError, changing nothing."""
+        """Validate, apply, log, record for undo, persist. Raises CommandError, changing nothing.
+
+        When it returns, the change is on disk (the store's journal, synced): what the caller
+        shows of it next is saved."""
+        with self.store.changing():
+            return self._apply(command)
+
+    def _apply(self, command: Command) -> list[str]:
         tx = Transaction(self)
         try:
             lines = command.run(tx)
@@ -305,7 +289,7 @@ class Campaign:
             return []
         self._append_log(tx, command.label, lines)
         try:
-            self._persist([c.table for c in tx.changes.values()])
+            self._persist(list(tx.changes))
         except TypeError:
             # A number past 64 bits (10**100 HP typed into any field): kept in memory it would
             # make every later autosave fail, so the change is refused whole.
@@ -314,6 +298,14 @@ class Campaign:
         except SaveTooLarge as exc:
             self._rollback(tx)
             raise CommandError(f"Not done: {exc}") from None
+        except UnopenableChange as exc:
+            # The last line of defence: whatever path a value came by (an import, a form, a
+            # game's rule), a document the reader would refuse never reaches the disk.
+            self._rollback(tx)
+            raise CommandError(f"Not done: the save could not be opened again ({exc})") from None
+        except StoreError:
+            self._rollback(tx)  # saving has stopped: the change would be lost, so it is not made
+            raise
         self.undo_stack.append(Entry(command.label, list(tx.changes.values()), lines))
         del self.undo_stack[:-UNDO_LIMIT]
         self.redo_stack.clear()
@@ -340,50 +332,32 @@ class Campaign:
     def _restore(
         self, changes: Iterator[_Change] | list[_Change] | Any, *, use_after: bool
     ) -> None:
-        touched: set[str] = set()
+        # A restored document comes back in its old place, not at the end (put_doc keeps id
+        # order): ids grow with insertion, so id order is the order the GM created things in.
         for change in changes:
             image = change.after if use_after else change.before
-            tbl = self.store.db.table(change.table, cache_size=0)
-            touched.add(change.table)
-            if image is None:
-                tbl.remove(doc_ids=[change.doc_id]) if tbl.contains(doc_id=change.doc_id) else None
-            else:
-                if tbl.contains(doc_id=change.doc_id):
-                    tbl.remove(doc_ids=[change.doc_id])
-                tbl.insert(Document(image, doc_id=change.doc_id))
-        self._keep_id_order(touched)
-
-    def _keep_id_order(self, tables: Iterable[str]) -> None:
-        # A restored document must come back in its old place, not at the end: ids grow with
-        # insertion, so id order is the order the GM created things in.
-        for table in tables:
-            docs = self.store.data.get(table)
-            if docs and any(int(a) > int(b) for a, b in zip(docs, list(docs)[1:], strict=False)):
-                self.store.data[table] = dict(sorted(docs.items(), key=lambda kv: int(kv[0])))
+            self.store.put_doc(change.table, change.doc_id, image)
 
     def undo(self) -> str | None:
         """Undo the last change of this session; returns its label, None if nothing to undo."""
-        if not self.undo_stack:
-            return None
-        entry = self.undo_stack.pop()
-        self._restore(reversed(entry.changes), use_after=False)
-        self.redo_stack.append(entry)
-        self._journal("undo", f"Undid: {entry.label}")
-        self.stepped = tuple((c.table, c.doc_id) for c in entry.changes)
-        self.stepped_at = self.version + 1
-        self._persist([c.table for c in entry.changes])
-        return entry.label
+        return self._step(self.undo_stack, self.redo_stack, "undo", "Undid")
 
     def redo(self) -> str | None:
-        if not self.redo_stack:
+        return self._step(self.redo_stack, self.undo_stack, "redo", "Redid")
+
+    def _step(self, source: list[Entry], target: list[Entry], kind: str, done: str) -> str | None:
+        if not source:
             return None
-        entry = self.redo_stack.pop()
-        self._restore(entry.changes, use_after=True)
-        self.undo_stack.append(entry)
-        self._journal("redo", f"Redid: {entry.label}")
-        self.stepped = tuple((c.table, c.doc_id) for c in entry.changes)
-        self.stepped_at = self.version + 1
-        self._persist([c.table for c in entry.changes])
+        with self.store.changing():
+            entry = source.pop()
+            forward = kind == "redo"
+            self._restore(entry.changes if forward else reversed(entry.changes), use_after=forward)
+            target.append(entry)
+            note = self._journal(kind, f"{done}: {entry.label}")
+            self.stepped = tuple((c.table, c.doc_id) for c in entry.changes)
+            self.stepped_at = self.version + 1
+            keys = [(c.table, c.doc_id) for c in entry.changes]
+            self._persist([*keys, ("log", note)])
         return entry.label
 
     def stepped_ids(self, table: str) -> list[int]:
@@ -392,15 +366,18 @@ class Campaign:
             return []
         return [doc_id for name, doc_id in self.stepped if name == table]
 
-    def _journal(self, kind: str, text: str) -> None:
-        """Undo/redo notes go in the log but are not themselves undoable."""
-        self.store.db.table("log", cache_size=0).insert(
-            {"at": self.now(), "kind": kind, "who": "GM", "text": text}
+    def _journal(self, kind: str, text: str) -> int:
+        """Undo/redo notes go in the log but are not themselves undoable; returns its id."""
+        doc_id = self.store.new_id("log")
+        self.store.put_doc(
+            "log", doc_id, {"at": self.now(), "kind": kind, "who": "GM", "text": text}
         )
+        return doc_id
 
-    def _persist(self, tables: list[str]) -> None:
-        changed = sorted(set(tables) | {"log"})
-        self.store.commit(changed)
+    def _persist(self, keys: list[tuple[str, int]]) -> None:
+        """Journal the changed documents (on disk before this returns), then tell the views."""
+        self.store.record(keys)
+        changed = sorted({table for table, _ in keys} | {"log"})
         self.version += 1
         for listener in list(self.listeners):
             listener(changed)

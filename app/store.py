@@ -2,32 +2,49 @@
 
 Why it is shaped like this:
 
-* TinyDB 4.9's own ``JSONStorage`` rewrites the file in place; a kill mid-write leaves it
-  unreadable. :class:`MemoryStorage` keeps the campaign in memory for TinyDB, and
-  :class:`CampaignStore` persists whole snapshots atomically (temp file in the same folder,
-  fsync, ``os.replace``, fsync the folder), so the file on disk is always one complete save.
-* Serialising (``orjson``, fast) happens on the caller's thread right after a command, so each
-  snapshot is exactly one consistent state; the slow part, disk I/O and fsync, runs on one
-  writer thread, in order. Intermediate snapshots still waiting when a newer one arrives are
-  superseded (each snapshot is the whole campaign), and :meth:`CampaignStore.close` drains.
-* A ``filelock`` lock beside the save is held for the app's lifetime; an owner file names the
-  process so a refused second instance can say who holds it.
-* A file that fails to parse or validate is never written over; a file changed behind our back
-  stops the writer instead of clobbering the other program's edit.
+* **Shown means saved.** Each change is appended to a journal beside the save
+  (``<save>.journal``, one checksummed line holding the changed documents whole) and synced
+  before :meth:`CampaignStore.record` returns, so before the app shows its result. That costs
+  the same for a new campaign and a long one: nothing but the changed documents is written.
+  SQLite's write-ahead log is the model.
+* **The save file stays one complete campaign.** A writer thread folds the journal into it
+  now and then: the whole campaign is serialised (``orjson``; a table that did not change
+  reuses its bytes), written to a temp file in the same folder, synced, ``os.replace``\\d over
+  the save, the folder synced. A kill at any moment leaves the old save or the new one, never
+  half of one; the journal then holds what the save lacks.
+* **Replaying is exact.** A journal line sets documents to their state after the change, and
+  each fold first notes in the journal the digest of the file it writes and the last change it
+  holds, so on opening only the changes the save lacks are replayed, and only onto a save the
+  journal belongs to (one the same session wrote). A save changed by another program since is
+  opened as it is, and the journal is kept aside under a name that says so.
+* TinyDB 4.9's own ``JSONStorage`` rewrites the file in place; :class:`MemoryStorage` keeps the
+  campaign in memory for TinyDB, and the app's changes write documents directly (TinyDB
+  rebuilds a whole table on every insert: a long log made each roll slower).
+* **One instance per save.** A ``filelock`` lock beside the save (an owner file names the
+  process) and an ``flock`` on the save file itself, so a hard link or any other name of the
+  same file is the same save.
+* **Nothing is written that Tableside would not open.** Every changed document is checked by
+  the reader's own rules (:func:`app.schema.check_document`) before it is journalled; a file
+  that fails to parse or validate is never written over; a file changed behind our back stops
+  the writer instead of clobbering the other program's edit (a ``touch``, or an identical
+  copy moved over it, is not a change).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import hashlib
 import os
 import socket
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +54,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
+from app.text import visible
 from rulesets import registry
 
 BACKUPS_KEPT = 3
@@ -47,6 +65,12 @@ WARN_SAVE_BYTES = 32 * 1024 * 1024
 """Past this the GM is warned, with half the room still left to trim the log or library."""
 RETRY_SECONDS = 2.0
 """How often a save that could not be written (a full disk, a read-only file) is tried again."""
+FOLD_SECONDS = 0.1
+"""At most this often the journal is folded into the save file while changes keep coming (the
+players' view and ``tableside export`` read the file); at once on flush and close."""
+JOURNAL_RESTART_BYTES = 1024 * 1024
+"""Once folded, a journal longer than this is started afresh (holding only what the save
+lacks), so opening never replays much."""
 
 
 class StoreError(Exception):
@@ -74,12 +98,20 @@ class SaveTooLarge(ValueError):
     """A change would make the save larger than Tableside may write; nothing was queued."""
 
 
+class UnopenableChange(ValueError):
+    """A change would put a document in the save that Tableside refuses when opening it."""
+
+
 def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
 def owner_path(path: Path) -> Path:
     return path.with_name(path.name + ".owner")
+
+
+def journal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".journal")
 
 
 def backup_paths(path: Path) -> list[Path]:
@@ -99,6 +131,13 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
 def atomic_write(path: Path, payload: bytes) -> None:
     """Write ``payload`` to ``path`` so that a crash leaves either the old or the new file."""
     folder = path.parent
@@ -110,10 +149,7 @@ def atomic_write(path: Path, payload: bytes) -> None:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         try:
-            view = memoryview(payload)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            _write_all(fd, payload)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -128,13 +164,160 @@ def atomic_write(path: Path, payload: bytes) -> None:
     fsync_dir(folder)
 
 
+def digest(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=16).digest()
+
+
+# --- the journal ----------------------------------------------------------------------------------
+def _frame(record: dict[str, Any]) -> bytes:
+    """One journal line: compact JSON (orjson escapes tabs and line breaks inside strings),
+    a tab and its CRC-32, so a line cut short or damaged is recognised and not replayed."""
+    payload = orjson.dumps(record, option=orjson.OPT_NON_STR_KEYS)
+    return b"%s\t%08x\n" % (payload, zlib.crc32(payload))
+
+
+def _unframe(line: bytes) -> Any:
+    payload, tab, crc = line.rpartition(b"\t")
+    if not tab or len(crc) != 8:
+        return None
+    try:
+        if int(crc, 16) != zlib.crc32(payload):
+            return None
+        return orjson.loads(payload)
+    except (ValueError, orjson.JSONDecodeError):
+        return None
+
+
+Docs = list[tuple[str, str, "dict[str, Any] | None"]]
+
+
+@dataclass
+class JournalRead:
+    """What a journal holds: the save it was started on, the folds noted since, the changes."""
+
+    base: str
+    base_seq: int
+    folds: dict[str, int] = field(default_factory=dict)
+    """Digest (hex) of each save file a fold wrote -> the last change it holds."""
+    changes: list[tuple[int, Docs]] = field(default_factory=list)
+
+    def holds(self, save: bytes) -> int | None:
+        """The last change the save holds, when the journal belongs to it; else None."""
+        found = digest(save).hex()
+        seqs = [self.folds[found]] if found in self.folds else []
+        if found == self.base:
+            seqs.append(self.base_seq)
+        return max(seqs) if seqs else None
+
+    @property
+    def last_seq(self) -> int:
+        return self.changes[-1][0] if self.changes else self.base_seq
+
+
+def _docs(raw: Any) -> Docs | None:
+    if not isinstance(raw, list):
+        return None
+    docs: Docs = []
+    for item in raw:
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and isinstance(item[0], str)
+            and isinstance(item[1], str)
+            and (item[2] is None or isinstance(item[2], dict))
+        ):
+            return None
+        docs.append((item[0], item[1], item[2]))
+    return docs
+
+
+def read_journal(path: Path) -> JournalRead | None:
+    """The journal beside the save ``path``; None when there is none (or it is not one).
+
+    A line cut short by a kill, or damaged, ends the reading: nothing after it was ever
+    acknowledged, since each line is synced before the next is written.
+    """
+    from app.bounded import FileReadError, read_regular_file
+
+    try:  # a FIFO or a device put in the journal's place must not hang the opening
+        raw = read_regular_file(journal_path(path), MAX_SAVE_BYTES * 2)
+    except (OSError, FileReadError):
+        return None
+    lines = raw.split(b"\n")[:-1]  # the piece after the last line break was never finished
+    head = _unframe(lines[0]) if lines else None
+    if not (
+        isinstance(head, dict)
+        and head.get("journal") == 1
+        and isinstance(head.get("base"), str)
+        and isinstance(head.get("seq"), int)
+    ):
+        return None
+    found = JournalRead(head["base"], head["seq"])
+    last = head["seq"]
+    for line in lines[1:]:
+        record = _unframe(line)
+        if not isinstance(record, dict) or not isinstance(record.get("seq"), int):
+            break
+        if isinstance(record.get("fold"), str):
+            found.folds[record["fold"]] = record["seq"]
+            continue
+        docs = _docs(record.get("docs"))
+        if docs is None or record["seq"] <= last:
+            break
+        last = record["seq"]
+        found.changes.append((record["seq"], docs))
+    return found
+
+
+def replay(data: dict[str, Any], changes: Iterable[tuple[int, Docs]], after: int) -> int:
+    """Put the documents of every change after ``after`` into ``data``; returns how many
+    changes that was. Each table touched is kept in id order, as the app keeps it."""
+    touched: set[str] = set()
+    count = 0
+    for seq, docs in changes:
+        if seq <= after:
+            continue
+        for table, doc_id, doc in docs:
+            rows = data.setdefault(table, {})
+            if not isinstance(rows, dict):
+                return count
+            if doc is None:
+                rows.pop(doc_id, None)
+            else:
+                rows[doc_id] = doc
+            touched.add(table)
+        count += 1
+    for table in touched:
+        data[table] = dict(sorted(data[table].items(), key=lambda kv: _id_order(kv[0])))
+    return count
+
+
+def _id_order(doc_id: str) -> int:
+    return int(doc_id) if doc_id.isascii() and doc_id.isdigit() else -1
+
+
+# --- reading --------------------------------------------------------------------------------------
+@dataclass
+class Loaded:
+    """A save as read: the campaign (with the journal's changes replayed), the file's bytes,
+    and its journal."""
+
+    data: dict[str, Any]
+    raw: bytes
+    journal: JournalRead | None = None
+    holds: int | None = None
+    """The last journalled change the save file holds (None: the journal is not its own)."""
+    replayed: int = 0
+
+
 def read_campaign(path: Path) -> dict[str, Any]:
-    """Parse and validate a save. Raises :class:`CorruptSave` with the reason; writes nothing."""
-    return load_campaign(path)[0]
+    """Parse and validate a save, its journal replayed. Raises :class:`CorruptSave` with the
+    reason; writes nothing."""
+    return load_campaign(path).data
 
 
-def load_campaign(path: Path) -> tuple[dict[str, Any], bytes]:
-    """:func:`read_campaign`, also returning the bytes it parsed (to fingerprint them)."""
+def load_campaign(path: Path, *, with_journal: bool = True) -> Loaded:
+    """:func:`read_campaign`, also returning the bytes it parsed and the journal it read."""
     try:
         info = path.lstat()
     except FileNotFoundError:
@@ -163,19 +346,27 @@ def load_campaign(path: Path) -> tuple[dict[str, Any], bytes]:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise CorruptSave(path, f"is not valid JSON ({exc})") from None
+    loaded = Loaded(data, raw)
+    if with_journal and isinstance(data, dict):
+        loaded.journal = read_journal(path)
+        if loaded.journal is not None:
+            loaded.holds = loaded.journal.holds(raw)
+            if loaded.holds is not None:
+                loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
+    with_changes = (
+        f" with the {loaded.replayed} change(s) in {journal_path(path).name}"
+        if loaded.replayed
+        else ""
+    )
     try:
-        data = schema.validate(data)
+        loaded.data = schema.validate(data)
     except schema.SchemaError as exc:
-        raise CorruptSave(path, f"is not a valid campaign ({exc})") from None
+        raise CorruptSave(path, f"is not a valid campaign{with_changes} ({exc})") from None
     try:
-        orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+        orjson.dumps(loaded.data, option=orjson.OPT_NON_STR_KEYS)
     except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
         raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
-    return data, raw
-
-
-def digest(payload: bytes) -> bytes:
-    return hashlib.blake2b(payload, digest_size=16).digest()
+    return loaded
 
 
 def read_only_reason(path: Path) -> str | None:
@@ -213,7 +404,7 @@ def newest_good_backup(path: Path) -> Path | None:
     for candidate in backup_paths(path):
         if candidate.exists():
             try:
-                read_campaign(candidate)
+                load_campaign(candidate, with_journal=False)
             except StoreError:
                 continue
             return candidate
@@ -237,8 +428,9 @@ class MemoryStorage(Storage):
 class _Fingerprint:
     """What the save on disk looked like when we last wrote (or read) it.
 
-    Size, mtime and inode are the cheap check; the content hash catches an edit of the same
-    size whose mtime was put back, which they cannot."""
+    Size, mtime and inode are the cheap check; the content hash decides when they differ (a
+    ``touch``, or an identical copy moved over the save by a sync or backup tool, is still
+    our save) and catches an edit of the same size whose mtime was put back."""
 
     size: int
     mtime_ns: int
@@ -253,83 +445,158 @@ class _Fingerprint:
             return None
         return cls(info.st_size, info.st_mtime_ns, info.st_ino, digest(payload))
 
-    def matches(self, path: Path) -> bool:
-        """True when the file still holds what we last wrote (reads it when stat agrees)."""
+    def still(self, path: Path) -> _Fingerprint | None:
+        """This fingerprint (brought up to date) while the file holds what we last wrote;
+        None when it holds something else. Raises FileNotFoundError when it is gone."""
+        info = path.stat()
+        same = (info.st_size, info.st_mtime_ns, info.st_ino) == (
+            self.size,
+            self.mtime_ns,
+            self.inode,
+        )
+        if info.st_size != self.size:
+            return None
         try:
-            info = path.stat()
+            content = digest(path.read_bytes())
         except FileNotFoundError:
-            return False
-        if (info.st_size, info.st_mtime_ns, info.st_ino) != (self.size, self.mtime_ns, self.inode):
-            return False
-        try:
-            return digest(path.read_bytes()) == self.content
+            raise
         except OSError:
-            return False
+            return None
+        if content != self.content:
+            return None
+        if same:
+            return self
+        return _Fingerprint(info.st_size, info.st_mtime_ns, info.st_ino, content)
+
+
+class _FileLock:
+    """An ``flock`` on the save file itself, held while it is open.
+
+    A lock file beside a path cannot see that two paths are one file: two hard links to one
+    save opened twice and split the campaign. Every name of a file shares its inode, and an
+    ``flock`` is on the inode. The inode opened is held for the whole session (its other names
+    stay refused however often the save is rewritten), and each file a fold writes is taken
+    as it is written.
+    """
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.current: int | None = None
+
+    def take(self, path: Path) -> None:
+        """Lock the file now at ``path``; :class:`SaveLocked` if another process holds it."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return  # not there (yet) or not readable: the reader says why
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _flock_holder(os.fstat(fd))
+            os.close(fd)
+            who = f" (pid {holder})" if holder else ""
+            raise SaveLocked(
+                path,
+                f"is already open in another Tableside{who}, under another name (a hard link "
+                "or another path to the same file); close that one first",
+            ) from None
+        except OSError:
+            os.close(fd)  # a file system without flock: the lock file beside it still holds
+            return
+        if self.first is None:
+            self.first = fd
+        else:
+            if self.current is not None:
+                os.close(self.current)
+            self.current = fd
+
+    def release(self) -> None:
+        for fd in (self.current, self.first):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.first = self.current = None
+
+
+def _flock_holder(info: os.stat_result) -> int | None:
+    """The pid holding an ``flock`` on this file (Linux's /proc/locks), when it can be told."""
+    wanted = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/locks", encoding="ascii", errors="replace") as fh,
+    ):
+        for line in fh:
+            parts = line.split()
+            if len(parts) > 5 and parts[1] == "FLOCK" and parts[5] == wanted:
+                return int(parts[4])
+    return None
 
 
 class _Writer(threading.Thread):
-    """Writes snapshots in order on one thread; a newer snapshot supersedes a waiting one.
+    """Folds the journal into the save file, in order, on one thread.
 
     A write that fails for a reason that can pass (a full disk, the save or its folder made
-    read-only) keeps its snapshot and is tried again every :data:`RETRY_SECONDS`, or at once
-    on :meth:`retry`; newer changes still supersede it. A change made behind our back stops
-    the writer for good: only the GM can decide whose version wins.
+    read-only, the folder removed) is tried again every :data:`RETRY_SECONDS`, or at once on
+    :meth:`retry`. A change made behind our back stops the writer for good: only the GM can
+    decide whose version wins.
     """
 
     def __init__(self, store: CampaignStore) -> None:
         super().__init__(name="tableside-autosave", daemon=True)
         self.store = store
         self.cond = threading.Condition()
-        self.pending: tuple[int, list[bytes]] | None = None
-        """The newest snapshot not yet written, as chunks: joining a 5 MB library into one
-        buffer is left to this thread, off the keypress, and skipped for superseded ones."""
-        self.written_seq = 0
         self.closing = False
         self.error: StoreError | None = None
         """Saving stopped for good (the file was changed behind our back)."""
         self.unsaved: StoreError | None = None
-        """The last write failed for a passing reason; the snapshot waits in ``pending``."""
+        """The last write failed for a passing reason; it is tried again."""
         self.writing = False
         self._retry_at = 0.0
         self._retry_now = False
+        self._now = False
+        self._folded_at = 0.0
 
-    def submit(self, seq: int, payload: list[bytes]) -> None:
+    def poke(self, *, now: bool = False) -> None:
+        """Something is there to fold (``now``: without waiting for :data:`FOLD_SECONDS`)."""
         with self.cond:
-            if self.error is not None:
-                raise self.error
-            self.pending = (seq, payload)
+            self._now = self._now or now
             self.cond.notify_all()
 
     def retry(self) -> None:
-        """Try the waiting snapshot again now (the GM freed space, or pressed the key)."""
+        """Try a failed write again now (the GM freed space, or pressed the key)."""
         with self.cond:
             self._retry_now = True
             self.cond.notify_all()
 
-    def _next(self) -> tuple[int, list[bytes]] | None:
-        """Wait for a snapshot that is due; None when the thread should end."""
+    def _due(self) -> float | None:
+        """Seconds until a fold is due (0: now); None when nothing is waiting."""
+        if not self.store._unwritten():
+            return None
+        now = time.monotonic()
+        if self.unsaved is not None and not self._retry_now:
+            return max(0.0, self._retry_at - now)
+        if self._now or self._retry_now or self.closing:
+            return 0.0
+        return max(0.0, self._folded_at + FOLD_SECONDS - now)
+
+    def _next(self) -> bool:
         with self.cond:
             while True:
-                if self.error is not None or (self.pending is None and self.closing):
-                    return None
-                if self.pending is not None:
-                    wait = self._retry_at - time.monotonic()
-                    if self.unsaved is None or self._retry_now or wait <= 0:
-                        break
-                    self.cond.wait(wait)
-                else:
-                    self.cond.wait()
-            item, self.pending = self.pending, None
-            self._retry_now = False
-            self.writing = True
-            return item
+                if self.error is not None:
+                    return False
+                wait = self._due()
+                if wait is None and self.closing:
+                    return False
+                if wait == 0.0:
+                    self._now = False
+                    self.writing = True
+                    return True
+                self.cond.wait(wait)
 
     def run(self) -> None:
-        while (item := self._next()) is not None:
-            seq, payload = item
-            joined = b"".join(payload)
+        while self._next():
             try:
-                self.store._write_now(joined)
+                self.store._fold()
             except StoreError as exc:
                 with self.cond:
                     self.error = exc
@@ -338,15 +605,14 @@ class _Writer(threading.Thread):
                 self.store._report(exc)
                 return
             except OSError as exc:
-                problem = StoreError(self.store.path, f"is not saved: {_why(exc)}")
+                problem = StoreError(self.store.path, f"is not saved: {_why(exc, self.store.path)}")
                 with self.cond:
-                    if self.pending is None:  # nothing newer came meanwhile: keep this one
-                        self.pending = (seq, [joined])
-                    first = self.unsaved is None
+                    first = self.unsaved is None or self.unsaved.reason != problem.reason
                     self.unsaved = problem
                     self.writing = False
                     self._retry_at = time.monotonic() + RETRY_SECONDS
                     give_up = self.closing and not self._retry_now
+                    self._retry_now = False
                     self.cond.notify_all()
                 if first:
                     self.store._report_status(problem)
@@ -354,20 +620,34 @@ class _Writer(threading.Thread):
                     return
                 continue
             with self.cond:
-                self.written_seq = seq
-                resumed = self.unsaved is not None
-                self.unsaved = None
+                self._folded_at = time.monotonic()
+                self._retry_now = False
+                resumed = self.unsaved is not None and not self.store._journal_failed
+                if resumed:
+                    self.unsaved = None
                 self.writing = False
                 self.cond.notify_all()
             if resumed:
                 self.store._report_status(None)
 
-    def wait_for(self, seq: int, timeout: float | None = None) -> bool:
-        """Wait until ``seq`` is written, saving has stopped, or a write is failing."""
+    def journal_failed(self, problem: StoreError) -> None:
+        """An append to the journal failed: the change is in memory only until a fold lands."""
         with self.cond:
+            first = self.unsaved is None
+            self.unsaved = problem
+            self._retry_now = True  # the save file itself may still be writable: try now
+            self.cond.notify_all()
+        if first:
+            self.store._report_status(problem)
+
+    def wait_for(self, done: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Wait until ``done()``, saving has stopped, or a write is failing."""
+        with self.cond:
+            self._now = True
+            self.cond.notify_all()
             return self.cond.wait_for(
                 lambda: (
-                    self.written_seq >= seq
+                    done()
                     or self.error is not None
                     or (self.unsaved is not None and not self.writing and not self._retry_now)
                 ),
@@ -384,15 +664,20 @@ class _Writer(threading.Thread):
     def abandon(self) -> None:
         """Stop at once, writing nothing more (the save could not even be created)."""
         with self.cond:
-            self.pending = None
             self.closing = True
+            self.error = self.error or StoreError(self.store.path, "was not created")
             self.cond.notify_all()
         self.join()
 
 
-def _why(exc: OSError) -> str:
+def _why(exc: OSError, path: Path) -> str:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "the disk is full; Tableside tries again every few seconds (ctrl+r: now)"
+    if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
+        return (
+            f"its folder {path.parent} was removed; your changes are kept here. ctrl+r makes "
+            "the folder again and saves there"
+        )
     if isinstance(exc, PermissionError) or exc.errno == errno.EROFS:
         return (
             f"{exc.strerror or exc}; Tableside will not replace it and tries again every few "
@@ -402,7 +687,7 @@ def _why(exc: OSError) -> str:
 
 
 class CampaignStore:
-    """One open campaign: lock held, data in memory, every commit written atomically."""
+    """One open campaign: locks held, data in memory, every change journalled and folded."""
 
     def __init__(
         self,
@@ -411,19 +696,43 @@ class CampaignStore:
         lock: FileLock,
         on_error: Callable[[StoreError], None] | None = None,
         raw: bytes = b"",
+        *,
+        file_lock: _FileLock | None = None,
     ) -> None:
         self.path = path
         self.data = data
         self._lock = lock
+        self._file_lock = file_lock or _FileLock()
         self.on_error = on_error
         self.on_status: Callable[[StoreError | None], None] | None = None
         """Told (from the writer thread) when saving fails for a passing reason, and with
         None when it works again."""
+        self.notes: list[str] = []
+        """What opening did that the GM should hear about (a journal kept aside)."""
         self.db = TinyDB(storage=MemoryStorage, data=data)
+        self._changing = threading.RLock()
+        """Held while the campaign changes and while a fold serialises it: a fold sees the
+        campaign between two changes, never in the middle of one."""
+        self._jlock = threading.Lock()
+        """The journal and the change counters."""
         self._seq = 0
+        """Changes recorded so far (and direct commits)."""
+        self._written = 0
+        """The last change the save file holds."""
+        self._unfolded: list[tuple[int, bytes]] = []
+        """Journal lines of the changes the save file lacks, kept to start a journal afresh."""
+        self._direct: tuple[int, list[bytes]] | None = None
+        self._journal_fd: int | None = None
+        self._journal_size = 0
+        self._journal_failed = False
+        self._recreate_folder = False
+        self._dirty: set[str] = set(data)
         self._table_json: dict[str, bytes] = {}
+        self._next_ids: dict[str, int] = {}
         self.size = len(raw)
-        """Bytes of the newest snapshot (the save on disk when nothing is pending)."""
+        """Bytes of the save as last measured (the newest snapshot, or the file read)."""
+        self._size_bound = len(raw)
+        """At least the size the save would have now (grows by each journal line)."""
         self._fingerprint = _Fingerprint.of(path, raw)
         self._writer = _Writer(self)
         self._writer.start()
@@ -460,18 +769,23 @@ class CampaignStore:
         # (a lock file left there would otherwise let us in), or a save we may not replace.
         _refuse_read_only(path, path.parent)
         lock = acquire_lock(path)
+        file_lock = _FileLock()
         try:
+            file_lock.take(path)
             _clean_temp_files(path)
             if path.exists() or path.is_symlink():
-                data, raw = load_campaign(path)  # an unreadable save says so first
-                _refuse_read_only(path, path)
-                _rotate_backups(path, raw)
-                store = cls(path, data, lock, on_error, raw)
+                store = cls._open_existing(path, lock, file_lock, on_error)
+            elif journal_path(path).exists():
+                raise StoreError(
+                    path,
+                    f"is missing, but {journal_path(path).name} beside it holds changes made to "
+                    "it; put the save back (its newest backup is .bak1) before opening it",
+                )
             elif create:
                 if not registry.is_known(ruleset):
                     raise StoreError(path, f"unknown game {ruleset!r}")
                 data = schema.empty_campaign(ruleset, name or path.stem)
-                store = cls(path, data, lock, on_error)
+                store = cls(path, data, lock, on_error, file_lock=file_lock)
                 try:
                     store.commit()
                     store.flush()
@@ -484,26 +798,260 @@ class CampaignStore:
                     lock_path(path).unlink()
                 raise StoreError(path, "no such file")
         except BaseException:
+            file_lock.release()
             _release(lock, path)
             raise
         return store
 
-    # --- writing -----------------------------------------------------------------------------
-    def commit(self, tables: Iterable[str] | None = None) -> int:
-        """Snapshot the campaign now and queue it for writing. Returns its sequence number.
+    @classmethod
+    def _open_existing(
+        cls,
+        path: Path,
+        lock: FileLock,
+        file_lock: _FileLock,
+        on_error: Callable[[StoreError], None] | None,
+    ) -> CampaignStore:
+        found = load_campaign(path)  # an unreadable save says so first
+        _refuse_read_only(path, path)
+        _rotate_backups(path, found.raw)
+        store = cls(path, found.data, lock, on_error, found.raw, file_lock=file_lock)
+        if found.journal is None:
+            return store
+        try:
+            if found.holds is None:
+                store._set_journal_aside()
+            elif found.replayed:
+                # The last session ended without folding its journal (a kill, a power cut):
+                # its changes are in the campaign now; written into the save at once, the
+                # journal is no longer needed. The fold is noted in the old journal first, so
+                # a kill during this write still finds the save and its journal in step.
+                store._written, store._seq = found.holds, found.journal.last_seq
+                store._journal_fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND)
+                store.flush()
+                with store._jlock:
+                    store._drop_journal()
+                store.notes.append(
+                    f"{found.replayed} change(s) the last session made after its last save "
+                    "were recovered from its journal"
+                )
+            else:
+                _remove(journal_path(path))
+        except BaseException:
+            store._writer.abandon()
+            raise
+        return store
 
-        ``tables`` names the tables that changed since the last commit (None: all). The others
-        reuse their serialised bytes, so a combat change does not re-serialise a 5,000-NPC
-        library: the snapshot is still the whole campaign, spliced from per-table JSON.
-        Raises TypeError, queueing nothing, if the data cannot be serialised, and
-        :class:`SaveTooLarge` if it would pass :data:`MAX_SAVE_BYTES`.
+    def _set_journal_aside(self) -> None:
+        """A journal from a session whose save another program changed since: not replayed
+        onto a file it does not belong to, and not thrown away: kept under a name that says so."""
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.journal-not-applied-{stamp}")
+        try:
+            os.replace(journal_path(self.path), aside)
+        except OSError as exc:
+            raise StoreError(
+                self.path,
+                f"has a journal of unsaved changes that does not belong to it (the save was "
+                f"changed since) and it cannot be moved aside ({exc.strerror or exc})",
+            ) from None
+        self.notes.append(
+            f"The save was changed by another program after the last session's changes; "
+            f"those changes were not applied and are kept in {aside.name}"
+        )
+
+    # --- changing ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def changing(self) -> Iterator[None]:
+        """Hold while changing the campaign: a fold never writes half a change."""
+        with self._changing:
+            yield
+
+    def new_id(self, table: str) -> int:
+        """The id of the next document of ``table`` (ids only grow, as TinyDB's do)."""
+        rows = self.data.get(table) or {}
+        last = _id_order(next(reversed(rows))) if rows else 0
+        if table not in self._next_ids:
+            last = max((_id_order(k) for k in rows), default=0)
+        doc_id = max(last + 1, self._next_ids.get(table, 1))
+        self._next_ids[table] = doc_id + 1
+        return doc_id
+
+    def put_doc(self, table: str, doc_id: int, doc: dict[str, Any] | None) -> None:
+        """Set (or, with None, remove) one document, keeping the table in id order. O(1) for
+        the changes play makes: TinyDB's own insert copies the whole table."""
+        rows = self.data.setdefault(table, {})
+        key = str(doc_id)
+        if doc is None:
+            rows.pop(key, None)
+            return
+        out_of_order = key not in rows and rows and _id_order(next(reversed(rows))) > doc_id
+        rows[key] = doc
+        if out_of_order:
+            self.data[table] = dict(sorted(rows.items(), key=lambda kv: _id_order(kv[0])))
+        self._next_ids[table] = max(self._next_ids.get(table, 1), doc_id + 1)
+        cached = self.db._tables.get(table)
+        if cached is not None:
+            cached._next_id = None  # TinyDB counts again if anything inserts through it
+
+    def record(self, changed: Iterable[tuple[str, int]]) -> int:
+        """Make the change to these documents durable before it is shown: checked by the
+        reader's rules, appended to the journal and synced. Returns the change's number.
+
+        Call it holding :meth:`changing`, after the change is made in :attr:`data`.
+
+        Raises (the journal untouched, so the caller can undo its change):
+            UnopenableChange: a document the reader would refuse (names the field).
+            TypeError: something orjson cannot write (a number past 64 bits).
+            SaveTooLarge: the save would pass :data:`MAX_SAVE_BYTES`.
+            StoreError: saving has stopped (the save was changed behind our back), or closed.
+        """
+        with self._changing:
+            if self.closed:
+                raise StoreError(self.path, "is closed")
+            if self._writer.error is not None:
+                raise self._writer.error
+            game = self.data["meta"]["1"]["ruleset"]
+            docs: Docs = []
+            for table, doc_id in dict.fromkeys(changed):
+                doc = self.data.get(table, {}).get(str(doc_id))
+                if doc is not None:
+                    try:
+                        schema.check_document(table, str(doc_id), doc, game)
+                    except schema.SchemaError as exc:
+                        raise UnopenableChange(str(exc)) from None
+                docs.append((table, str(doc_id), doc))
+            with self._jlock:
+                seq = self._seq + 1
+                line = _frame({"seq": seq, "docs": docs})
+                tables = {table for table, _, _ in docs}
+                self._check_size(len(line), tables)
+                self._seq = seq
+                self._dirty |= tables
+                self._unfolded.append((seq, line))
+                problem: StoreError | None = None
+                try:
+                    self._append(line)
+                except OSError as exc:
+                    self._journal_failed = True
+                    self._close_journal()
+                    problem = StoreError(self.path, f"is not saved: {_why(exc, self.path)}")
+        if problem is not None:
+            self._writer.journal_failed(problem)
+        self._writer.poke()
+        return seq
+
+    def _check_size(self, growth: int, tables: set[str]) -> None:
+        """Refuse a change that would make the save too large to open (journal lock held).
+
+        The bound is cheap (each line adds at most its own length); only near the limit is
+        the campaign measured exactly, without keeping what is measured."""
+        if self._size_bound + growth <= MAX_SAVE_BYTES:
+            self._size_bound += growth
+            return
+        _, size, _ = self._serialise(self._dirty | tables)
+        if size > MAX_SAVE_BYTES:
+            raise SaveTooLarge(
+                f"that change would make the save {size / 2**20:.0f} MB, past the "
+                f"{MAX_SAVE_BYTES // 2**20} MB a campaign may be; it is not saved"
+            )
+        self._size_bound = self.size = size
+
+    def _append(self, line: bytes) -> None:
+        """Append one line to the journal and sync it (journal lock held)."""
+        if self._journal_fd is None:
+            self._start_journal()  # written with every unfolded line, this one included
+            return
+        fd = self._journal_fd
+        try:
+            _write_all(fd, line)
+            os.fdatasync(fd)
+        except OSError:
+            with contextlib.suppress(OSError):  # half a line must not sit before the next
+                os.ftruncate(fd, self._journal_size)
+            raise
+        self._journal_size += len(line)
+        if os.fstat(fd).st_nlink == 0:
+            # Removed behind our back (or its folder was): the line went to a file no one can
+            # read. Started afresh with every change the save lacks, or the failure is said.
+            self._close_journal()
+            self._start_journal()
+
+    def _start_journal(self) -> None:
+        """A fresh journal beside the save: its base is the save file as we last wrote it,
+        then every change the save lacks. Written whole and renamed into place."""
+        self._close_journal()
+        if self._fingerprint is None:
+            raise FileNotFoundError(errno.ENOENT, "the save is not written yet", str(self.path))
+        head = _frame({"journal": 1, "base": self._fingerprint.content.hex(), "seq": self._written})
+        lines = [head, *(line for seq, line in self._unfolded if seq > self._written)]
+        target = journal_path(self.path)
+        tmp = target.with_name(f"{_temp_prefix(self.path)}journal.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
+            try:
+                payload = b"".join(lines)
+                _write_all(fd, payload)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, target)
+            fsync_dir(target.parent)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        self._journal_fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        self._journal_size = len(payload)
+        self._journal_failed = False
+
+    def _close_journal(self) -> None:
+        if self._journal_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._journal_fd)
+            self._journal_fd = None
+
+    def commit(self, tables: Iterable[str] | None = None) -> int:
+        """Snapshot the campaign now and hand it to the writer. Returns its sequence number.
+
+        For code that changed :attr:`db` itself (the demo writer, tests, benches); the app's
+        changes go through :meth:`record`. ``tables`` names the tables that changed (None:
+        all); each of their documents is checked as :meth:`record` checks one.
+        Raises TypeError, queueing nothing, if the data cannot be serialised,
+        :class:`UnopenableChange` if a document would be refused, and :class:`SaveTooLarge`
+        if it would pass :data:`MAX_SAVE_BYTES`.
         """
         if self.closed:
             raise StoreError(self.path, "is closed")
+        with self._changing:
+            names = set(self.data) if tables is None else set(tables)
+            game = self.data["meta"]["1"]["ruleset"]
+            for table in names:
+                for doc_id, doc in (self.data.get(table) or {}).items():
+                    try:
+                        schema.check_document(table, doc_id, doc, game)
+                    except schema.SchemaError as exc:
+                        raise UnopenableChange(str(exc)) from None
+            payload, size, fresh = self._serialise(self._dirty | names)
+            if size > MAX_SAVE_BYTES:
+                # Never written: Tableside would refuse to open its own file.
+                raise SaveTooLarge(
+                    f"that change would make the save {size / 2**20:.0f} MB, past the "
+                    f"{MAX_SAVE_BYTES // 2**20} MB a campaign may be; it is not saved"
+                )
+            self._keep(fresh)
+            with self._jlock:
+                self._seq += 1
+                self._direct = (self._seq, payload)
+                self._size_bound = self.size = size
+        self._writer.poke(now=True)
+        return self._seq
+
+    def _serialise(
+        self, dirty: set[str]
+    ) -> tuple[list[bytes], int, dict[str, bytes]]:
+        """The whole campaign as JSON chunks and their size, re-serialising only ``dirty``
+        tables (returned too, for :meth:`_keep`). A table orjson refuses raises TypeError."""
         names = list(self.data)
-        dirty = set(names) if tables is None else set(tables)
-        # All or nothing: a table that cannot be serialised (a number past 64 bits) raises
-        # TypeError here with the cache untouched, so the caller can roll its change back.
         fresh = {
             name: orjson.dumps(self.data[name], option=orjson.OPT_NON_STR_KEYS)
             for name in names
@@ -514,37 +1062,110 @@ class CampaignStore:
             table = fresh[name] if name in fresh else self._table_json[name]
             payload += (b"," if i else b"", orjson.dumps(name), b":", table)
         payload.append(b"}")
-        size = sum(map(len, payload))
-        if size > MAX_SAVE_BYTES:
-            # Never written: Tableside would refuse to open its own file. The cache keeps the
-            # state before this change, which the caller rolls back to.
-            raise SaveTooLarge(
-                f"that change would make the save {size / 2**20:.0f} MB, past the "
-                f"{MAX_SAVE_BYTES // 2**20} MB a campaign may be; it is not saved"
-            )
-        self._table_json.update(fresh)
-        for name in set(self._table_json) - set(names):
-            del self._table_json[name]
-        self.size = size
-        self._seq += 1
-        self._writer.submit(self._seq, payload)
-        return self._seq
+        return payload, sum(map(len, payload)), fresh
 
+    def _keep(self, fresh: dict[str, bytes]) -> None:
+        """The tables just serialised are the cache now: clean until changed again."""
+        self._table_json.update(fresh)
+        for name in set(self._table_json) - set(self.data):
+            del self._table_json[name]
+        self._dirty.clear()
+
+    # --- folding (the writer thread) ---------------------------------------------------------
+    def _unwritten(self) -> bool:
+        return self._seq > self._written or self._direct is not None
+
+    def _fold(self) -> None:
+        """Write the campaign as it is now into the save file, noting it in the journal first
+        (so a kill between the two still finds the save and its journal in step)."""
+        self._ensure_folder()
+        with self._changing:
+            seq = self._seq
+            if self._direct is not None and self._direct[0] == seq:
+                chunks = self._direct[1]
+            else:
+                chunks, _, fresh = self._serialise(self._dirty)
+                self._keep(fresh)
+            self._direct = None
+        payload = b"".join(chunks)
+        with self._jlock:
+            if self._journal_fd is not None and os.fstat(self._journal_fd).st_nlink == 0:
+                self._close_journal()  # removed: started afresh once the save is written
+                self._journal_failed = True
+            if self._journal_fd is not None:
+                self._append(_frame({"fold": digest(payload).hex(), "seq": seq}))
+        self._write_now(payload)
+        with self._jlock:
+            self._written = max(self._written, seq)
+            self._unfolded = [(s, line) for s, line in self._unfolded if s > self._written]
+            self.size = len(payload)
+            self._size_bound = len(payload) + sum(len(line) for _, line in self._unfolded)
+            stale = self._journal_failed or (
+                self._journal_fd is not None and self._journal_size > JOURNAL_RESTART_BYTES
+            )
+            if stale and self._unfolded:
+                self._start_journal()  # what the save lacks was in memory only: durable now
+            elif stale:
+                self._drop_journal()
+                self._journal_failed = False
+
+    def _ensure_folder(self) -> None:
+        """A removed folder stops saving with a message that says so; :meth:`retry` (the GM's
+        ctrl+r) makes it again, with a fresh lock file in it."""
+        folder = self.path.parent
+        if folder.is_dir():
+            return
+        if not self._recreate_folder:
+            raise FileNotFoundError(errno.ENOENT, "folder removed", str(folder))
+        folder.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError, RuntimeError):
+            self._lock.release()
+        self._lock = acquire_lock(self.path)
+
+    def _drop_journal(self) -> None:
+        """The save holds every change: the journal has nothing left to say."""
+        self._close_journal()
+        _remove(journal_path(self.path))
+
+    def _write_now(self, payload: bytes) -> None:
+        self._recreate_folder = False
+        if self._fingerprint is not None:
+            try:
+                still = self._fingerprint.still(self.path)
+            except FileNotFoundError:
+                still = self._fingerprint  # removed: nothing of anyone's to clobber
+            if still is None:
+                raise ExternalChange(
+                    self.path,
+                    "was changed by another program since Tableside last saved it; "
+                    "not overwriting it (your last change is not saved)",
+                )
+            self._fingerprint = still
+        if (reason := read_only_reason(self.path)) is not None:
+            raise PermissionError(errno.EACCES, reason)
+        atomic_write(self.path, payload)
+        self._fingerprint = _Fingerprint.of(self.path, payload)
+        self._file_lock.take(self.path)
+
+    # --- waiting, telling, closing -------------------------------------------------------------
     def flush(self, timeout: float | None = None) -> None:
-        """Block until everything committed so far is on disk (raises if it cannot be)."""
-        self._writer.wait_for(self._seq, timeout)
+        """Block until the save file holds every change so far (raises if it cannot)."""
+        seq = self._seq
+        self._writer.wait_for(lambda: self._written >= seq and self._direct is None, timeout)
         if self._writer.error is not None:
             raise self._writer.error
-        if self._writer.unsaved is not None and self.saved_seq < self._seq:
+        if self._writer.unsaved is not None and self._written < seq:
             raise self._writer.unsaved
 
     def retry(self) -> None:
-        """Try a failed write again now."""
+        """Try a failed write again now (a removed folder is made again)."""
+        self._recreate_folder = True
         self._writer.retry()
 
     @property
     def saved_seq(self) -> int:
-        return self._writer.written_seq
+        """The last change the save file holds."""
+        return self._written
 
     @property
     def error(self) -> StoreError | None:
@@ -555,18 +1176,6 @@ class CampaignStore:
         """Why the newest changes are not on disk yet (None: all saved, or being saved)."""
         return self._writer.unsaved
 
-    def _write_now(self, payload: bytes) -> None:
-        if self._fingerprint is not None and not self._fingerprint.matches(self.path):
-            raise ExternalChange(
-                self.path,
-                "was changed by another program since Tableside last saved it; "
-                "not overwriting it (your last change is not saved)",
-            )
-        if (reason := read_only_reason(self.path)) is not None:
-            raise PermissionError(errno.EACCES, reason)
-        atomic_write(self.path, payload)
-        self._fingerprint = _Fingerprint.of(self.path, payload)
-
     def _report(self, exc: StoreError) -> None:
         if self.on_error is not None:
             self.on_error(exc)
@@ -576,16 +1185,29 @@ class CampaignStore:
             self.on_status(problem)
 
     def close(self) -> None:
-        """Drain pending writes, then release the lock."""
+        """Fold what is left into the save, then release the locks."""
         if self.closed:
             return
         self.closed = True
         self._writer.close()
+        with self._jlock:
+            if self._writer.error is None and not self._unwritten():
+                self._drop_journal()
+            else:
+                self._close_journal()  # kept: the next opening replays it
+        self._file_lock.release()
         _release(self._lock, self.path)
         if self._writer.error is not None:
             raise self._writer.error
-        if self._writer.unsaved is not None and self._writer.pending is not None:
+        if self._writer.unsaved is not None and self._unwritten():
             raise self._writer.unsaved
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+        with contextlib.suppress(OSError):
+            fsync_dir(path.parent)
 
 
 def _refuse_read_only(path: Path, where: Path) -> None:
@@ -603,8 +1225,11 @@ def acquire_lock(path: Path) -> FileLock:
         lock.acquire()
     except Timeout:
         holder = "another process"
-        with contextlib.suppress(OSError):
-            holder = owner_path(path).read_text(encoding="utf-8").strip() or holder
+        from app.bounded import FileReadError, read_regular_file
+
+        with contextlib.suppress(OSError, FileReadError, UnicodeDecodeError):
+            owner = read_regular_file(owner_path(path), 4096).decode("utf-8").strip()
+            holder = visible(owner, 200) or holder
         raise SaveLocked(
             path, f"is already open in another Tableside ({holder}); close that one first"
         ) from None

@@ -159,7 +159,7 @@ class TablesideApp(App[None]):
     TITLE = "Tableside"
     CSS_PATH = "tui.tcss"
     ENABLE_COMMAND_PALETTE = True
-    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {  # type: ignore[assignment]
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {
         "combat": _combat,
         "tray": _tray,
         "npcs": _npcs,
@@ -185,7 +185,11 @@ class TablesideApp(App[None]):
             id="app.leave_field",
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save"),
+        # priority: a dialog (a modal) hides the App's other keys, and the NOT SAVED banner shows
+        # over dialogs too, so the key it names must work there.
+        Binding(
+            "ctrl+r", "retry_save", "Retry saving", show=False, id="app.retry_save", priority=True
+        ),
         # The campaign clock, from every panel: shift and the number row climbs the steps.
         *CLOCK_BINDINGS,
     ]
@@ -281,6 +285,10 @@ class TablesideApp(App[None]):
 
     def on_mount(self) -> None:
         self._warn_if_large()  # a save opened already large says so at once
+        for note in self.campaign.store.notes:  # a journal recovered, or kept aside
+            self.notify(note, title="Save", severity="warning", timeout=30, markup=False)
+        # The NOT SAVED banner follows the GM into every dialog, not only the panels.
+        self.screen_change_signal.subscribe(self, self._show_save_problem)
         if self._handle_signals:
             # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
             # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
@@ -381,9 +389,7 @@ class TablesideApp(App[None]):
         # From the writer thread: a write failed for a passing reason, or works again.
         def show() -> None:
             self.save_problem = None if problem is None else str(problem)
-            screen = self.screen
-            if hasattr(screen, "show_save_problem"):
-                screen.show_save_problem()
+            self._show_save_problem(self.screen)
             if problem is None:
                 self.notify("Saved again: every change is on disk", markup=False)
 
@@ -391,6 +397,22 @@ class TablesideApp(App[None]):
             show()
         else:
             self.call_from_thread(show)
+
+    def _show_save_problem(self, screen: Screen[Any]) -> None:
+        """The banner on ``screen``: a panel has its own; a dialog gets one over its top row,
+        so a roll made in the quick-roll dialog on a full disk says at once it is not saved."""
+        if hasattr(screen, "show_save_problem"):
+            screen.show_save_problem()
+            return
+        from screens.panel import SaveBanner
+
+        found = list(screen.query(SaveBanner))
+        if found:
+            found[0].show_problem(self.save_problem)
+        elif self.save_problem is not None:
+            banner = SaveBanner(markup=False, id="save-banner", classes="-over")
+            screen.mount(banner)
+            banner.show_problem(self.save_problem)
 
     def _on_store_error(self, exc: StoreError) -> None:
         # Called from the writer thread; hop to the UI thread.

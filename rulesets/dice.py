@@ -229,7 +229,7 @@ def roll(expression: str, rng: random.Random | None = None) -> DiceRoll:
     roller = d20.ROLLER
     with _ROLL_LOCK:
         saved = _d20_expression.random
-        _d20_expression.random = rng  # type: ignore[assignment]
+        _d20_expression.random = rng
         try:
             result = roller.roll(text, stringifier=d20.PlainStringifier(), allow_comments=False)
             total = int(result.total)
@@ -253,7 +253,7 @@ def roll(expression: str, rng: random.Random | None = None) -> DiceRoll:
             )
             raise DiceError(f"cannot roll '{text}': {reason}") from None
         finally:
-            _d20_expression.random = saved  # type: ignore[assignment]
+            _d20_expression.random = saved
     dice: list[int] = []
     dropped: list[int] = []
     _walk_dice(result.expr, dice, dropped)
@@ -286,7 +286,7 @@ class _Replay(random.Random):
         self.answers: list[int] = []
         self.sizes: list[int] = []
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         at = len(self.answers)
         choice = self.script[at] if at < len(self.script) else 0
         if not 0 <= choice < n:

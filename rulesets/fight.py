@@ -36,7 +36,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from rulesets import dice
 from rulesets import encounter as er
@@ -209,7 +209,7 @@ class Fight:
                 raise RuleError(f"{c.name} is no longer in the party")
             return found
         if kind == "foe":
-            return copy.deepcopy(c.stats["sheet"])
+            return cast(Doc, copy.deepcopy(c.stats["sheet"]))
         return None
 
     def put_sheet(self, c: er.Combatant, sheet: Doc) -> None:

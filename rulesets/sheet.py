@@ -15,7 +15,7 @@ document; it changes the document in place and returns the log lines, or raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -148,6 +148,12 @@ class SheetRules:
     """The detail pane's extra rows."""
     rests: Mapping[str, Rest] = field(default_factory=dict)
     """By :data:`REST_IDS`; a new session is always offered (it opens a log section)."""
+    problems: Callable[[Character], Iterable[tuple[str, str]]] | None = None
+    """A hand-edited sheet's values the game's rules cannot read, as (field, reason): the save
+    is refused on opening naming them, instead of a panel failing on them later."""
+
+    def problems_of(self, pc: Character) -> list[tuple[str, str]]:
+        return list(self.problems(pc)) if self.problems is not None else []
 
     def has_rest(self, rest: str) -> bool:
         return rest == "session" or rest in self.rests

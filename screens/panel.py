@@ -44,6 +44,7 @@ class SaveBanner(Static):
     DEFAULT_CSS = """
     SaveBanner { height: auto; background: $error; color: $text; padding: 0 1; display: none; }
     SaveBanner.-shown { display: block; }
+    SaveBanner.-over { dock: top; width: 100%; }
     """
 
     def show_problem(self, problem: str | None) -> None:

@@ -6,9 +6,11 @@ the kill loop slow. ``python -m tests.killsession`` imports everything once, the
 
 Why deterministic: the child's rng is seeded by the attempt number and its clock is fixed, so
 the test can replay the same session in-process from the state the child started from and know
-the exact campaign after every step. After a kill the save must be the state of the last step
-the child acknowledged, or of the one step after it (the change in flight) — nothing older,
-nothing else. The child also reports each step's digest, which checks the replay itself.
+the exact campaign after every step. The child acknowledges a step as soon as
+``Campaign.apply`` returns (no flush: the journal makes a change durable before it returns).
+After a kill the save, with its journal, must be the state of the last step the child
+acknowledged, or of the one step after it (the change in flight) — nothing older, nothing
+else. The child also reports each step's digest, which checks the replay itself.
 
 Protocol on the zygote's stdin/stdout, one line each::
 
@@ -113,13 +115,13 @@ def play(campaign: Campaign, attempt: int) -> Iterator[int]:
 
 
 def child(save: Path, acks: Path, attempt: int) -> None:
-    """Play until killed; acknowledge each step only once it is on disk."""
+    """Play until killed; acknowledge each step as soon as ``Campaign.apply`` returns, as the
+    app shows a change's result: the store promises it is on disk by then (its journal)."""
     fd = os.open(acks, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     store = CampaignStore.open(save)
     campaign = new_campaign(store, attempt)
     deadline = time.monotonic() + CHILD_MAX_SECONDS
     for step in play(campaign, attempt):
-        store.flush()
         os.write(fd, f"{step} {digest(store.data)}\n".encode())
         if time.monotonic() > deadline:
             break

@@ -146,3 +146,65 @@ def test_every_default_key_is_a_key_name_so_a_keymap_can_copy_it() -> None:
     assert len(keys) > 60
     assert [k for k in keys if not is_key_name(k)] == []
     assert not any(is_key_name(k) for k in ("spcae", "ctl+x", "alt+", "f5x"))
+
+
+# --- a keymap that is not a small regular file (issue 24 item 5) -------------------------------
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _huge(path: Path) -> None:
+    path.write_text("# a comment\n" * 100_000)
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (_zero, "is not a regular file (a device, pipe or socket)"),
+        (_fifo, "is not a regular file (a device, pipe or socket)"),
+        (_huge, "is 1 MB, larger than the 256 KB allowed"),
+        (_folder, "is a folder, not a file"),
+    ],
+    ids=["dev-zero-link", "fifo", "huge", "folder"],
+)
+def test_only_a_small_regular_keymap_file_is_read(
+    keys_file: Path, capsys: pytest.CaptureFixture[str], make: object, reason: str
+) -> None:
+    """Before: a link to /dev/zero grew `tableside keys` to 5 GB, a FIFO hung forever."""
+    make(keys_file)  # type: ignore[operator]
+    assert main(["keys"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"keymap: {keys_file} (Keymap {keys_file}: {reason}; the default keys are used)"
+
+
+@pytest.mark.parametrize(
+    "text", ["a = " + "[" * 500 + "]" * 500, "x" + ".x" * 400 + " = 1"], ids=["array", "table"]
+)
+def test_a_keymap_nested_hundreds_deep_is_one_line(keys_file: Path, text: str) -> None:
+    """Before: 500 levels of nesting crashed `tableside keys` and the TUI with RecursionError."""
+    keys_file.write_text(text + "\n")
+    keymap, problem = km.load_keymap(TablesideApp, keys_file)
+    assert keymap == {}
+    assert problem is not None and "\n" not in problem and keys_file.name in problem
+    assert problem.endswith("; the default keys are used")
+
+
+async def test_the_tui_starts_with_the_default_keys_when_the_keymap_is_a_fifo(
+    tmp_path: Path, keys_file: Path
+) -> None:
+    _fifo(keys_file)
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        problems = [str(n.message) for n in app._notifications if "Keymap" in str(n.message)]
+        assert problems == [f"Keymap {keys_file}: is not a regular file (a device, pipe or socket)"
+                            "; the default keys are used"]
+    app.campaign.store.close()

@@ -173,7 +173,7 @@ class CombatTable(CursorList):
             self.table = table
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         self._shown: list[Row] = []
         self.ids: list[str] = []
         """Combatant id of each row, in order."""
@@ -444,7 +444,7 @@ class CombatTable(CursorList):
             over = self._component("combat-table--cursor") if row == self.cursor_row else None
             strips = self._render_cells(self._shown[row], base, over)
             self._lines[row] = strips
-        return strips  # type: ignore[no-any-return]
+        return strips
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

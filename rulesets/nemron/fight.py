@@ -64,7 +64,7 @@ def make_foe(name: str, health: int, answers: Answers) -> Doc:
 
 
 def out(sheet: Doc) -> bool:
-    return sheet.get("status", "alive") != "alive"
+    return bool(sheet.get("status", "alive") != "alive")
 
 
 # --------------------------------------------------------------------------- damage

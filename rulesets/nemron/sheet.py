@@ -3,7 +3,7 @@ domains bought with XP, energy spent by its rule, short and long rests, rank up 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rulesets.base import Character, RuleError
@@ -118,7 +118,37 @@ def _long_rest(tx: Tx, pc: Character, call: RestCall) -> list[str]:
     return rules.rest(pc, call.hours or rules.HEALING_INTERVAL_HOURS, tx.rng)
 
 
+def _problems(pc: Character) -> Iterator[tuple[str, str]]:
+    """A hand-edited sheet the rules cannot read: skill ranks outside 0..4 (NEM-01's
+    rank-dice stop at d12), domains that are not lists of features, limbs without whole HP."""
+    skills = pc.get("skills", {})
+    if not isinstance(skills, dict):
+        yield "skills", "must be an object of skill: rank"
+    else:
+        for name, rank in skills.items():
+            if isinstance(rank, bool) or not isinstance(rank, int):
+                yield f"skills.{name}", f"must be a whole rank 0..{rules.MAX_RANK}, not {rank!r}"
+            elif not 0 <= rank <= rules.MAX_RANK:
+                yield f"skills.{name}", f"must be a rank 0..{rules.MAX_RANK}, not {rank}"
+    domains = pc.get("domains", {})
+    if not isinstance(domains, dict) or not all(
+        isinstance(f, list) and all(isinstance(x, str) for x in f) for f in domains.values()
+    ):
+        yield "domains", "must be an object of skill: [feature, ...]"
+    limbs = pc.get("tracks", {}).get("limbs", {})
+    for limb, track in limbs.items() if isinstance(limbs, dict) else ():
+        if not (
+            isinstance(track, dict)
+            and all(
+                isinstance(track.get(k), int) and not isinstance(track.get(k), bool)
+                for k in ("hp", "max")
+            )
+        ):
+            yield f"tracks.limbs.{limb}", "needs whole-number 'hp' and 'max'"
+
+
 SHEET = SheetRules(
+    problems=_problems,
     adjust={"energy": _energy},
     counters=frozenset({"luck", "xp"}),
     steps={"limb": _limb},

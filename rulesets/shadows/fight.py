@@ -76,7 +76,7 @@ def foe_health(sheet: Doc) -> str:
 
 
 def out(sheet: Doc) -> bool:
-    return sheet.get("status", "alive") != "alive"
+    return bool(sheet.get("status", "alive") != "alive")
 
 
 # --------------------------------------------------------------------------- damage

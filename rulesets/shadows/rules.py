@@ -674,7 +674,7 @@ def next_focus(focus: str) -> Focus:
 
 def dealt_in(character: Mapping[str, Any]) -> bool:
     """SOH-11: only a character still in the fight is dealt a hand (not incapacitated, dead)."""
-    return character.get("status", "alive") == "alive"
+    return bool(character.get("status", "alive") == "alive")
 
 
 def hand_size(attributes: Mapping[str, int], focus: str) -> int:
