@@ -61,6 +61,13 @@ class CheckInput:
     once: bool = False
     hint: str = ""
     """What to type, for a typed input's prompt (``"the second helper's skill, then …"``)."""
+    when: Callable[[Mapping[str, Any]], bool] | None = None
+    """Whether the setup shows it, from the inputs' values (an opposed check's NPC modifier
+    only while the check is opposed); None: always."""
+
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        """The setup shows this input for these values (see :attr:`when`)."""
+        return self.when is None or bool(self.when(values))
 
     def shown(self, value: Any) -> str:
         if self.kind == "pick" and not value:

@@ -12,7 +12,7 @@ Three turn models (``Encounter.model``):
 - ``"initiative"`` (Somnihil, resolution, Nemron): a fixed order; ``next_turn`` walks it and
   wraps into a new round; delay, hold and ``use_held`` rearrange it.
 - ``"ap_rounds"`` (Shadows of Humanity, SOH-10): each round every combatant gets its AP; whoever
-  has the most AP left acts; spending AP (``spend_ap``, ``counter_action``, ``pass_turn``) moves
+  has spent the fewest this round acts (the faster first at a tie); spending AP (``spend_ap``, ``counter_action``, ``pass_turn``) moves
   the turn; the round ends when everyone is spent and the next round refills the AP.
 - ``"chosen_next"`` (the 2d6 aspects game): the acting character names who acts next among those
   who have not acted this round; the round ends when everyone has acted.
@@ -49,8 +49,11 @@ Reading: delaying does not end the turn (no turn-end tick, not marked acted) and
 combatant past the end of the round: it stops at the last place.
 Reading: ``"round"`` effects tick when a new round begins (round 2 onwards); Nemron's "usually at
 the same initiative as when it started" is served by a ``"turn_start"`` effect owned by the starter.
-Reading: in AP rounds (SOH-10) "most AP left acts" decides every single action, ties by higher
-Quickness, then PCs, then order; a combatant's turn spans its share of the round: turn-start
+Reading: in AP rounds (SOH-10) whoever has spent the fewest AP this round acts next, ties by
+higher Quickness, then PCs, then order: everyone's first action comes before anyone's second,
+the faster first, and the AP a faster character has over a slower one are spent "towards the
+end of each round", after the slower ones are spent (not all first, as "most AP left" did).
+A combatant's turn spans its share of the round: turn-start
 effects tick when it first becomes the actor in a round, turn-end effects when its AP runs out.
 Reading: a counter action (SOH-09) costs 1 AP by default; the text lets the GM charge more, so
 ``counter_action`` takes a ``cost``. AP may be spent by anyone (defence, counters), not only
@@ -60,6 +63,11 @@ next round, itself included, because the text bars re-choosing only "until each 
 gone". The first actor of the fight is chosen by the GM (``current`` is None after ``start``).
 Reading: effects owned by a removed combatant pass to their bearer, so they keep ticking instead
 of freezing forever.
+Reading: group initiative (GEN-04, chosen per encounter, initiative model only): the foes of
+one library NPC (or of one name, ``Goblin 1``..``Goblin 3``) roll one initiative and stand
+together in the order; the first one's turn is the whole group's: they all begin it (each one's
+turn-start effects tick) and ``next_turn`` ends it for all of them. A delayed member leaves its
+group; a defeated one is skipped as ever.
 Reading: going back undoes what the turn change did and nothing else; an effect is recognised
 by its name, owner, tick, note and count (not its rank, which a game may decay after the tick).
 """
@@ -173,6 +181,10 @@ class Combatant:
     defeated: bool = False
     """Out of the fight (dropped, taken out, dead, retired, or marked by hand): dimmed, its
     turns skipped, left out of the players' view."""
+    group: str = ""
+    """The group of the same NPC it shares one initiative roll with (see
+    :func:`group_key`); it acts together with its group while the encounter's
+    ``group_initiative`` is on. "": none."""
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
@@ -198,6 +210,7 @@ class Combatant:
             "turn_round": self.turn_round,
             "ended_round": self.ended_round,
             "defeated": self.defeated,
+            **({"group": self.group} if self.group else {}),
         }
 
     @classmethod
@@ -224,6 +237,7 @@ class Combatant:
             turn_round=int(data.get("turn_round", 0)),
             ended_round=int(data.get("ended_round", 0)),
             defeated=bool(data.get("defeated", False)),
+            group=str(data.get("group") or ""),
         )
 
 
@@ -246,6 +260,9 @@ class Encounter:
     """What each of the last turn changes did (newest last), for :func:`previous_turn`."""
     touched: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     """While a turn change is recorded: each combatant it touches, as it was before."""
+    group_initiative: bool = False
+    """GEN-04: each group of the same NPC rolls one initiative and takes its turn together
+    (the initiative turn model), chosen per encounter."""
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
@@ -274,6 +291,7 @@ class Encounter:
             "ticked_round": self.ticked_round,
             "next_seq": self.next_seq,
             "rewind": self.rewind,
+            "group_initiative": self.group_initiative,
         }
 
     @classmethod
@@ -295,6 +313,7 @@ class Encounter:
             ticked_round=int(data.get("ticked_round", 0)),
             next_seq=int(data.get("next_seq", 1)),
             rewind=_records(data.get("rewind")),
+            group_initiative=bool(data.get("group_initiative", False)),
         )
         if enc.current is not None and all(c.id != enc.current for c in enc.combatants):
             enc.current = None
@@ -342,6 +361,73 @@ def current_combatant(enc: Encounter) -> Combatant | None:
         if c.id == enc.current:
             return c
     return None
+
+
+def group_of(enc: Encounter, c: Combatant) -> str:
+    """The group ``c`` acts with (GEN-04 group initiative), or "" when it acts alone."""
+    if enc.group_initiative and enc.model == "initiative" and c.side == "npc":
+        return c.group
+    return ""
+
+
+def group_run(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """``c`` and the members of its group right after it in the order: those who take their
+    turn with it. A combatant acting alone is a run of one."""
+    key = group_of(enc, c)
+    if not key:
+        return [c]
+    i = enc.index_of(c.id)
+    run = [c]
+    for other in enc.combatants[i + 1 :]:
+        if group_of(enc, other) != key:
+            break
+        run.append(other)
+    return run
+
+
+def acting(enc: Encounter) -> list[Combatant]:
+    """Whoever takes the turn now: the current combatant and, with group initiative, the rest
+    of its group still in the fight."""
+    cur = current_combatant(enc)
+    if cur is None:
+        return []
+    return [cur, *(m for m in group_run(enc, cur)[1:] if not m.defeated)]
+
+
+def group_key(c: Combatant) -> str:
+    """GEN-04: which group of the same NPC a foe belongs to: its library NPC, else its name
+    without the number (``Goblin 3`` → ``Goblin``); "" for a PC (PCs roll their own)."""
+    if c.side != "npc":
+        return ""
+    if c.ref:
+        return f"npc:{c.ref}"
+    return f"name:{_split_number(c.name)[0].casefold()}"
+
+
+def group_order(enc: Encounter) -> Callable[[Combatant], Any]:
+    """A tie-break for :func:`sort_by_initiative` that keeps each group together: PCs first,
+    then by where the group's first member stands now (the sort is stable within it)."""
+    first: dict[str, int] = {}
+    for i, c in enumerate(enc.combatants):
+        first.setdefault(group_of(enc, c) or f"#{c.id}", i)
+    return lambda c: (pcs_first(c), first[group_of(enc, c) or f"#{c.id}"])
+
+
+def place_with_group(enc: Encounter, combatant_id: str) -> list[str]:
+    """A newcomer sharing its group's initiative goes right after the last member already
+    placed, so the group stays together; alone, it goes to its place by initiative."""
+    c = enc.get(combatant_id)
+    key = group_of(enc, c)
+    members = [i for i, o in enumerate(enc.combatants) if o is not c and group_of(enc, o) == key]
+    if not key or not members:
+        return place_by_initiative(enc, combatant_id)
+    i = enc.index_of(c.id)
+    enc.combatants.pop(i)
+    j = members[-1] + (0 if members[-1] < i else 1)
+    enc.combatants.insert(j, c)
+    if enc.started and enc.current not in (None, c.id):
+        c.acted = j < enc.index_of(str(enc.current))
+    return [] if i == j else [f"{c.name} goes to place {j + 1}, with its group"]
 
 
 def order_view(enc: Encounter, players: bool = False) -> list[OrderRow]:
@@ -395,18 +481,38 @@ def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
 
 
 def _begin_turn(enc: Encounter, c: Combatant) -> list[str]:
-    """Make ``c`` current; its turn start runs once per round (ticks, held lapse, economy)."""
+    """Make ``c`` current; its turn start runs once per round (ticks, held lapse, economy).
+
+    With group initiative the rest of its group after it begins its turn too (GEN-04)."""
     _touch(enc, c)
     enc.current = c.id
+    with_it = [m for m in group_run(enc, c)[1:] if not m.defeated]
     lines = [f"{c.name}'s turn"]
-    if c.turn_round != enc.round:
-        c.turn_round = enc.round
-        c.economy = _fresh_economy()
-        if c.held:
-            c.held = False
-            lines.append(f"{c.name}'s held action lapses")
-        lines += _tick(enc, c.id, "turn_start")
+    if with_it:
+        lines[0] += f", with {_names(with_it)} (group initiative)"
+    for member in (c, *with_it):
+        lines += _turn_start(enc, member)
     return lines
+
+
+def _turn_start(enc: Encounter, c: Combatant) -> list[str]:
+    """``c``'s turn start, once per round: its held action lapses, its economy refills, its
+    turn-start effects tick."""
+    if c.turn_round == enc.round:
+        return []
+    _touch(enc, c)
+    c.turn_round = enc.round
+    c.economy = _fresh_economy()
+    lines: list[str] = []
+    if c.held:
+        c.held = False
+        lines.append(f"{c.name}'s held action lapses")
+    return lines + _tick(enc, c.id, "turn_start")
+
+
+def _names(cs: list[Combatant]) -> str:
+    names = [c.name for c in cs]
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
@@ -492,7 +598,7 @@ def add_combatants(
             c.acted = c.ap <= 0
         cur = current_combatant(enc)
         # A reinforcement never takes the turn from whoever is acting: it acts once the
-        # actor's spend hands the turn on (SOH-10 "most AP left" is asked again then).
+        # actor's spend hands the turn on (SOH-10's "fewest AP spent" is asked again then).
         if cur is None or cur.ap <= 0 or cur.defeated:
             lines += _refresh_ap_actor(enc)
     elif enc.started and enc.model == "initiative" and enc.current is None and new:
@@ -567,7 +673,7 @@ def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
     """GEN-04: remove a combatant, mid-fight too; if it was acting, the turn passes on.
 
     Initiative: the next in order acts (wrapping into a new round if it was last). AP rounds: the
-    one with most AP left acts. Chosen-next: nobody is current until the GM chooses.
+    one who has spent the fewest AP acts. Chosen-next: nobody is current until the GM chooses.
     Effects it owned on others pass to their bearers.
     """
     i = enc.index_of(combatant_id)
@@ -688,6 +794,36 @@ def _place_all(enc: Encounter, joining: list[Combatant]) -> None:
             for i, c in enumerate(enc.combatants):
                 if id(c) in moving and c.id != enc.current:
                     c.acted = i < acting
+
+
+def set_group_initiative(enc: Encounter, on: bool) -> list[str]:
+    """GEN-04: switch group initiative for this encounter, before the fight or between rounds.
+
+    On: each group of the same NPC (:func:`group_key`) shares one initiative (its first
+    member's, where one has it; else ``i`` rolls one for the group) and stands together in the
+    order. Off: each foe takes its own turn again (the shared numbers stay).
+    """
+    _require_model(enc, "initiative")
+    if not between_rounds(enc):
+        raise EncounterError("Switch group initiative between rounds: finish this round first")
+    enc.group_initiative = on
+    if not on:
+        return ["Group initiative off: each foe takes its own turn"]
+    shared: dict[str, int | None] = {}
+    for c in enc.combatants:
+        c.group = group_key(c)
+        if c.group and shared.get(c.group) is None:
+            shared[c.group] = c.initiative
+    for c in enc.combatants:
+        if c.group and shared.get(c.group) is not None:
+            c.initiative = shared[c.group]
+    sort_by_initiative(enc, group_order(enc))
+    groups = sum(1 for key in shared if sum(c.group == key for c in enc.combatants) > 1)
+    lines = [
+        "Group initiative on: each group of the same NPC rolls once and acts together "
+        f"({groups} group{'s' if groups != 1 else ''} here)"
+    ]
+    return lines + restart_round(enc)
 
 
 def between_rounds(enc: Encounter) -> bool:
@@ -909,7 +1045,7 @@ def start(enc: Encounter) -> list[str]:
     """GEN-04: begin round 1.
 
     Initiative: the first in order acts. AP rounds: every AP pool refills from its max and the
-    one with most AP acts (see :func:`start_ap_round` to set the maxes). Chosen-next: nobody is
+    one the SOH-10 order names acts (see :func:`start_ap_round` to set the maxes). Chosen-next: nobody is
     current until :func:`choose_next`.
     """
     if enc.started:
@@ -976,8 +1112,11 @@ def _next_turn(enc: Encounter) -> list[str]:
     cur = current_combatant(enc)
     if cur is None:
         return _begin_turn(enc, _first_up(enc, 0))
-    i = enc.index_of(cur.id)
-    lines = _end_turn(enc, cur)
+    run = group_run(enc, cur)
+    lines: list[str] = []
+    for member in run:  # a group's turn ends together (GEN-04 group initiative)
+        lines += _end_turn(enc, member)
+    i = enc.index_of(run[-1].id)
     n = len(enc.combatants)
     up = [k for k in range(i + 1, n) if not enc.combatants[k].defeated]
     if up:
@@ -1013,6 +1152,10 @@ def previous_turn(enc: Encounter) -> list[str]:
             raise EncounterError("This is already the first turn of the fight")
         enc.round -= 1
         i = len(enc.combatants) - 1
+    while i > 0 and group_of(enc, enc.combatants[i]) and (
+        group_of(enc, enc.combatants[i - 1]) == group_of(enc, enc.combatants[i])
+    ):
+        i -= 1  # a group's turn is taken back whole: to its first member
     enc.current = enc.combatants[i].id
     for k, c in enumerate(enc.combatants):
         c.acted = k < i
@@ -1033,9 +1176,12 @@ def delay(enc: Encounter, places: int = 1) -> list[str]:
     if cur is None:
         raise EncounterError("Nobody is acting")
     i = enc.index_of(cur.id)
-    j = min(i + places, len(enc.combatants) - 1)
+    # One of a group steps out of it: the rest of the group first, then ``places - 1`` more.
+    with_it = len(group_run(enc, cur)) - 1
+    j = min(i + places + (with_it - 1 if with_it else 0), len(enc.combatants) - 1)
     if j == i:
         raise EncounterError(f"{cur.name} is last in the order; end the turn or hold instead")
+    cur.group = ""  # a delay takes it out of its group: the rest of the group acts on
     enc.combatants.insert(j, enc.combatants.pop(i))
     after = enc.combatants[j - 1].name
     return [f"{cur.name} delays until after {after}"] + _begin_turn(enc, enc.combatants[i])
@@ -1096,17 +1242,17 @@ def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True)
 
 
 def next_ap_actor(enc: Encounter) -> Combatant | None:
-    """SOH-10: who acts now: most AP left, then higher Quickness, then PCs, then order."""
+    """SOH-10: who acts now: fewest AP spent this round, then higher Quickness, then PCs, then
+    order. Everyone's first action comes before anyone's second; a faster character's extra AP
+    come at the end of the round, once the slower ones are spent."""
     best: Combatant | None = None
+    best_key: tuple[int, int, bool] | None = None
     for c in enc.combatants:
         if c.ap <= 0 or c.defeated:
             continue
-        if best is None or (c.ap, c.quickness, c.side == "pc") > (
-            best.ap,
-            best.quickness,
-            best.side == "pc",
-        ):
-            best = c
+        key = (c.ap - c.ap_max, c.quickness, c.side == "pc")
+        if best_key is None or key > best_key:
+            best, best_key = c, key
     return best
 
 

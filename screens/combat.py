@@ -97,6 +97,16 @@ class _Inline:
 
 
 @dataclass
+class _Find:
+    """A jump to a combatant by part of its name (/): what is typed, which match, and where the
+    selection was (escape goes back there)."""
+
+    start: str | None
+    typed: str = ""
+    hit: int = 0
+
+
+@dataclass
 class _Seen:
     """A combatant's document, its parse, and the row last shown for it."""
 
@@ -124,7 +134,7 @@ class CombatScreen(PanelScreen):
         _b("alt+k", "move(-1)", "Move up", "move_up"),
         _b("t", "damage", "Damage", "damage"),
         _b("l", "heal", "Heal", "heal"),
-        _b("plus", "mark", "Mark for an area", "mark", show=False, display="+"),
+        _b("plus", "mark", "Mark for an area (moves down)", "mark", show=False, display="+"),
         _b("T", "damage_last_roll", "Land the attack (or the last roll)", "damage_last", False),
         _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
         _b("g", "add_effect", "Condition", "add_effect"),
@@ -148,6 +158,7 @@ class CombatScreen(PanelScreen):
         _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
         _b("L", "fold_list", "Show/hide the encounter list", "fold_list", show=False),
         _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
+        _b("G", "group_initiative", "Group initiative on/off", "group_init", show=False),
         _b("w", "delay", "Delay (move down the order)", "delay", show=False),
         _b("o", "hold", "Hold the action", "hold", show=False),
         _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
@@ -157,6 +168,7 @@ class CombatScreen(PanelScreen):
         _b("s", "morale", "Morale check", "morale", show=False),
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
+        _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
@@ -175,7 +187,8 @@ class CombatScreen(PanelScreen):
     FOOTER: ClassVar[tuple[str, ...]] = (
         # A foe's turn is A then T (A shows only with an attacker).
         *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
-        *("combat.damage_last", "combat.spend_ap", "combat.choose_next", "combat.add_effect"),
+        *("combat.damage_last", "combat.find", "combat.spend_ap", "combat.choose_next"),
+        "combat.add_effect",
         GAME_KEYS,
         *("combat.previous_turn", "app.undo", "combat.counter"),
         *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
@@ -194,6 +207,7 @@ class CombatScreen(PanelScreen):
         "combat.previous_turn": "Back",
         "combat.counter": "Counter",
         "combat.choose_next": "Choose next",
+        "combat.find": "Find",
     }
     MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
         "spend_ap": ("ap_rounds",),
@@ -203,6 +217,7 @@ class CombatScreen(PanelScreen):
         "roll_initiative_npcs": ("initiative",),
         "reroll_initiative": ("initiative",),
         "party_initiative": ("initiative",),
+        "group_initiative": ("initiative",),
         "delay": ("initiative",),
         "hold": ("initiative",),
         "use_held": ("initiative",),
@@ -249,6 +264,13 @@ class CombatScreen(PanelScreen):
         """What the pane's statblock part last showed (the next Goblin shares it)."""
         self.roll_with = ROLL_WITH[0]
         """The attribute the statblock's attack, save and skill roll with (B steps it)."""
+        self._finding: _Find | None = None
+        """A jump by name being typed (/), on the line under the table."""
+        self._acting: set[str] = set()
+        """Whose turn it is: the current combatant and, with group initiative, its group."""
+        self._chosen: str | None = None
+        """The row the GM moved the selection onto (j/k, a jump) since the last change: a
+        spend of AP (a) is that one's; otherwise it is whose turn it is."""
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -444,10 +466,11 @@ class CombatScreen(PanelScreen):
         context = (enc.model, enc.started, self.game.id)
         rows: list[Row] = []
         hd = False
+        self._acting = {c.id for c in er.acting(enc)}
         for pos, c in enumerate(enc.combatants, 1):
             hd = hd or fr.health_kind(c) == "hp" or fo.has_statblock(c)
             # A PC's health lives on the party sheet, so its row also depends on that sheet.
-            key = (pos, c.id == enc.current, context, self._sheet_of(c), c.id in self._marked)
+            key = (pos, c.id in self._acting, context, self._sheet_of(c), c.id in self._marked)
             seen = self._seen.get(c.id)
             if seen is None or seen.combatant is not c:
                 seen = _Seen({}, c)
@@ -478,10 +501,15 @@ class CombatScreen(PanelScreen):
 
     def _title(self, enc: er.Encounter) -> str:
         model = cmd.MODEL_LABELS[enc.model]
+        if enc.group_initiative and enc.model == "initiative":
+            model += " (grouped)"
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)
         who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
+        acting = er.acting(enc)
+        if len(acting) > 1:
+            who += f" (its group of {len(acting)})"
         # Whose turn and the round first: a narrow screen cuts the encounter's name instead.
         return f"Round {enc.round} · {who} · {enc.name} · {model}"
 
@@ -547,7 +575,7 @@ class CombatScreen(PanelScreen):
     def _row(self, pos: int, c: er.Combatant) -> Row:
         enc = self.encounter
         assert enc is not None
-        current = c.id == enc.current
+        current = c.id in self._acting  # the one whose turn it is, and its group with it
         name = ("• " if c.id in self._marked else "") + clean(c.name, 60)
         name += " (hidden)" if c.hidden else ""
         name_style = "bold reverse yellow" if current else ("dim italic" if c.hidden else "")
@@ -612,6 +640,12 @@ class CombatScreen(PanelScreen):
     def _apply(self, command: Any, follow: str | None = None) -> list[str] | None:
         self._follow = follow
         return self.send(command)
+
+    def send(self, command: Any, refused: Callable[[str], None] | None = None) -> list[str] | None:
+        # A change made on the row the GM moved to (damage on a target) uses that choice up:
+        # the next spend of AP is the acting combatant's again.
+        self._chosen = None
+        return super().send(command, refused)
 
     def show_result(self, lines: list[str]) -> None:
         # What just happened goes on a line under the table, not in a toast: at the table a GM
@@ -685,6 +719,9 @@ class CombatScreen(PanelScreen):
     def action_reroll_initiative(self) -> None:
         self._on_encounter(lambda e: cmd.RerollInitiative(e))
 
+    def action_group_initiative(self) -> None:
+        self._on_encounter(lambda e: cmd.ToggleGroupInitiative(e))
+
     def action_party_initiative(self) -> None:
         eid, enc = self._need_encounter(), self.encounter
         if eid is None or enc is None:
@@ -716,6 +753,7 @@ class CombatScreen(PanelScreen):
         table = self.table
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+            self._chosen = table.selected_id
             self._show_detail()
             self._follow_selection()
 
@@ -723,13 +761,30 @@ class CombatScreen(PanelScreen):
         self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
     def action_spend_ap(self) -> None:
-        eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
+        """a: spend AP of whose turn it is (SOH-10), or of the row the GM moved to since the
+        last change (a defence, a counter by another); the form names whose, and may change it."""
+        eid, enc = self._need_encounter(), self.encounter
+        if eid is None or enc is None:
             return
+        chosen = self._chosen if self._chosen == self.table.selected_id else None
+        cid = chosen or enc.current or self.table.selected_id
+        c = next((x for x in enc.combatants if x.id == cid), None)
+        if c is None:
+            self.notify("Select a combatant first (j/k)", severity="warning")
+            return
+        by_name = {x.name: x.id for x in enc.combatants if not x.defeated or x.id == c.id}
+
+        def spend(v: dict[str, Any]) -> None:
+            who = by_name.get(str(v.get("who") or c.name), c.id)
+            self._apply(cmd.SpendAp(eid, who, int(v["n"])))
+
         self._ask(
             f"Spend AP: {c.name} ({c.ap}/{c.ap_max} AP)",
-            [Field("n", "AP to spend", "1", "int", minimum=1)],
-            lambda v: self._apply(cmd.SpendAp(eid, c.id, int(v["n"]))),
+            [
+                Field("n", "AP to spend", "1", "int", minimum=1),
+                Field("who", "Whose", c.name, "choice", choices=tuple(by_name)),
+            ],
+            spend,
         )
 
     def action_counter(self) -> None:
@@ -760,8 +815,17 @@ class CombatScreen(PanelScreen):
                     "choice",
                     choices=er.MODELS,
                 ),
+                Field(
+                    "groups",
+                    "Group initiative: one roll per NPC group, acting together",
+                    "no",
+                    "choice",
+                    choices=("no", "yes"),
+                ),
             ],
-            lambda v: self._apply(cmd.NewEncounter(v["name"], v["model"])),
+            lambda v: self._apply(
+                cmd.NewEncounter(v["name"], v["model"], v.get("groups") == "yes")
+            ),
         )
 
     def action_switch(self, delta: int) -> None:
@@ -778,6 +842,8 @@ class CombatScreen(PanelScreen):
             self.table.focus()
 
     def action_add_npc(self) -> None:
+        """b: pick a library NPC by typing part of its name (the list narrows as the GM
+        types), then how many and their HP."""
         eid = self._need_encounter()
         if eid is None:
             return
@@ -785,38 +851,38 @@ class CombatScreen(PanelScreen):
         if not library:
             self.notify("The NPC library is empty (panel 3)", severity="warning")
             return
-        by_name = {str(doc.get("name", "")).casefold(): doc_id for doc_id, doc in library}
-        names = tuple(str(doc.get("name", "")) for _, doc in library)
+        from screens.npc_pick import NpcPickScreen
 
-        def add(v: dict[str, Any]) -> None:
-            npc_id = by_name.get(v["name"].casefold())
-            if npc_id is None:
-                self.notify(f"No NPC called {v['name']!r} in the library", severity="warning")
+        def picked(npc_id: int | None) -> None:
+            doc = self.campaign.doc("npcs", npc_id) if npc_id is not None else None
+            if doc is None or npc_id is None:
                 return
-            self._apply(AddNpcsToEncounter(npc_id, int(v["count"]), v.get("hp") or "rolled"))
+            chosen = npc_id
+            # A game whose foes have no HP to roll (a stress track) does not ask.
+            hp = (
+                [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
+                if self.game.foes.rolls_hp
+                else []
+            )
+            self._ask(
+                f"Add {clean(str(doc.get('name', '?')), 40)} to the fight",
+                [Field("count", "How many", "1", "int", minimum=1), *hp],
+                lambda v: self._apply(
+                    AddNpcsToEncounter(chosen, int(v["count"]), v.get("hp") or "rolled")
+                ),
+            )
 
-        # A game whose foes have no HP to roll (a stress track) does not ask.
-        hp = (
-            [Field("hp", "HP", "rolled", "choice", choices=("rolled", "fixed"))]
-            if self.game.foes.rolls_hp
-            else []
-        )
-
-        self._ask(
-            "Add NPCs from the library",
-            [
-                Field("name", "NPC name", names[0], suggestions=names[:5000]),
-                Field("count", "How many", "1", "int", minimum=1),
-                *hp,
-            ],
-            add,
-        )
+        self.app.push_screen(NpcPickScreen(library, "Add NPCs from the library"), picked)
 
     def action_quick_add(self) -> None:
         eid = self._need_encounter()
         if eid is None:
             return
         foe = self.rules.foe
+        # Only the initiative turn model orders by initiative: a chosen-next or AP-rounds fight
+        # never asks for one (the GM would type a number nothing reads).
+        ordered = self.encounter is None or self.encounter.model == "initiative"
+        asked = [f for f in foe.fields if ordered or f.key != "initiative"]
         fields = [
             Field("name", "Name", "Foe"),
             Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
@@ -826,7 +892,7 @@ class CombatScreen(PanelScreen):
                 "",
                 "optint",
             ),
-            *foe.fields,
+            *asked,
             Field("side", "Side", "foe", "choice", choices=("foe", "ally")),
             Field(
                 "hd",
@@ -911,12 +977,26 @@ class CombatScreen(PanelScreen):
         self._health_change("Heal", self.rules.heal_form)
 
     def action_mark(self) -> None:
+        """+: mark or unmark the selected for an area; the cursor then moves down one row (the
+        next foe of a group is one + away), and the line under the table says so."""
         c = self._selected()
         if c is None:
             return
         self._marked ^= {c.id}
         self.refresh_data()
+        row = self.table.cursor_row
         self.action_cursor(1)
+        moved = self.table.cursor_row != row
+        done = "marked" if c.id in self._marked else "unmarked"
+        count = len(self._area())
+        after = self._selected() if moved else None
+        where = (
+            f"the cursor moved down to {after.name}"
+            if after is not None
+            else "the cursor stays (last row)"
+        )
+        lands = f"t or l lands on all {count} marked" if count else "nothing marked"
+        self.show_result([f"{c.name} {done} · {where} · {lands}"])
 
     def _area(self) -> tuple[str, ...]:
         """The marked combatants still in the fight, in turn order."""
@@ -1051,7 +1131,7 @@ class CombatScreen(PanelScreen):
     def _show_detail(self) -> None:
         """The line under the table, while no amount is typed: the game's detail about the
         selected combatant (a Nemron character's limbs), or what the keys there do."""
-        if self._inline is not None:
+        if self._inline is not None or self._finding is not None:
             return
         text = ""
         enc, cid = self.encounter, self.table.selected_id
@@ -1079,7 +1159,10 @@ class CombatScreen(PanelScreen):
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, enter applies, tab opens the game's whole
-        form, escape cancels."""
+        form, escape cancels. A jump by name (/) takes the keys the same way."""
+        if self._finding is not None:
+            self._find_key(event)
+            return
         inline = self._inline
         if inline is None:
             return
@@ -1099,6 +1182,74 @@ class CombatScreen(PanelScreen):
         event.prevent_default()
         if self._inline is inline:
             self._set_text("#combat-amount", inline.line(), style="bold")
+
+    # --- a jump by name (/) ----------------------------------------------------------------------
+    def action_find(self) -> None:
+        """/: type part of a name; the selection jumps to the first combatant holding it (tab:
+        the next), enter stays there, escape goes back."""
+        if self.encounter is None or not self.encounter.combatants:
+            self.notify("Nobody to find: add combatants first", severity="warning")
+            return
+        self.close_amount()
+        self._finding = _Find(self.table.selected_id)
+        self._show_find([])
+
+    def _find_matches(self, typed: str) -> list[str]:
+        """Ids of the combatants whose name holds ``typed`` (any case), in turn order, those
+        whose name starts with it first."""
+        enc = self.encounter
+        needle = typed.strip().casefold()
+        if enc is None or not needle:
+            return []
+        starts = [c.id for c in enc.combatants if c.name.casefold().startswith(needle)]
+        inside = [c.id for c in enc.combatants if needle in c.name.casefold()]
+        return starts + [cid for cid in inside if cid not in starts]
+
+    def _find_key(self, event: events.Key) -> None:
+        find = self._finding
+        assert find is not None
+        if event.key == "escape":
+            self._finding = None
+            if find.start is not None:
+                self.table.select_id(find.start)
+            self._show_detail()
+        elif event.key == "enter":
+            self._finding = None
+            self._show_detail()
+        elif event.key == "tab":
+            find.hit += 1
+        elif event.key == "shift+tab":
+            find.hit -= 1
+        elif event.key == "backspace":
+            find.typed, find.hit = find.typed[:-1], 0
+        elif event.is_printable and event.character and len(find.typed) < 40:
+            find.typed, find.hit = find.typed + event.character, 0
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        if self._finding is find:
+            found = self._find_matches(find.typed)
+            if found:
+                cid = found[find.hit % len(found)]
+                self.table.select_id(cid)
+                self._chosen = cid
+                self._follow_selection()
+            self._show_find(found)
+
+    def _show_find(self, found: list[str]) -> None:
+        find = self._finding
+        assert find is not None
+        if not find.typed:
+            where = "type part of a name"
+        elif not found:
+            where = "no one"
+        else:
+            seen = self._seen.get(found[find.hit % len(found)])
+            name = seen.combatant.name if seen is not None else "?"
+            where = f"{name} ({find.hit % len(found) + 1} of {len(found)})"
+        keys = "tab: next · enter: stay · esc: back"
+        self._set_text("#combat-amount", f"Find: {find.typed}▏ → {where}  ({keys})", "bold")
 
     def amount_form(self) -> None:
         """The game's whole damage or heal form, the typed amount filled in."""

@@ -364,7 +364,8 @@ class TrayScreen(PanelScreen):
             return who, "", {}
         # Whole inputs: joined, a narrow screen wrapped a DC inside its key hint "(t, [ ], + −)".
         # One a line, except on a short screen, where as many whole ones share a line as fit.
-        units = [who, *(Text(self._input_text(i)) for i in check.inputs)]
+        shown = [i for i in check.inputs if i.applies(self.values)]
+        units = [who, *(Text(self._input_text(i)) for i in shown)]
         width = self.query_one("#check-setup").size.width if self.has_class("-short") else 0
         text = flowed(units, width) if width else Text("\n").join(units)
         text.append("\n")

@@ -13,6 +13,7 @@ from app.queries import current_encounter
 from app.state import Campaign, CommandError
 from rulesets import encounter as er
 from rulesets.aspects import fight as aspects_fight
+from rulesets.base import RuleError
 from rulesets.fight import foe_health, has_effect, health_kind, hp_line, is_out
 from rulesets.nemron import fight as nemron_fight
 from rulesets.somnihil import fight as somnihil_fight
@@ -191,12 +192,18 @@ def test_SOM_08_09_cheat_death_at_zero_then_choose_fate(opened: Any) -> None:
     assert party(campaign, "Vesna Kade")["status"] == "spirit"
 
 
-def test_SOM_11_distance_band_cycles(opened: Any) -> None:
+def test_SOM_11_distance_band_steps(opened: Any) -> None:
     campaign = opened("somnihil")
     eid, _ = enc(campaign)
     gob = by_name(campaign, "Goblin 1")
-    campaign.apply(somnihil_fight.SetDistance(eid, gob.id, somnihil_fight.distance_cycle(None)))
+    step = somnihil_fight.distance_step
+    campaign.apply(somnihil_fight.SetDistance(eid, gob.id, step(None, closer=False)))
     assert by_name(campaign, "Goblin 1").stats["distance"] == "In Reach"
+    assert step("In Range", closer=False) == "Too Far" and step("In Range", closer=True) == "Nearby"
+    with pytest.raises(RuleError, match="Already Too Far: Z brings it closer"):
+        step("Too Far", closer=False)
+    with pytest.raises(RuleError, match="Already In Reach"):
+        step("In Reach", closer=True)
     with pytest.raises(CommandError):
         campaign.apply(somnihil_fight.SetDistance(eid, gob.id, "Far away"))
 

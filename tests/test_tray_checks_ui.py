@@ -190,15 +190,20 @@ async def test_resolution_grip_check_stated_with_a_major_event_shows_its_own_odd
     app.campaign.store.close()
 
 
-async def test_resolution_campaign_offers_no_opposed_draw(tmp_path: Path) -> None:
+async def test_resolution_o_is_its_opposed_check_not_a_card_draw(tmp_path: Path) -> None:
+    """RR-02: o asks the NPC's modifier and morale and rolls dice, never a card."""
+    from screens.form import FormScreen
+
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "p")
+        await pilot.press("2", "p", "o")
         await pilot.pause()
-        assert "o" not in app.active_bindings
-        await pilot.press("o")
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.title_text.startswith("Opposed check, ")
+        await pilot.press("enter")
         await pilot.pause()
-        assert rolls(app) == []
+        assert [r["who"] for r in rolls(app)][-2] == "NPC"
+        assert not app.campaign.rows("decks")
     app.campaign.store.close()
 
 

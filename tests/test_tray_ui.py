@@ -237,7 +237,7 @@ async def test_soh07_assistance_shown_in_setup_and_odds_then_used_once(tmp_path:
         await pilot.press("a", *"1 2 3", "enter")
         await pilot.pause()
         assert isinstance(app.screen, TrayPrompt)  # three helpers refused in the prompt
-        await pilot.press("escape", "a", *"10", "enter", "o")
+        await pilot.press("escape", "a", *"10", "enter", "o", "enter")
         await pilot.pause()
         entry = last_roll(saved(app))
         assert entry["expression"].startswith("opposed GM +5 vs")  # the help counted once
@@ -342,12 +342,11 @@ async def test_asp03_invoke_prompt_needs_a_roll_refuses_empty_then_adds_two(
         await pilot.press("c")
         await pilot.pause()
         before = last_roll(saved(app))["total"]
-        await pilot.press("v", "enter")
+        await pilot.press("v")
         await pilot.pause()
-        assert isinstance(app.screen, FormScreen)
-        await pilot.press(*"[red]On fire", "enter")
-        await pilot.pause()
-        assert last_roll(saved(app))["total"] == before  # refused: Rowan has no fate point
+        # Refused at once, before any question: Rowan has no fate point (issue 22).
+        assert not isinstance(app.screen, FormScreen)
+        assert last_roll(saved(app))["total"] == before
         app.campaign.apply(GiveFate(1))
         await pilot.press("v", *"[red]On fire", "enter")
         await pilot.pause()

@@ -62,6 +62,8 @@ class NewEncounter:
 
     name: str
     model: str = ""
+    group_initiative: bool = False
+    """GEN-04: each group of the same NPC rolls one initiative and acts together."""
 
     @property
     def label(self) -> str:
@@ -73,13 +75,15 @@ class NewEncounter:
             raise RuleError("An encounter needs a name")
         model = self.model or tx.game.turn_model
         fight = er.Encounter(id="", name=name, model=model)  # type: ignore[arg-type]
+        fight.group_initiative = self.group_initiative and model == "initiative"
         doc_id = tx.insert("encounters", fight.to_dict())
         fight.id = f"e{doc_id}"
         tx.put("encounters", doc_id, fight.to_dict())
         meta = tx.meta()
         meta["current_encounter"] = doc_id
         tx.put("meta", 1, meta)
-        return [f"New encounter {name} ({MODEL_LABELS[model]})"]
+        groups = ", group initiative" if fight.group_initiative else ""
+        return [f"New encounter {name} ({MODEL_LABELS[model]}{groups})"]
 
 
 @dataclass(frozen=True)
@@ -497,13 +501,52 @@ def _sorted_in(fight: Fight, newcomers: list[er.Combatant]) -> list[str]:
     nobody else moves, so the turn stays where it is."""
     enc = fight.enc
     if not enc.started:
-        return er.sort_by_initiative(enc, er.pcs_first)
+        return er.sort_by_initiative(enc, er.group_order(enc))
     lines: list[str] = []
     for c in newcomers:
-        lines += er.place_by_initiative(enc, c.id, er.pcs_first)
+        lines += er.place_with_group(enc, c.id)
     if enc.current is None and enc.combatants:
         lines += er.next_turn(enc)
     return lines
+
+
+def _roll_for(
+    fight: Fight, cs: list[er.Combatant], known: dict[str, int] | None = None
+) -> tuple[list[str], list[er.Combatant]]:
+    """GEN-04/NEM-05: an initiative for each of ``cs``; with group initiative one roll per
+    group of the same NPC (or the number the group already has, ``known``), shared by all of
+    it. The rolls said, and who got a number."""
+    groups = fight.enc.group_initiative and fight.enc.model == "initiative"
+    shared: dict[str, int] = dict(known or {})
+    rolled: list[str] = []
+    for c in cs:
+        key = er.group_key(c) if groups else ""
+        if key:
+            c.group = key
+        if key and key in shared:
+            c.initiative = shared[key]
+            continue
+        result = _initiative(fight, c)
+        members = [o for o in cs if key and er.group_key(o) == key]
+        who = f"{c.name.rsplit(' ', 1)[0]} (group of {len(members)})" if len(members) > 1 else c.name
+        fight.tx.log_roll(who, result)
+        c.initiative = result.total
+        rolled.append(f"{who} {result.total}")
+        if key:
+            shared[key] = result.total
+    return rolled, cs
+
+
+@dataclass(frozen=True)
+class ToggleGroupInitiative(EncounterCommand):
+    """GEN-04: group initiative on or off for this encounter (before the fight or between
+    rounds): each group of the same NPC rolls once and takes its turn together."""
+
+    LABEL = "Group initiative"
+
+    def change(self, fight: Fight) -> list[str]:
+        _require_initiative(fight)
+        return er.set_group_initiative(fight.enc, not fight.enc.group_initiative)
 
 
 @dataclass(frozen=True)
@@ -518,18 +561,26 @@ class RollInitiative(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         _require_initiative(fight)
-        rolled, newcomers = [], []
-        for c in fight.enc.combatants:
-            if (self.npcs_only and c.side == "pc") or c.initiative is not None:
-                continue
-            result = _initiative(fight, c)
-            fight.tx.log_roll(c.name, result)
-            c.initiative = result.total
-            rolled.append(f"{c.name} {result.total}")
-            newcomers.append(c)
-        if not rolled:
+        enc = fight.enc
+        waiting = [
+            c
+            for c in enc.combatants
+            if not (self.npcs_only and c.side == "pc") and c.initiative is None
+        ]
+        if not waiting:
             raise RuleError("Everyone has an initiative; shift+i re-rolls everyone between rounds")
-        return [_rolled_line(rolled)] + _sorted_in(fight, newcomers)
+        # A newcomer to a group that already rolled shares its number (group initiative).
+        known = {
+            c.group: c.initiative
+            for c in enc.combatants
+            if c.group and c.initiative is not None and er.group_of(enc, c)
+        }
+        rolled, newcomers = _roll_for(fight, waiting, known)
+        joined = [f"{c.name} {c.initiative}" for c in newcomers if c.group in known]
+        said = [_rolled_line(rolled)] if rolled else []
+        if joined:
+            said.append(f"With their group: {', '.join(joined[:8])}{' …' if len(joined) > 8 else ''}")
+        return said + _sorted_in(fight, newcomers)
 
 
 @dataclass(frozen=True)
@@ -543,15 +594,10 @@ class RerollInitiative(EncounterCommand):
         _require_initiative(fight)
         if not er.between_rounds(fight.enc):
             raise RuleError("Re-roll everyone between rounds: finish this round first")
-        rolled = []
-        for c in fight.enc.combatants:
-            result = _initiative(fight, c)
-            fight.tx.log_roll(c.name, result)
-            c.initiative = result.total
-            rolled.append(f"{c.name} {result.total}")
-        if not rolled:
+        if not fight.enc.combatants:
             raise RuleError("Nobody to roll for")
-        lines = [_rolled_line(rolled)] + er.sort_by_initiative(fight.enc, er.pcs_first)
+        rolled, _ = _roll_for(fight, list(fight.enc.combatants))
+        lines = [_rolled_line(rolled)] + er.sort_by_initiative(fight.enc, er.group_order(fight.enc))
         return lines + er.restart_round(fight.enc)
 
 

@@ -34,6 +34,7 @@ def _roll_to_dict(roll: aspects.AspectsRoll) -> dict[str, Any]:
         "modifier": roll.modifier,
         "fate_spent_by": list(roll.fate_spent_by),
         "notes": list(roll.notes),
+        **({"rerolled": [list(d) for d in roll.rerolled]} if roll.rerolled else {}),
     }
 
 
@@ -45,7 +46,16 @@ def _roll_from_dict(data: dict[str, Any]) -> aspects.AspectsRoll:
         modifier=int(data.get("modifier", 0)),
         fate_spent_by=tuple(str(w) for w in data.get("fate_spent_by", ())),
         notes=tuple(str(n) for n in data.get("notes", ())),
+        rerolled=_pair(data.get("rerolled")),
     )
+
+
+def _pair(value: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A saved reroll's two rolls of dice; anything else (none, a hand edit) is none."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    first, second = (tuple(int(d) for d in dice) for dice in value)
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -103,17 +113,18 @@ class SpendFate:
             raise RuleError("that log line is not an aspects roll")
         roll = _roll_from_dict(entry[ROLL_KEY])
         payer_id = self.payer if self.payer is not None else entry.get("who_id")
+        if self.against and (self.payer is None or str(self.payer) == str(entry.get("who_id"))):
+            # ASP-03: −2 is invoked against someone else's roll, and its invoker pays.
+            raise RuleError("−2 is invoked against another's roll: name who invokes (and pays)")
         if payer_id is None:
             raise RuleError("a fate point is spent by a character: the GM has none")
         payer = tx.get("party", int(payer_id))
         if self.action == "reroll":
             first, second = aspects.reroll(payer, roll, tx.rng)
-            roll = _choose(first, second, self.keep)
-            note = f"rolled {sum(first.dice)} then {sum(second.dice)}, kept {sum(roll.dice)}"
-            roll = aspects.AspectsRoll(
-                roll.dice, roll.skill, roll.opposing, roll.modifier, roll.fate_spent_by,
-                (*roll.notes, note),
-            )  # fmt: skip
+            keep = self.keep
+            if keep == "better":
+                keep = "second" if second.total > first.total else "first"
+            roll = aspects.keep_reroll(second, str(entry.get("who") or payer["name"]), keep)
         elif self.action == "invoke":
             roll = aspects.invoke_aspect(payer, roll, self.aspect, against=self.against)
         else:
@@ -124,7 +135,41 @@ class SpendFate:
         tx.put("log", self.log_id, entry)
         # The roll's own entry now shows the new result; the event says who paid for what.
         how = "reroll" if self.action == "reroll" else f"invoke {self.aspect}"
-        return [f"{payer.get('name', '?')} spends a fate point ({how}): {roll_line(entry)}"]
+        said = f"{payer.get('name', '?')} spends a fate point ({how}): {roll_line(entry)}"
+        return [said + _other_hint(roll)]
+
+
+def _other_hint(roll: aspects.AspectsRoll) -> str:
+    """After a reroll: the key that keeps the other result (the player's choice, ASP-03)."""
+    if roll.rerolled is None:
+        return ""
+    first, second = roll.rerolled
+    other = first if tuple(roll.dice) == tuple(second) else second
+    return f" · k keeps {sum(other)} instead"
+
+
+@dataclass(frozen=True)
+class KeepReroll:
+    """ASP-03: the player keeps the other result of a rerolled roll (the first, or the reroll)."""
+
+    log_id: int
+    keep: str = "other"
+
+    @property
+    def label(self) -> str:
+        return "Keep the other roll"
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, GAME)
+        entry = tx.get("log", self.log_id)
+        if ROLL_KEY not in entry:
+            raise RuleError("that log line is not an aspects roll")
+        who = str(entry.get("who") or "GM")
+        roll = aspects.keep_reroll(_roll_from_dict(entry[ROLL_KEY]), who, self.keep)
+        entry.update(roll.result.as_log())
+        entry[ROLL_KEY] = _roll_to_dict(roll)
+        tx.put("log", self.log_id, entry)
+        return [roll_line(entry) + _other_hint(roll)]
 
 
 @dataclass(frozen=True)
@@ -164,7 +209,7 @@ class FreeInvoke:
         entry.update(roll.result.as_log())
         entry[ROLL_KEY] = _roll_to_dict(roll)
         tx.put("log", self.log_id, entry)
-        return [*lines, roll_line(entry)]
+        return [*lines, roll_line(entry) + _other_hint(roll)]
 
 
 def free_invoke_form(ctx: Context, who: str) -> tuple[Field, ...]:
@@ -200,16 +245,6 @@ def has_free_invoke(ctx: Context, who: str) -> bool:
     return last_aspects_roll(ctx.read.rows("log")) is not None and bool(
         advantage.free_choices(ctx.read, who)
     )
-
-
-def _choose(
-    first: aspects.AspectsRoll, second: aspects.AspectsRoll, keep: str
-) -> aspects.AspectsRoll:
-    if keep == "first":
-        return first
-    if keep == "second":
-        return second
-    return second if second.total > first.total else first
 
 
 def _spec(setup: Setup) -> CheckSpec:
@@ -248,8 +283,8 @@ CHECK = Check(
         ),
     ),  # fmt: skip
     spec=_spec,
-    legend="f fate point: reroll, keep the better · v / V invoke an aspect ±2 · "
-    "one fate point per roll",
+    legend="f fate point: reroll (k keeps the other result) · v invoke +2 (the roller pays) · "
+    "V −2 against the roll (its invoker pays) · one fate point per roll",
     flags=(
         CliFlag("skill", "skill bonus", "int"),
         CliFlag("opposing", "the NPC's skill", "int"),
@@ -264,33 +299,124 @@ def _last_roll(ctx: Context) -> int:
     return log_id
 
 
+def _last_entry(ctx: Context) -> Doc | None:
+    log_id = last_aspects_roll(ctx.read.rows("log"))
+    return ctx.read.doc("log", log_id) if log_id is not None else None
+
+
 def _roller_can_pay(ctx: Context) -> bool:
     """A roll to spend on, made by a character (the GM has no fate points)."""
-    log_id = last_aspects_roll(ctx.read.rows("log"))
-    entry = ctx.read.doc("log", log_id) if log_id is not None else None
+    entry = _last_entry(ctx)
     return entry is not None and entry.get("who_id") is not None
 
 
-def _can_invoke_against(ctx: Context) -> bool:
-    return ctx.pc_id is not None and last_aspects_roll(ctx.read.rows("log")) is not None
+def _cannot_pay(pc: Doc, entry: Doc) -> str:
+    """Why ``pc`` cannot spend a fate point on the roll ``entry`` now ("": it can; ASP-02)."""
+    name = str(pc.get("name", "?"))
+    if name in (entry.get(ROLL_KEY) or {}).get("fate_spent_by", ()):
+        return f"{name} has already spent a Fate Point on this roll (one per roll)"
+    fate = (pc.get("resources") or {}).get("fate_points") or {}
+    if int(fate.get("current", 0)) < 1:
+        return f"{name} has no Fate Points"
+    return ""
+
+
+def _roller_pays(ctx: Context) -> tuple[Field, ...]:
+    """The roller pays (a reroll, a +2): told at once when they cannot, before any question."""
+    entry = _last_entry(ctx)
+    if entry is None:
+        raise RuleError("Roll first (c), then spend the fate point")
+    who = entry.get("who_id")
+    pc = ctx.read.doc("party", int(who)) if who is not None else None
+    if pc is None:
+        raise RuleError("The GM rolled: the GM has no fate points (V invokes against it)")
+    if reason := _cannot_pay(pc, entry):
+        raise RuleError(reason)
+    return ()
+
+
+def _payers_against(ctx: Context, entry: Doc) -> list[tuple[int, str]]:
+    """Who may invoke −2 against the roll (ASP-03): every other character who can pay."""
+    roller = entry.get("who_id")
+    return [
+        (pid, str(pc.get("name", "?")))
+        for pid, pc in ctx.read.rows("party")
+        if str(pid) != str(roller) and not _cannot_pay(pc, entry)
+    ]
+
+
+def _in_play(ctx: Context, first: Doc | None = None) -> tuple[str, ...]:
+    """Aspects in play as suggestions: ``first``'s own, then every character's and the
+    scene's (created advantages included)."""
+    names = list(advantage.aspects_of(first))
+    for _, pc in ctx.read.rows("party"):
+        names += advantage.aspects_of(pc)
+    for _holder, entries, _ in advantage.holders([], advantage.running_encounter(ctx.read)):
+        names += [str(e.get("name") if isinstance(e, dict) else e) for e in entries]
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 def _reroll(ctx: Context, values: Mapping[str, Any]) -> Command:
     return SpendFate(_last_roll(ctx), "reroll")
 
 
-def _invoke(against: bool) -> Any:
-    def make(ctx: Context, values: Mapping[str, Any]) -> Command:
-        payer = ctx.pc_id if against else None
-        return SpendFate(
-            _last_roll(ctx), "invoke", aspect=str(values["aspect"]), against=against, payer=payer
+def _invoke(ctx: Context, values: Mapping[str, Any]) -> Command:
+    return SpendFate(_last_roll(ctx), "invoke", aspect=str(values["aspect"]))
+
+
+def _invoke_form(ctx: Context) -> tuple[Field, ...]:
+    _roller_pays(ctx)
+    entry = _last_entry(ctx) or {}
+    roller = ctx.read.doc("party", int(entry["who_id"]))
+    return (Field("aspect", "Aspect", suggestions=_in_play(ctx, roller)),)
+
+
+def _invoke_title(ctx: Context) -> str:
+    entry = _last_entry(ctx) or {}
+    return f"{entry.get('who', '?')} invokes an aspect: +2 to their roll (1 Fate Point)"
+
+
+def _against_form(ctx: Context) -> tuple[Field, ...]:
+    """Who invokes (and pays), never the roller; the aspect. Refused at once when nobody can."""
+    entry = _last_entry(ctx)
+    if entry is None:
+        raise RuleError("Roll first (c), then invoke against the roll")
+    payers = _payers_against(ctx, entry)
+    if not payers:
+        raise RuleError(
+            f"Nobody can invoke against {entry.get('who', 'the')}'s roll: each other character "
+            "has no Fate Points or has spent one on it"
         )
+    names = tuple(name for _, name in payers)
+    chosen = next((name for pid, name in payers if pid == ctx.pc_id), names[0])
+    invoker = ctx.read.doc("party", next(pid for pid, name in payers if name == chosen))
+    return (
+        Field("who", "Who invokes (pays 1 FP)", chosen, "choice", choices=names),
+        Field("aspect", "Aspect", suggestions=_in_play(ctx, invoker)),
+    )
 
-    return make
+
+def _against_title(ctx: Context) -> str:
+    entry = _last_entry(ctx) or {}
+    return f"Invoke an aspect against {entry.get('who', '?')}'s roll: −2 (the invoker pays)"
 
 
-def _aspect_form(ctx: Context) -> tuple[Field, ...]:
-    return (Field("aspect", "Aspect"),)
+def _invoke_against(ctx: Context, values: Mapping[str, Any]) -> Command:
+    entry = _last_entry(ctx)
+    if entry is None:
+        raise RuleError("Roll first (c), then invoke against the roll")
+    name = str(values.get("who") or "")
+    payer = next((pid for pid, n in _payers_against(ctx, entry) if n == name), None)
+    if payer is None:
+        raise RuleError(f"{name or 'Nobody'} cannot invoke against this roll")
+    return SpendFate(
+        _last_roll(ctx), "invoke", aspect=str(values["aspect"]), against=True, payer=payer
+    )
+
+
+def _rerolled(ctx: Context) -> bool:
+    entry = _last_entry(ctx)
+    return entry is not None and bool((entry.get(ROLL_KEY) or {}).get("rerolled"))
 
 
 def _roller(ctx: Context) -> str:
@@ -328,16 +454,24 @@ CHECKS = CheckRules(checks=(CHECK,))
 ACTIONS: tuple[Action, ...] = (
     Action(
         "fate_reroll", "tray", "f", "Fate reroll", _reroll, available=_roller_can_pay,
-        description="Spend a fate point: reroll the last roll, keep the better",
+        form=_roller_pays,
+        description="Spend a fate point: reroll the last roll (k keeps the other result)",
     ),
     Action(
-        "invoke", "tray", "v", "Invoke +2", _invoke(False), available=_roller_can_pay,
-        form=_aspect_form, title=lambda ctx: "Invoke which aspect (+2)?",
+        "keep_other", "tray", "k", "Keep the other", lambda ctx, v: KeepReroll(_last_roll(ctx)),
+        available=_rerolled, show=False,
+        description="After a reroll: keep the other result (the player's choice)",
     ),
     Action(
-        "invoke_against", "tray", "V", "Invoke −2", _invoke(True),
-        available=_can_invoke_against,
-        show=False, form=_aspect_form, title=lambda ctx: "Invoke which aspect against the roll (−2)?",
+        "invoke", "tray", "v", "Invoke +2", _invoke, available=_roller_can_pay,
+        form=_invoke_form, title=_invoke_title,
+        description="The roller invokes an aspect: +2 to their roll (1 Fate Point)",
+    ),
+    Action(
+        "invoke_against", "tray", "V", "Invoke −2", _invoke_against,
+        available=lambda ctx: _last_entry(ctx) is not None,
+        show=False, form=_against_form, title=_against_title,
+        description="Another character invokes an aspect against the roll: −2, they pay 1 FP",
     ),
     Action(
         "free_invoke", "tray", "U", "Free invoke",

@@ -20,6 +20,9 @@ Reading: a character holds 2 consequences by default (NPCs often 0), one pool fo
 mental, because the text says "one or two really damaging attacks" and gives no split.
 Reading: Darkest Self doubles the number of consequences a character can hold (the
 "Consequence caps"), not the stress caps, because it answers "can't take another Consequence".
+Reading: after a fate-point reroll the better result stands until the player keeps the other
+one (either may be kept, any time before the next roll), because the text gives the player the
+choice and most players want the better.
 Reading: "one Fate Point on each roll" is per character per roll, and a free invoke from a
 created advantage is not a Fate Point, so it does not count against that limit.
 Reading: a healed consequence becomes a temporary negative aspect keeping its original date,
@@ -139,6 +142,8 @@ class AspectsRoll:
     fate_spent_by: tuple[str, ...] = ()
     """Who has spent a Fate Point on this roll (one each, ASP-02)."""
     notes: tuple[str, ...] = ()
+    rerolled: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    """After a reroll (ASP-03): the first dice and the reroll's; the player keeps either."""
 
     @property
     def total(self) -> int:
@@ -279,9 +284,36 @@ def reroll(
     spent = (*first.fate_spent_by, character["name"])
     again = roll("2d6", rng_or_new(rng))
     note = f"{character['name']} rerolls for a Fate Point (was {sum(first.dice)})"
-    kept_first = replace(first, fate_spent_by=spent, notes=(*first.notes, *log))
-    second = replace(first, dice=again.dice, fate_spent_by=spent, notes=(*first.notes, note))
+    pair = (tuple(first.dice), tuple(again.dice))
+    kept_first = replace(first, fate_spent_by=spent, notes=(*first.notes, *log), rerolled=pair)
+    second = replace(
+        first, dice=again.dice, fate_spent_by=spent, notes=(*first.notes, note), rerolled=pair
+    )
     return kept_first, second
+
+
+def keep_reroll(on_roll: AspectsRoll, who: str, keep: str) -> AspectsRoll:
+    """ASP-03: after a reroll the player chooses which of the two rolls to use.
+
+    Args:
+        on_roll: the roll as it stands, rerolled (its skill, invokes and notes stay).
+        who: who chooses (the roller).
+        keep: ``"first"``, ``"second"``, or ``"other"`` (the one not kept now).
+
+    Raises:
+        RuleError: the roll was not rerolled, or ``keep`` is none of those.
+    """
+    if on_roll.rerolled is None:
+        raise RuleError("that roll was not rerolled: there is no other result to keep")
+    first, second = on_roll.rerolled
+    if keep == "other":
+        keep = "first" if tuple(on_roll.dice) == tuple(second) else "second"
+    if keep not in ("first", "second"):
+        raise RuleError(f"keep the first or the second roll, not {keep!r}")
+    dice = first if keep == "first" else second
+    said = f"{who} keeps {sum(dice)} (of {sum(first)} and {sum(second)})"
+    notes = tuple(n for n in on_roll.notes if not n.startswith(f"{who} keeps "))
+    return replace(on_roll, dice=tuple(dice), notes=(*notes, said))
 
 
 def _take_free_invoke(owner: Character, aspect: str) -> dict[str, Any]:
@@ -492,7 +524,8 @@ def invoke_effect(
             f"{who} invokes {aspect} to reroll ({paid}): "
             f"{sum(on_roll.dice)} then {sum(again.dice)}, kept {sum(kept)}"
         )
-        return replace(on_roll, dice=tuple(kept), notes=(*on_roll.notes, note))
+        pair = (tuple(on_roll.dice), tuple(again.dice))
+        return replace(on_roll, dice=tuple(kept), notes=(*on_roll.notes, note), rerolled=pair)
     if effect not in INVOKE_EFFECTS:
         raise RuleError(f"an invoke gives {', '.join(INVOKE_EFFECTS)}, not {effect!r}")
     change = -INVOKE_BONUS if effect.startswith("-") else INVOKE_BONUS

@@ -70,14 +70,16 @@ def out(sheet: Doc) -> bool:
 # --------------------------------------------------------------------------- damage
 
 
-LIMB_CHOICES = (*nemron.LIMBS, "aoe")
+DIE_FACES = tuple(str(face) for face in nemron.LOCATION_DIE)
+"""NEM-08: a limb named by the location die's number (1 right arm … 6 head)."""
+LIMB_CHOICES = (*DIE_FACES, *nemron.LIMBS, "aoe")
 
 
 def damage_form(kind: HealthKind) -> tuple[Field, ...]:
     limb = (
         Field(
             "limb",
-            "Limb (blank: location die; aoe: a die per point)",
+            "Limb (1-6 or name; blank: location die; aoe)",
             "",
             "choice",
             choices=LIMB_CHOICES,
@@ -93,7 +95,12 @@ def heal_form(kind: HealthKind) -> tuple[Field, ...]:
     if kind == "hp":
         return heal_amount_form(kind)
     limb = Field(
-        "limb", "Limb (blank: most hurt)", "", "choice", choices=nemron.LIMBS, required=False
+        "limb",
+        "Limb (1-6 or name; blank: most hurt)",
+        "",
+        "choice",
+        choices=(*DIE_FACES, *nemron.LIMBS),
+        required=False,
     )
     return (*heal_amount_form(kind), limb)
 
@@ -176,15 +183,17 @@ def ticked(counted: list[tuple[er.Combatant, er.Effect]]) -> list[str]:
 
 
 def limbs_line(c: er.Combatant, sheet: Doc | None) -> str:
-    """Every limb of the selected character or foe: ``Head 3/3 · Torso 0/8 (down) …``."""
+    """Every limb of the selected character or foe by its location die's number (NEM-08), so
+    the damage form's 1-6 reads off the line: ``1 right arm 10/10 · … · 6 head 0/8 (0)``."""
     if not sheet:
         return ""
     limbs = nemron.limbs_of(sheet)
     parts = []
-    for limb in nemron.LIMBS:
+    for face, limb in nemron.LOCATION_DIE.items():
         if limb in limbs:
             hp, top = int(limbs[limb]["hp"]), int(limbs[limb]["max"])
-            parts.append(f"{nemron.limb_label(limb)} {hp}/{top}" + (" (0)" if hp == 0 else ""))
+            shown = f"{face} {nemron.limb_label(limb)} {hp}/{top}"
+            parts.append(shown + (" (0)" if hp == 0 else ""))
     return f"{c.name}: " + " · ".join(parts)
 
 

@@ -580,10 +580,19 @@ def roll_location(rng: random.Random) -> tuple[int, str]:
 
 
 def _check_limb(limb: str) -> str:
+    """NEM-08: a limb by its name (``"left arm"``) or by the location die's face (``"2"``)."""
     key = limb.strip().lower().replace(" ", "_").replace("-", "_")
+    if key.isascii() and key.isdigit() and int(key) in LOCATION_DIE:
+        return LOCATION_DIE[int(key)]
     if key not in LIMBS:
-        raise RuleError(f"no limb {limb!r}; limbs are {', '.join(LIMBS)}")
+        named = ", ".join(f"{n} {limb_label(k)}" for n, k in LOCATION_DIE.items())
+        raise RuleError(f"no limb {limb[:20]!r}; limbs are {named}")
     return key
+
+
+def limb_of(text: str) -> str:
+    """NEM-08: the limb a GM names, by name or by the location die's number 1-6."""
+    return _check_limb(text)
 
 
 def _hurt(character: Character, limb: str, amount: int, roll: int | None) -> DamageOutcome:

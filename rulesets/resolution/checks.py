@@ -105,12 +105,70 @@ class AcceptDelirium:
         return [tx.log_roll(str(doc["name"]), result), *changes]
 
 
+@dataclass(frozen=True)
+class OpposedCheck:
+    """RR-02: the NPC rolls first and its total (at least its morale, if the GM uses that
+    minimum) is the DC of the roller's check; both rolls go in the log."""
+
+    who: int | None = None
+    modifier: int = 0
+    npc_modifier: int = 0
+    dice: str = "2d6"
+    minimum_dc: int | None = None
+
+    @property
+    def label(self) -> str:
+        return "Opposed check"
+
+    def run(self, tx: Tx) -> list[str]:
+        require_game(tx, GAME)
+        name, _ = roller(tx, self.who)
+        result = resolution.opposed_check(
+            tx.rng, self.modifier, self.npc_modifier, self.dice, self.minimum_dc
+        )
+        npc = tx.log_roll("NPC", result.npc_roll)
+        pc = result.pc_roll
+        shown = CheckResult(
+            pc.expression, pc.total, pc.dice, pc.band, "opposed: the NPC's roll is the DC",
+            pc.natural,
+        )  # fmt: skip
+        return [npc, tx.log_roll(name, shown)]
+
+
 ROLLS = {
     "check": "check vs DC",
     "grip": "Grip check",
     "grip major": "Grip check, major event (fail: −2 Grip)",
+    "opposed": "opposed: the NPC's roll is the DC",
 }
-"""What ``c`` rolls: the check against the DC, or the character's Grip check (RR-03)."""
+"""What ``c`` rolls: the check against the DC, the character's Grip check (RR-03), or the
+opposed check (RR-02)."""
+OPPOSED = "opposed"
+MORALES = (0, *range(4, 15))
+"""RR-02's optional minimum DC, the NPC's morale (7 + Will: 4 at Will −3 to 14 at +7); 0: none."""
+
+
+def _opposed(values: Mapping[str, Any]) -> bool:
+    return values.get("roll") == OPPOSED
+
+
+def _morale_shown(value: Any) -> str:
+    return f"{value} (the NPC's morale)" if int(value) else "none"
+
+
+def opposed_spec(who: int | None, values: Mapping[str, Any]) -> CheckSpec:
+    """RR-02 as set up: the roller's dice and modifier against the NPC's, its morale the
+    optional floor; both rolls' exact odds together."""
+    dice, mod = str(values["dice"]), int(values["mod"])
+    npc_mod, morale = int(values.get("npc_mod", 0)), int(values.get("morale", 0))
+    floor = f", DC at least {morale}" if morale else ""
+    return CheckSpec(
+        summary=f"{dice}{mod:+d} vs the NPC's {dice}{npc_mod:+d}{floor}",
+        odds=lambda: resolution.opposed_odds(mod, npc_mod, dice, morale or None),
+        command=OpposedCheck(who, mod, npc_mod, dice, morale or None),
+        odds_title="vs the NPC's roll",
+        notes=("the NPC rolls first and its total is the DC; a tie goes to the roller",),
+    )
 
 
 def _grip_spec(setup: Setup, major: bool) -> CheckSpec:
@@ -130,6 +188,8 @@ def _grip_spec(setup: Setup, major: bool) -> CheckSpec:
 
 def _spec(setup: Setup) -> CheckSpec:
     what = str(setup.values.get("roll", "check"))
+    if what == OPPOSED:
+        return opposed_spec(setup.who, setup.values)
     if what != "check":
         return _grip_spec(setup, major=what == "grip major")
     dice, dc, mod = str(setup.values["dice"]), int(setup.values["dc"]), int(setup.values["mod"])
@@ -167,6 +227,7 @@ CHECK = Check(
             minimum=1,
             maximum=30,
             stops=DCS,
+            when=lambda v: not _opposed(v),
         ),
         CheckInput(
             "mod",
@@ -187,10 +248,33 @@ CHECK = Check(
             choices=tuple(ROLLS),
             show=lambda v: ROLLS.get(str(v), str(v)),
         ),
+        CheckInput(
+            "npc_mod",
+            "NPC's modifier",
+            "number",
+            default=0,
+            steps=("right_curly_bracket", "left_curly_bracket"),
+            minimum=-20,
+            maximum=20,
+            show=lambda v: f"{int(v):+d}",
+            when=_opposed,
+        ),
+        CheckInput(
+            "morale",
+            "Minimum DC",
+            "number",
+            default=0,
+            steps=("greater_than_sign", "less_than_sign"),
+            minimum=0,
+            maximum=20,
+            stops=MORALES,
+            show=_morale_shown,
+            when=_opposed,
+        ),
     ),  # fmt: skip
     spec=_spec,
     legend="total ≥ DC succeeds; the DC is also given in CE and 5e terms · "
-    "a Grip check succeeds under the Grip",
+    "a Grip check succeeds under the Grip · opposed: the NPC's roll is the DC",
     flags=(
         CliFlag("dc", "the DC (SWN)", "int"),
         CliFlag("dice", "2d6 or d20"),
@@ -213,7 +297,38 @@ def _delirium(ctx: Context, values: Mapping[str, Any]) -> Command:
 
 
 CHECKS = CheckRules(checks=(CHECK,))
+def _opposed_form(ctx: Context) -> tuple[Field, ...]:
+    setup = ctx.setup
+    morale = int(setup.get("morale", 0) or 0)
+    return (
+        Field("npc_mod", "NPC's modifier (its attribute; d20: twice it)",
+              str(int(setup.get("npc_mod", 0) or 0)), "int", minimum=-20, maximum=20),
+        Field("morale", "Minimum DC: the NPC's morale (blank: none)",
+              str(morale) if morale else "", "optint", minimum=1, maximum=30),
+    )  # fmt: skip
+
+
+def _opposed_values(ctx: Context, values: Mapping[str, Any]) -> dict[str, Any]:
+    setup = {"dice": "2d6", "mod": 0, **ctx.setup}
+    return {**setup, "npc_mod": int(values.get("npc_mod") or 0), "morale": values.get("morale") or 0}
+
+
+def _opposed_title(ctx: Context) -> str:
+    spec = opposed_spec(ctx.pc_id, _opposed_values(ctx, ctx.setup))
+    win = spec.odds()[resolution.SUCCESS]
+    return f"Opposed check, {ctx.pc_name}: {spec.summary} · {float(win):.1%} to win"
+
+
+def _opposed_check(ctx: Context, values: Mapping[str, Any]) -> Command:
+    return opposed_spec(ctx.pc_id, _opposed_values(ctx, values)).command
+
+
 ACTIONS: tuple[Action, ...] = (
+    Action(
+        "opposed", "tray", "o", "Opposed check", _opposed_check, show=False,
+        form=_opposed_form, title=_opposed_title,
+        description="Opposed check: the NPC's roll sets the DC, its morale the minimum",
+    ),
     Action(
         "grip_check", "tray", "g", "Grip check", _grip, needs="pc", available=_can_check_grip,
         description="Grip check: d20 roll-under the character's Grip",

@@ -91,20 +91,21 @@ class OpposedDraw:
         return "Opposed draw"
 
     def run(self, tx: Tx) -> list[str]:
-        if self.bonus_a < 0 or self.bonus_b < 0:
-            raise RuleError("a bonus cannot be negative")
+        if self.bonus_b < 0 or self.bonus_a < shadows.OFF_FOCUS_PENALTY:
+            raise RuleError("a bonus cannot be negative (−3 off focus at most)")
         doc_id, state = load_deck(tx, "minor")
         result = shadows.opposed_draw(tx.rng, state, self.bonus_a, self.bonus_b)
         save_deck(tx, doc_id, state)
         winner = self.side_a if result.winner == "a" else self.side_b
         check = CheckResult(
-            expression=f"opposed {self.side_a} +{self.bonus_a} vs {self.side_b} +{self.bonus_b}",
+            expression=f"opposed {self.side_a} {self.bonus_a:+d} vs {self.side_b} +{self.bonus_b}",
             total=max(result.total_a, result.total_b),
             dice=tuple(c.value for c in result.cards_a + result.cards_b),
             band=f"{winner} wins",
             detail="; ".join(result.log_lines() + list(result.events)),
         )
-        return [tx.log_roll("GM", check)]
+        # The roll is the first side's (a character's draw in the tray), else the GM's.
+        return [tx.log_roll(self.side_a if self.side_a.strip() not in ("", "A") else "GM", check)]
 
 
 @dataclass(frozen=True)
@@ -273,23 +274,72 @@ def parse_card(text: str) -> Card:
 
 @dataclass(frozen=True)
 class RedrawCards:
-    """SOH-11: forgo the first AP to discard up to three cards and be dealt as many."""
+    """SOH-11: forgo the first AP to discard up to three cards and be dealt as many.
+
+    ``cards`` are card keys (as the tray's hand lists them) or typed (``"9 Swords"``). When
+    ``encounter_id`` names a running AP-rounds encounter the holder fights in, the redraw must
+    come before it spends any AP that round, once a round, and costs that first AP there (one
+    undoable step); outside an AP round it costs nothing.
+    """
 
     holder: str
     cards: tuple[str, ...]
+    encounter_id: int | None = None
 
     @property
     def label(self) -> str:
         return f"Redraw {len(self.cards)}"
 
     def run(self, tx: Tx) -> list[str]:
+        if not self.cards:
+            raise RuleError("Name the cards to redraw (up to three)")
         doc_id, state = load_deck(tx, "minor")
-        wanted = [_held(state, self.holder, key) for key in self.cards]
+        fight = self._fight(tx)
+        who = fight[2].name if fight is not None else _holder_name(tx, self.holder)
+        wanted: list[Card] = []
+        for typed in self.cards:
+            card = held_card(state, self.holder, who, typed)
+            if card in wanted:
+                raise RuleError(f"{card.label} is named twice")
+            wanted.append(card)
+        if len(wanted) > shadows.REDRAW_MAX:
+            raise RuleError(f"A redraw is up to {shadows.REDRAW_MAX} cards, not {len(wanted)}")
+        ap_lines: list[str] = []
+        if fight is not None:
+            doc, enc, mine = fight
+            shadows.check_redraw(
+                mine.name, mine.ap, mine.ap_max, mine.stats.get(REDRAWN) == enc.round
+            )
+            mine.stats[REDRAWN] = enc.round
+            ap_lines = er.spend_ap(enc, mine.id, 1, "a redraw (its first AP)")
+            tx.put("encounters", int(str(self.encounter_id)), {**doc, **enc.to_dict()})
         redraw = shadows.redraw_hand(tx.rng, state, self.holder, wanted)
         save_deck(tx, doc_id, state)
-        who = _holder_name(tx, self.holder)
         n = len(redraw.drawn)
-        return [*redraw.events, f"{who} redraws {n} card(s) for the first AP"]
+        return [*redraw.events, f"{who} redraws {n} card{'s' if n != 1 else ''}", *ap_lines]
+
+    def _fight(self, tx: Tx) -> tuple[dict[str, Any], er.Encounter, er.Combatant] | None:
+        """The running AP round the holder fights in (its document, itself, the holder's
+        combatant), where SOH-11's first AP is paid; None: no such round."""
+        doc = tx.find("encounters", self.encounter_id) if self.encounter_id is not None else None
+        if doc is None:
+            return None
+        enc = er.Encounter.from_dict(doc)
+        if enc.model != "ap_rounds" or not enc.started:
+            return None
+        mine = next((c for c in enc.combatants if _holds(c, self.holder)), None)
+        return (doc, enc, mine) if mine is not None else None
+
+
+REDRAWN = "redrawn_round"
+"""A combatant's stats key: the round it last redrew its hand in (SOH-11: once a round)."""
+
+
+def _holds(c: er.Combatant, holder: str) -> bool:
+    """Whether the combatant plays from ``holder``'s hand (a PC's party id, a foe's own)."""
+    if c.side == "pc" and c.ref is not None and str(c.ref) == holder:
+        return True
+    return holder == FOE_PREFIX + c.id
 
 
 @dataclass(frozen=True)
@@ -505,7 +555,7 @@ class CounterAction:
             return note
         if enc.model != "ap_rounds" or not enc.started:
             return note
-        mine = [c for c in enc.combatants if c.side == "pc" and c.ref == str(self.who)]
+        mine = [c for c in enc.combatants if _holds(c, str(self.who))]
         if not mine:
             return note
         lines = er.counter_action(enc, mine[0].id)

@@ -53,7 +53,14 @@ DAMAGE_CODES = tuple(shadows.DAMAGE_MODIFIERS)
 OWN = "own focus"
 USES: tuple[str, ...] = (OWN, *shadows.FOCUSES)
 """Which focus the action set up uses: the roller's own, or a named one (−3 if not theirs)."""
-MODES = {"single": "single card", "three": "middle of three"}
+MODES = {"single": "single card", "three": "middle of three", "opposed": "opposed draw"}
+"""What the check draws: a skill draw (SOH-02) or an opposed draw against the opposition
+(SOH-08, its bonus beside it)."""
+OPPOSED = "opposed"
+
+
+def _opposed(values: Mapping[str, Any]) -> bool:
+    return values.get("draw") == OPPOSED
 
 
 # --- what the GM types -------------------------------------------------------------------------
@@ -133,8 +140,37 @@ def off_focus(setup_uses: str, pc: Mapping[str, Any] | None) -> int:
 # --- the check ---------------------------------------------------------------------------------
 
 
+def opposed_spec(setup: Setup, opposition: int) -> CheckSpec:
+    """SOH-08: the roller's card + skill + attribute (+ assistance, − off focus) against the
+    opposition's card + ``opposition``, ties drawn again; exact odds from the deck as it
+    stands."""
+    values = setup.values
+    helpers = tuple(values.get("assist") or ())
+    assist = assistance(helpers)
+    penalty = off_focus(str(values.get("uses", OWN)), setup.pc)
+    total = int(values.get("bonus", 0)) + assist + penalty
+    minor = find_deck(setup.read("decks"), "minor")[1]
+    name = str(setup.pc.get("name", "?")) if setup.pc is not None else "the roller"
+    return CheckSpec(
+        summary=f"opposed draw {total:+d} vs the opposition +{opposition}",
+        odds=lambda: {
+            f"{name} {band}": chance
+            for band, chance in shadows.opposed_odds(
+                minor.draw_pile, total, opposition, minor.discard
+            ).items()
+        },
+        command=OpposedDraw(total, opposition, name if setup.pc is not None else "GM",
+                            "opposition"),
+        modifier=total,
+        odds_title="{modifier} vs the opposition",
+        notes=(_assist_text(helpers), "a tie: both draw again and add"),
+    )  # fmt: skip
+
+
 def _spec(setup: Setup) -> CheckSpec:
     values = setup.values
+    if _opposed(values):
+        return opposed_spec(setup, int(values.get("opposition", 0)))
     mode: shadows.DrawMode = "three" if values["draw"] == "three" else "single"
     bonus, level = int(values["bonus"]), str(values["difficulty"])
     helpers = tuple(values["assist"] or ())
@@ -188,6 +224,7 @@ CHECK = Check(
             default="Normal",
             steps=("plus", "minus"),
             choices=shadows.DIFFICULTY_NAMES,
+            when=lambda v: not _opposed(v),
         ),
         CheckInput(
             "assist",
@@ -219,12 +256,24 @@ CHECK = Check(
             press="J",
             choices=DAMAGE_CODES,
         ),
+        CheckInput(
+            "opposition",
+            "Opposition",
+            "number",
+            default=0,
+            steps=("right_curly_bracket", "left_curly_bracket"),
+            minimum=0,
+            maximum=MAX_SKILL * 2,
+            show=lambda v: f"+{v}",
+            when=_opposed,
+        ),
     ),  # fmt: skip
     spec=_spec,
     legend="a King (or three face cards) adds a card · a Queen grants a Major Arcana · "
     "a fumble draws the Major omen",
     flags=(
-        CliFlag("draw", "single or three"),
+        CliFlag("draw", "single, three or opposed"),
+        CliFlag("opposition", "the opposition's skill + attribute (an opposed draw)", "int"),
         CliFlag("bonus", "skill + attribute", "int"),
         CliFlag("difficulty", "Mundane … Absurd"),
     ),
@@ -352,11 +401,53 @@ def _start_contest(ctx: Context, values: Mapping[str, Any]) -> Command:
     )
 
 
+def _opposed_setup(ctx: Context) -> Setup:
+    return Setup(ctx.setup, ctx.pc_id, ctx.pc, ctx.read.rows)
+
+
+def _opposed_form(ctx: Context) -> tuple[Field, ...]:
+    return (
+        Field("bonus", "The opposition's skill + attribute",
+              str(int(ctx.setup.get("opposition", 0) or 0)), "int", minimum=0,
+              maximum=MAX_SKILL * 2),
+    )  # fmt: skip
+
+
+def _opposed_title(ctx: Context) -> str:
+    """The draw as the tray has it set up, with the roller's exact chance to win."""
+    spec = opposed_spec(_opposed_setup(ctx), int(ctx.setup.get("opposition", 0) or 0))
+    win = next(iter(spec.odds().values()))
+    return f"Opposed draw, {ctx.pc_name}: {spec.summary} · {float(win):.1%} to win"
+
+
+def _opposed_draw(ctx: Context, values: Mapping[str, Any]) -> Command:
+    return opposed_spec(_opposed_setup(ctx), int(values.get("bonus") or 0)).command
+
+
 def _redraw(ctx: Context, values: Mapping[str, Any]) -> Command:
     held = _held(ctx)
     if held is None:
         raise RuleError("Show a hand (s) and highlight a card first")
-    return RedrawCards(held[0], (held[1],))
+    typed = [c.strip() for c in str(values.get("cards") or "").replace(";", ",").split(",")]
+    cards = tuple(c for c in typed if c) or (held[1],)
+    return RedrawCards(held[0], cards, ctx.encounter_id)
+
+
+def _redraw_title(ctx: Context) -> str:
+    held = _held(ctx)
+    hand = find_deck(ctx.read.rows("decks"), "minor")[1].hand(held[0]) if held else []
+    cards = ", ".join(c.label for c in hand) or "no cards"
+    return f"Redraw (the first AP, once a round) · hand: {cards}"
+
+
+def _redraw_form(ctx: Context) -> tuple[Field, ...]:
+    held = _held(ctx)
+    card = held[1].split(":") if held is not None else []
+    first = f"{card[1]} of {card[2]}" if len(card) == 3 else ""
+    return (
+        Field("cards", f"Cards (up to {shadows.REDRAW_MAX}, commas between)", first,
+              suggestions=(first,) if first else ()),
+    )  # fmt: skip
 
 
 def _fixed(command: Command) -> Callable[[Context, Mapping[str, Any]], Command]:
@@ -396,18 +487,19 @@ ACTIONS: tuple[Action, ...] = (
         description="Change the rolling character's focus for the round",
     ),
     _tray(
-        "redraw", "r", "Redraw card", _redraw, show=False,
+        "redraw", "r", "Redraw", _redraw, show=False, form=_redraw_form,
         available=lambda ctx: _held(ctx) is not None,
-        description="Redraw the highlighted card (forgo the first AP)",
+        title=_redraw_title,
+        description="Redraw up to three cards of the hand shown (forgo the first AP, once a round)",
     ),
     _tray(
         "counter", "e", "Counter", _counter, form=_counter_form, title=_counter_title,
         description="Counter the target's card and total (1 AP)",
     ),
     _tray(
-        "opposed", "o", "Opposed", lambda ctx, v: OpposedDraw(_bonus(ctx), 0, ctx.pc_name,
-                                                              "opposition"),
-        show=False, description="Opposed draw against the opposition",
+        "opposed", "o", "Opposed", _opposed_draw, show=False, form=_opposed_form,
+        title=_opposed_title,
+        description="Opposed draw against the opposition's skill + attribute",
     ),
     _tray(
         "contest", "O", "New contest", _start_contest, show=False, form=_contest_form,

@@ -52,6 +52,12 @@ table, so every order of it is equally likely, and when it runs out mid-draw the
 shuffled in (every order again equally likely), as :meth:`DeckState.take` does; a pile of one
 card makes that card certain. The King's or three faces' extra card is the next card the same
 way; with none left anywhere it adds 0, in the draw and in the odds alike.
+Reading: a redraw (SOH-11) "forgoes the first AP", so in a running AP round it is allowed only
+before the combatant has spent any AP that round, costs that 1 AP, and happens at most once a
+round (up to three cards in one go); outside an AP round it costs nothing.
+Reading: after an opposed tie (SOH-08) both sides draw again and add, so the tie is broken by
+the new cards alone; the two sides draw alike, so each wins it with chance one half, and the
+exact odds of an opposed draw are those of the first draw with half of its ties each way.
 """
 
 from __future__ import annotations
@@ -729,12 +735,32 @@ class Redraw:
     events: tuple[str, ...]
 
 
+REDRAW_MAX = 3
+"""SOH-11: cards a combatant may discard and be re-dealt in one redraw."""
+
+
+def check_redraw(name: str, ap: int, ap_max: int, redrawn_this_round: bool) -> None:
+    """SOH-11: a redraw in a running AP round forgoes the first AP: none spent yet this round,
+    one redraw a round (see the module's Reading).
+
+    Raises:
+        RuleError: the combatant already redrew, or already spent AP, this round.
+    """
+    if redrawn_this_round:
+        raise RuleError(f"{name} has already redrawn this round (once a round)")
+    if ap <= 0 or ap < ap_max:
+        raise RuleError(
+            f"{name} has already spent AP this round ({ap}/{ap_max}): a redraw forgoes the "
+            "first AP"
+        )
+
+
 def redraw_hand(
     rng: random.Random, deck: DeckState, holder: str, cards: Sequence[Card | Mapping[str, Any]]
 ) -> Redraw:
     """SOH-11: forgo the first AP to discard up to three cards and be re-dealt as many."""
-    if len(cards) > 3:
-        raise RuleError("a combatant may discard and be re-dealt at most three cards")
+    if len(cards) > REDRAW_MAX:
+        raise RuleError(f"a combatant may discard and be re-dealt at most {REDRAW_MAX} cards")
     discarded = deck.play(holder, cards)
     drawn = deck.draw(rng, len(discarded), to=holder)
     return Redraw(discarded, drawn.cards, 1, drawn.events)
@@ -1169,6 +1195,43 @@ def draw_odds(
                 weights[band_for(used, used + value + bonus, row)] += ways * count
     total = sum(weights.values())
     return {band: Fraction(w, total) for band, w in weights.items()}
+
+
+OPPOSED_BANDS: tuple[str, str] = ("wins", "loses")
+"""SOH-08 odds: the first side (the roller) wins or loses the opposed draw."""
+
+
+def opposed_odds(
+    deck_cards: Sequence[Card | Mapping[str, Any]],
+    bonus_a: int,
+    bonus_b: int,
+    discard: Sequence[Card | Mapping[str, Any]] = (),
+) -> dict[str, Fraction]:
+    """GEN-02 / SOH-08: exact chance the first side wins :func:`opposed_draw`.
+
+    Each side's card comes from the pile as it stands (the first side's first), then from the
+    shuffled discards; a tie is won by each side with chance one half (see the module's
+    Reading), so the odds are the first draw's with its ties split.
+    """
+    pile, spare = _value_counts(deck_cards), _value_counts(discard)
+    on_pile = sum(pile.values())
+    if on_pile + sum(spare.values()) < 2:
+        raise RuleError("an opposed draw needs two Minor Arcana cards")
+    win = tie = total = 0
+    for x, ways_x in (pile if on_pile else spare).items():
+        if on_pile >= 2:
+            second = pile - Counter({x: 1})
+        else:
+            second = spare if on_pile == 1 else spare - Counter({x: 1})
+        for y, ways_y in second.items():
+            ways = ways_x * ways_y
+            total += ways
+            if x + bonus_a > y + bonus_b:
+                win += ways
+            elif x + bonus_a == y + bonus_b:
+                tie += ways
+    chance = Fraction(2 * win + tie, 2 * total)
+    return {OPPOSED_BANDS[0]: chance, OPPOSED_BANDS[1]: 1 - chance}
 
 
 def check_odds(

@@ -16,7 +16,7 @@ Reading: nobody inside an Anomaly is left for it to hinder, so it ends when the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -287,12 +287,21 @@ class ToggleInAnomaly(CombatantCommand):
         return [f"{c.name} is inside the Anomaly{left}: rolls with disadvantage"]
 
 
-def distance_cycle(band: str | None) -> str:
-    """SOM-11: the next band, farther; wraps from Too Far back to In Reach."""
+def distance_step(band: str | None, closer: bool) -> str:
+    """SOM-11: the band one step closer or farther (z / Z), never past In Reach or Too Far.
+
+    Reading: a combatant with no band yet is In Reach after either step, the band the GM
+    starts counting from.
+    """
     bands = somnihil.DISTANCE_BANDS
     if band not in bands:
         return bands[0]
-    return bands[(bands.index(band) + 1) % len(bands)]
+    step = somnihil.move_closer(band) if closer else somnihil.move_farther(band)
+    if step == band:
+        raise somnihil.RuleError(
+            f"Already {band}: {'z moves it farther' if closer else 'Z brings it closer'}"
+        )
+    return step
 
 
 @dataclass(frozen=True)
@@ -368,11 +377,14 @@ def _fate(ctx: Context, values: Mapping[str, Any]) -> ChooseFate:
     return ChooseFate(ctx.encounter_id, _fate_target(ctx), str(values["fate"]))
 
 
-def _distance(ctx: Context, values: Mapping[str, Any]) -> SetDistance:
-    eid, cid = selected(ctx)
-    assert ctx.combatant is not None
-    band = (ctx.combatant.get("stats") or {}).get("distance")
-    return SetDistance(eid, cid, distance_cycle(band))
+def _distance(closer: bool) -> Callable[[Context, Mapping[str, Any]], SetDistance]:
+    def make(ctx: Context, values: Mapping[str, Any]) -> SetDistance:
+        eid, cid = selected(ctx)
+        assert ctx.combatant is not None
+        band = (ctx.combatant.get("stats") or {}).get("distance")
+        return SetDistance(eid, cid, distance_step(band, closer))
+
+    return make
 
 
 def _caster_sheet(ctx: Context) -> Mapping[str, Any] | None:
@@ -454,8 +466,18 @@ ACTIONS: tuple[Action, ...] = (
         panel="combat",
         key="z",
         label="Distance band farther",
-        description="Distance band of the selected, one farther",
-        make=_distance,
+        description="Distance band of the selected, one farther (stops at Too Far)",
+        make=_distance(closer=False),
+        needs="combatant",
+        show=False,
+    ),
+    Action(
+        id="distance_closer",
+        panel="combat",
+        key="Z",
+        label="Distance band closer",
+        description="Distance band of the selected, one closer (a move)",
+        make=_distance(closer=True),
         needs="combatant",
         show=False,
     ),

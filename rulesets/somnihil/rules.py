@@ -621,6 +621,14 @@ def move_closer(band: str) -> str:
     return DISTANCE_BANDS[max(0, DISTANCE_BANDS.index(band) - 1)]
 
 
+def move_farther(band: str) -> str:
+    """SOM-11: one distance band farther (Too Far stays Too Far): the bands are a line from the
+    character, not a wheel, so a step never jumps from Too Far back to In Reach."""
+    if band not in DISTANCE_BANDS:
+        raise RuleError(f"{band!r} is not a distance; use {', '.join(DISTANCE_BANDS)}")
+    return DISTANCE_BANDS[min(len(DISTANCE_BANDS) - 1, DISTANCE_BANDS.index(band) + 1)]
+
+
 def can_reach(band: str) -> bool:
     """SOM-11: touch or hit in melee only In Reach."""
     return band == DISTANCE_BANDS[0]
@@ -697,5 +705,6 @@ RULESET = Ruleset(
         "protocols": PROTOCOLS,
         "distance_bands": DISTANCE_BANDS,
         "move_closer": move_closer,
+        "move_farther": move_farther,
     },
 )

@@ -441,3 +441,17 @@ def test_aspects_in_play_read_hand_edited_documents_as_none() -> None:
         (asp.SCENE, []),
     ]
     assert asp.free_invoker("Wet floor", "Bo") == ""  # a bare name has no free invoke
+
+
+def test_asp03_after_a_reroll_the_player_keeps_either_result() -> None:
+    cy = asp.new_character("Cy")
+    cy["resources"]["fate_points"]["current"] = 1
+    first = asp.AspectsRoll(dice=(6, 5), skill=1, modifier=2)
+    kept_first, second = asp.reroll(cy, first, random.Random(1))
+    assert second.rerolled == ((6, 5), tuple(second.dice)) == kept_first.rerolled
+    chose = asp.keep_reroll(second, "Cy", "first")
+    assert chose.dice == (6, 5) and chose.total == 11 + 1 + 2 and "Cy keeps 11" in chose.notes[-1]
+    back = asp.keep_reroll(chose, "Cy", "other")
+    assert back.dice == second.dice and sum("Cy keeps" in n for n in back.notes) == 1
+    with pytest.raises(asp.RuleError, match="not rerolled"):
+        asp.keep_reroll(first, "Cy", "other")

@@ -572,7 +572,9 @@ def ap_enc() -> Encounter:
     return enc
 
 
-def test_soh10_most_ap_acts_first_and_fast_acts_on_after_slow_is_spent() -> None:
+def test_soh10_fast_acts_first_and_acts_on_after_slow_is_spent() -> None:
+    """SOH-10: the faster acts first at each step, and its extra AP come "towards the end of
+    each round", after the slower one is spent (they all came first before issue 22)."""
     enc = ap_enc()
     start_ap_round(enc, {"fast": 9, "slow": 6})
     assert enc.round == 1
@@ -583,8 +585,8 @@ def test_soh10_most_ap_acts_first_and_fast_acts_on_after_slow_is_spent() -> None
         assert actor is not None
         actors.append(actor.id)
         spend_ap(enc, actor.id)
-    # Fast spends 3 alone, then they alternate (ties: higher Quickness first), then Fast acts on.
-    assert actors == ["fast"] * 4 + ["slow", "fast"] * 5 + ["slow"]
+    # They alternate, the faster first (ties: higher Quickness), then Fast acts on alone.
+    assert actors == ["fast", "slow"] * 6 + ["fast"] * 3
     assert enc.round == 2
     assert (enc.get("fast").ap, enc.get("slow").ap) == (9, 6)
 
@@ -863,7 +865,7 @@ def test_gen04_property_to_dict_round_trips(
     quick=st.lists(st.integers(0, 16), min_size=5, max_size=5),
     spends=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 3)), max_size=40),
 )
-def test_soh10_property_actor_has_most_ap_and_round_ends_when_all_spent(
+def test_soh10_property_actor_spent_fewest_and_round_ends_when_all_spent(
     aps: list[int], quick: list[int], spends: list[tuple[int, int]]
 ) -> None:
     enc = Encounter(model="ap_rounds")
@@ -886,7 +888,8 @@ def test_soh10_property_actor_has_most_ap_and_round_ends_when_all_spent(
         else:
             assert enc.round == rnd
         actor = current_combatant(enc)
-        assert actor is not None and actor.ap == max(c.ap for c in enc.combatants)
+        spent = [c.ap_max - c.ap for c in enc.combatants if c.ap > 0]
+        assert actor is not None and actor.ap_max - actor.ap == min(spent)
         assert actor is next_ap_actor(enc)
 
 
@@ -979,3 +982,84 @@ def test_gen04_many_joiners_are_placed_as_one_by_one(
         (c.id, c.acted) for c in alone.combatants
     ]
     assert together.current == alone.current
+
+
+# --------------------------------------------------------------------------- group initiative
+
+
+def goblins() -> Encounter:
+    """Ann (a PC), three Goblins of one library NPC, an Ogre: initiatives 15, 12, 12, 12, 9."""
+    enc = Encounter(id="e1", name="Ambush")
+    add_combatants(
+        enc,
+        [
+            Combatant(id="a", name="Ann", side="pc", initiative=15),
+            *(
+                Combatant(id=f"g{n}", name=f"Goblin {n}", ref="3", initiative=init)
+                for n, init in ((1, 12), (2, 7), (3, 12))
+            ),
+            Combatant(id="o", name="Ogre", initiative=9),
+        ],
+    )
+    return enc
+
+
+def test_gen04_group_initiative_one_number_and_one_turn_for_the_group() -> None:
+    """GEN-04 (issue 22): a group of the same NPC shares one initiative and acts together."""
+    from rulesets.encounter import acting, group_key, previous_turn, set_group_initiative
+
+    enc = goblins()
+    assert group_key(enc.get("g2")) == "npc:3" and group_key(enc.get("a")) == ""
+    assert group_key(Combatant(name="Wolf 2")) == "name:wolf"
+    lines = set_group_initiative(enc, True)
+    assert "1 group here" in lines[0]
+    # The group takes its first member's number and stands together.
+    assert [(c.name, c.initiative) for c in enc.combatants] == [
+        ("Ann", 15), ("Goblin 1", 12), ("Goblin 3", 12), ("Goblin 2", 12), ("Ogre", 9)
+    ]  # fmt: skip
+    add_effect(enc, "g2", Effect("Dazed", remaining=2, tick="turn_start"))
+    start(enc)
+    assert cur(enc) == "Ann" and [c.name for c in acting(enc)] == ["Ann"]
+    lines = next_turn(enc)
+    assert lines[0] == "Goblin 1's turn, with Goblin 3 and Goblin 2 (group initiative)"
+    assert [c.name for c in acting(enc)] == ["Goblin 1", "Goblin 3", "Goblin 2"]
+    assert enc.get("g2").conditions[0].remaining == 1  # its turn began with the group's
+    next_turn(enc)  # one n ends the group's turn
+    assert cur(enc) == "Ogre"
+    assert all(enc.get(f"g{n}").acted for n in (1, 2, 3))
+    previous_turn(enc)  # alt+n takes the group's turn back whole
+    assert cur(enc) == "Goblin 1" and not enc.get("g3").acted
+    assert enc.get("g2").conditions[0].remaining == 1
+    # Saved and read back.
+    again = Encounter.from_dict(json.loads(json.dumps(enc.to_dict())))
+    assert again.group_initiative and again.get("g3").group == "npc:3"
+    assert [c.name for c in acting(again)] == ["Goblin 1", "Goblin 3", "Goblin 2"]
+    # A defeated member is skipped; off again, each acts alone.
+    next_turn(enc)
+    next_turn(enc)
+    assert cur(enc) == "Ann" and enc.round == 2
+    enc.get("g1").defeated = True
+    next_turn(enc)
+    assert cur(enc) == "Goblin 3" and [c.name for c in acting(enc)] == ["Goblin 3", "Goblin 2"]
+    with pytest.raises(EncounterError, match="between rounds"):
+        set_group_initiative(enc, False)
+    next_turn(enc)
+    next_turn(enc)
+    assert set_group_initiative(enc, False) == ["Group initiative off: each foe takes its own turn"]
+    assert cur(enc) == "Ann"
+    next_turn(enc)
+    assert [c.name for c in acting(enc)] == ["Goblin 3"]
+
+
+def test_gen04_a_delayed_member_leaves_its_group() -> None:
+    from rulesets.encounter import acting, set_group_initiative
+
+    enc = goblins()
+    set_group_initiative(enc, True)
+    start(enc)
+    next_turn(enc)
+    delay(enc, 1)
+    assert enc.get("g1").group == "" and [c.name for c in acting(enc)] == ["Goblin 3", "Goblin 2"]
+    assert names(enc)[1:4] == ["Goblin 3", "Goblin 2", "Goblin 1"]  # after the rest of it
+    with pytest.raises(EncounterError, match="initiative"):
+        set_group_initiative(make("AB", model="chosen_next"), True)

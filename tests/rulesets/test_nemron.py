@@ -577,3 +577,11 @@ def test_nemron_ruleset_sheet():
     assert RULESET.health(char) == "42/42 HP"
     with pytest.raises(RuleError):
         new_character("Bad", charisma=2)
+
+
+def test_nem08_a_limb_by_the_location_dies_number() -> None:
+    """NEM-08 numbers the limbs 1 right arm … 6 head: the number names the limb too."""
+    assert [nemron.limb_of(str(n)) for n in range(1, 7)] == list(nemron.LIMBS)
+    assert nemron.limb_of("Left Arm") == "left_arm"
+    with pytest.raises(nemron.RuleError, match="limbs are 1 right arm, 2 left arm"):
+        nemron.limb_of("7")

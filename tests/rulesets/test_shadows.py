@@ -16,6 +16,7 @@ from rulesets.decks import GM, DeckError, DeckState, hand_summary
 from rulesets.shadows import rules as soh
 from rulesets.shadows.tarot import (
     MAJOR_ARCANA,
+    SUITS,
     TOWER_TEXT_ERRATUM,
     Card,
     deck_from_dict,
@@ -577,3 +578,42 @@ def test_soh10_new_round_refills_ap() -> None:
     ann = soh.new_character("Ann", quickness=10)
     ann["resources"]["ap"]["current"] = 0
     assert soh.new_round(ann)["resources"]["ap"] == {"current": 10, "max": 10}
+
+
+def test_soh11_a_redraw_forgoes_the_first_ap_once_a_round() -> None:
+    soh.check_redraw("Agnes", 7, 7, redrawn_this_round=False)  # nothing spent yet: allowed
+    with pytest.raises(soh.RuleError, match="already spent AP this round .6/7.: a redraw forgoes"):
+        soh.check_redraw("Agnes", 6, 7, redrawn_this_round=False)
+    with pytest.raises(soh.RuleError, match="already redrawn this round"):
+        soh.check_redraw("Agnes", 7, 7, redrawn_this_round=True)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "bonus_a", "bonus_b"),
+    [
+        (("3", "3", "5", "5", "7", "9"), 0, 0),  # two ties in a row, drawn again and added
+        (("Ace", "3", "4", "8", "8", "Queen"), 2, 0),  # the bonus makes Ace v 3 a tie
+        (("2", "6", "9", "King", "Page", "5"), 0, 4),
+    ],
+)
+def test_soh08_opposed_odds_are_exact_over_every_order_of_the_pile(
+    ranks: tuple[str, ...], bonus_a: int, bonus_b: int
+) -> None:
+    """SOH-08: the exact odds agree with the draw itself over all 720 orders of a pile."""
+    cards = [minor_card(rank, suit) for rank, suit in zip(ranks, SUITS * 2, strict=False)]
+    wins = 0
+    orders = list(itertools.permutations(cards))
+    for order in orders:
+        deck = DeckState("minor", list(order))
+        wins += soh.opposed_draw(random.Random(0), deck, bonus_a, bonus_b).winner == "a"
+    odds = soh.opposed_odds(cards, bonus_a, bonus_b)
+    assert odds["wins"] == Fraction(wins, len(orders)) and odds["loses"] == 1 - odds["wins"]
+
+
+def test_soh08_opposed_odds_from_a_pile_of_one_then_the_discards() -> None:
+    pile, discard = [minor_card("9", "Cups")], [minor_card("2", "Cups"), minor_card("King", "Cups")]
+    # The roller's card is the pile's 9; the opposition's is a shuffled discard: 2 or King.
+    assert soh.opposed_odds(pile, 0, 0, discard)["wins"] == Fraction(1, 2)
+    assert soh.opposed_odds(pile, 5, 0, discard)["wins"] == Fraction(1, 2) + Fraction(1, 4)
+    with pytest.raises(soh.RuleError, match="needs two"):
+        soh.opposed_odds([], 0, 0, [minor_card("2", "Cups")])

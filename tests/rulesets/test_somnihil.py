@@ -411,6 +411,7 @@ def test_som11_distance_bands_and_moves() -> None:
     assert som.move_closer("In Range") == "Nearby"
     assert som.move_closer("Nearby") == "In Reach"
     assert som.move_closer("In Reach") == "In Reach"
+    assert som.move_farther("In Reach") == "Nearby" and som.move_farther("Too Far") == "Too Far"
     assert som.can_shoot("In Range") and not som.can_shoot("Too Far")
     assert som.can_reach("In Reach") and not som.can_reach("Nearby")
     with pytest.raises(RuleError):
