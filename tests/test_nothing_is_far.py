@@ -175,7 +175,7 @@ async def test_soh10_a_spends_the_actors_ap_and_slower_act_before_extra_actions(
 
 async def test_soh11_redraw_up_to_three_costs_the_first_ap_once_a_round(tmp_path: Path) -> None:
     """r redrew one card at a time, for free, as often as the GM pressed it."""
-    from rulesets.decks import find_deck
+    from rulesets.shadows.tarot import find_deck
 
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=NARROW) as pilot:
@@ -266,7 +266,7 @@ async def test_soh08_the_opposed_draw_asks_the_oppositions_bonus_with_exact_odds
     tmp_path: Path,
 ) -> None:
     """o ran +0 vs +0 whatever the opposition."""
-    from rulesets.decks import find_deck
+    from rulesets.shadows.tarot import find_deck
     from rulesets.shadows import rules as shadows
     from widgets.odds_chart import OddsChart
 
