@@ -171,6 +171,9 @@ class CombatScreen(PanelScreen):
         _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
+        # Tried when the one above is not on offer (no foe selected or acting), so A says why
+        # instead of doing nothing.
+        _b("A", "attack_why_not", "Attack roll", "sb_attack_why", show=False),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
         _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
         _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
@@ -430,6 +433,8 @@ class CombatScreen(PanelScreen):
             if kind == "attack":
                 return self._attack_pair()[0] is not None
             return self._block is not None and self._roll_kind(kind) in self.game.foes.rolls
+        if action == "attack_why_not":
+            return self._attack_pair()[0] is None
         if action == "roll_with":
             return self._block is not None and self.game.foes.roll_with
         if action == "full_effort":
@@ -1622,6 +1627,16 @@ class CombatScreen(PanelScreen):
                 self._offer_strike()
             return
         self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
+
+    def action_attack_why_not(self) -> None:
+        seen = self._seen.get(self.table.selected_id or "")
+        name = seen.combatant.name if seen is not None else "Nobody selected"
+        who = f"{name} has no statblock to attack with" if seen is not None else name
+        self.notify(
+            f"{who}: A attacks with a foe's statblock; select a foe, or let one act",
+            severity="warning",
+            markup=False,
+        )
 
     def action_roll_with(self) -> None:
         """B: the statblock's next roll uses the next attribute (Brawl, Wit, Will)."""

@@ -508,3 +508,24 @@ async def test_gen04_a_new_encounter_chooses_group_initiative(tmp_path: Path) ->
         await pilot.pause()
         assert not running_encounter(app).get("group_initiative")
     app.campaign.store.close()
+
+
+async def test_A_on_a_pc_with_no_foe_acting_says_why_instead_of_nothing(tmp_path: Path) -> None:
+    """Tried at 80x24 in the aspects demo: A on a PC before anyone acts did nothing at all."""
+    from tests.apphelpers import demo_app
+
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == (
+            "Rowan Pike has no statblock to attack with: A attacks with a foe's statblock; "
+            "select a foe, or let one act"
+        )
+        await pilot.press("j", "j", "j", "j", "c", "A")  # Goblin 1 acts and attacks
+        await pilot.pause()
+        assert "Goblin 1 attacks Rowan Pike" in str(app.screen.query_one("#combat-last").render())
+    app.campaign.store.close()
