@@ -266,8 +266,8 @@ async def test_soh08_the_opposed_draw_asks_the_oppositions_bonus_with_exact_odds
     tmp_path: Path,
 ) -> None:
     """o ran +0 vs +0 whatever the opposition."""
-    from rulesets.shadows.tarot import find_deck
     from rulesets.shadows import rules as shadows
+    from rulesets.shadows.tarot import find_deck
     from widgets.odds_chart import OddsChart
 
     app = demo_app(tmp_path, "shadows")
