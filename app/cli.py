@@ -32,7 +32,7 @@ import orjson
 
 from app import __version__
 from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json, print_text
-from app.text import visible
+from rulesets.text import visible
 
 
 # --- tableside roll ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 import orjson
 
-from app.text import json_safe, visible
+from rulesets.text import json_safe, visible
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2

@@ -16,9 +16,9 @@ from typing import Any
 from app import importing
 from app.cli_base import EXIT_BAD_INPUT, EXIT_OK, Parser, UsageError, print_json, print_text
 from app.commands.npcs import import_summary
-from app.text import visible
 from rulesets import npc as npc_rules
 from rulesets.npc import ATTRIBUTE_RANGE
+from rulesets.text import visible
 
 LOW, HIGH = ATTRIBUTE_RANGE.start, ATTRIBUTE_RANGE.stop - 1
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli_base import EXIT_OK, Parser, UsageError
-from app.text import visible
+from rulesets.text import visible
 
 DEFAULT_PORT = 8000
 ALL_ADDRESSES = ("0.0.0.0", "::", "")

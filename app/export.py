@@ -15,9 +15,9 @@ from typing import Any
 
 from app.commands.npcs import npc_block
 from app.store import atomic_write, export_document
-from app.text import visible
 from rulesets import improved_initiative as ii
 from rulesets import registry
+from rulesets.text import visible
 
 
 class ExportError(ValueError):

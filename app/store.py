@@ -54,8 +54,8 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
-from app.text import visible
 from rulesets import registry
+from rulesets.text import visible
 
 BACKUPS_KEPT = 3
 MAX_SAVE_BYTES = 64 * 1024 * 1024

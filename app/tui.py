@@ -24,7 +24,7 @@ from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
-from app.text import has_hidden, visible, without_hidden
+from rulesets.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
@@ -80,7 +80,7 @@ PROMPT_WAIT = 1.0
 def _guard_the_terminal() -> None:
     """Remove any control, bidi or zero-width character a widget still draws, at the last step.
 
-    Text from a save is made visible where it is shown (``app.text.visible``: ESC shows as
+    Text from a save is made visible where it is shown (``rulesets.text.visible``: ESC shows as
     ␛); this is the net under it, so a field that is missed cannot run an escape sequence.
     It works on Textual's lines of text just before they become terminal output: the text
     of each segment, never the styles and cursor moves Textual writes itself. The characters

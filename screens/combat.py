@@ -172,8 +172,8 @@ class CombatScreen(PanelScreen):
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
         # Tried when the one above is not on offer (no foe selected or acting), so A says why
-        # instead of doing nothing.
-        _b("A", "attack_why_not", "Attack roll", "sb_attack_why", show=False),
+        # instead of doing nothing; no description, so help and the palette do not list it.
+        _b("A", "attack_why_not", "", "sb_attack_why", show=False),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
         _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
         _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
-from app.text import visible
 from rulesets import clock
 from rulesets.base import RuleError
 from rulesets.game import Game
 from rulesets.table import Action, Context, Panel
+from rulesets.text import visible
 from widgets.event_line import EventLine
 from widgets.footer import TablesideFooter
 

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from app.text import visible
+from rulesets.text import visible
 
 
 class StoreErrorScreen(ModalScreen[None]):

@@ -3,6 +3,8 @@
 - ``rulesets`` imports none of ``app``, ``screens``, ``widgets``, ``textual``, ``rich``;
 - the state path (``app/state.py``, ``app/store.py``, ``app/schema.py``, ``app/commands/``)
   imports no Textual;
+- widgets import nothing of ``app``; the app's core (state, store, schema, queries,
+  commands) imports no screen or widget;
 - screens and widgets reach the app through a small protocol, never by importing ``app.tui``
   (nor the command line or the launcher), and the app's modules import each other, the
   screens and the widgets without a cycle;
@@ -86,6 +88,23 @@ def test_screens_and_widgets_do_not_import_the_app_shell() -> None:
         _sources("screens", "widgets"), ("app.tui", "app.cli", "app.launch", "app.cli_base")
     )
     assert bad == []
+
+
+def test_widgets_import_no_app() -> None:
+    """Issue 25: a widget shows what it is handed; it never reaches into the app package."""
+    assert _offenders(_sources("widgets"), ("app",)) == []
+
+
+CORE = ("state.py", "store.py", "schema.py", "journal.py", "queries.py", "bounded.py")
+
+
+def test_the_apps_core_imports_no_screen_or_widget() -> None:
+    """Issue 25: the state path (state, store, schema, queries, commands) sits below the
+    screens: it imports none of them, so a script or the server can use it without a UI."""
+    paths = [ROOT / "app" / f for f in CORE if (ROOT / "app" / f).exists()]
+    paths += sorted((ROOT / "app" / "commands").rglob("*.py"))
+    assert len(paths) > 8
+    assert _offenders(paths, ("screens", "widgets", "textual", "rich")) == []
 
 
 def test_no_import_cycle_in_the_shell() -> None:

@@ -28,10 +28,10 @@ from app.commands.dice import RollDice
 from app.demo import write_demo
 from app.state import Campaign
 from app.store import CampaignStore, atomic_write, read_campaign
-from app.text import has_hidden, json_safe, visible
 from app.tui import TablesideApp
 from rulesets import registry
 from rulesets.decks import DrawCards
+from rulesets.text import has_hidden, json_safe, visible
 from tests.apphelpers import SIZE
 from tests.conftest import FIXED_NOW
 from tests.hostile import HOSTILE, leaks, poison

@@ -372,7 +372,7 @@ async def test_the_session_log_written_by_L_makes_every_hidden_character_visible
 ) -> None:
     """Before: `L` wrote ESC, C1, bidi and BEL raw (export --format markdown cleaned them)."""
     from app.commands.dice import RollDice
-    from app.text import has_hidden
+    from rulesets.text import has_hidden
     from tests.apphelpers import SIZE, demo_app
 
     app = demo_app(tmp_path, "shadows")

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from app.text import visible
+from rulesets.text import visible
 
 
 def clean(value: object, limit: int = 200) -> str:
-    """Control, bidi and zero-width characters made visible (see :func:`app.text.visible`)."""
+    """Control, bidi and zero-width characters made visible (see :func:`rulesets.text.visible`)."""
     return visible(value, limit)
 
 

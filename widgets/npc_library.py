@@ -20,7 +20,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from app.text import visible
+from rulesets.text import visible
 from widgets.cursor_list import CursorList
 
 COLUMNS: tuple[tuple[str, int], ...] = (
