@@ -119,11 +119,18 @@ def cmd_keys(argv: Sequence[str]) -> int:
     from screens.panel import PANELS, action_bindings
 
     # Every installed game's actions: which of them a campaign offers depends on its game.
-    for game_id in registry.ids():
+    # A game that cannot be used has no keys: it is named at the end instead.
+    unusable = []
+    for entry in registry.listing():
+        if entry.state != "ok":
+            unusable.append(f"{entry.id}: {entry.state}: {entry.reason}")
+            continue
         for _key, panel, _title in PANELS:
-            register_bindings(panel, action_bindings(registry.game(game_id), panel))
+            register_bindings(panel, action_bindings(registry.game(entry.id), panel))
 
     print(keys_listing(TablesideApp))
+    if unusable:
+        print("\nGames not loaded (their keys are not listed):\n" + "\n".join(unusable))
     return EXIT_OK
 
 
@@ -201,10 +208,14 @@ def cmd_open(argv: Sequence[str]) -> int:
         return EXIT_OK
     for option, value in (("--ruleset", args.ruleset), ("--demo", args.demo)):
         if value is not None and not registry.is_known(value):
-            listing = "; ".join(f"{gid} ({name})" for gid, name in registry.names().items())
+            listing = "; ".join(
+                f"{e.id} ({e.name if e.state == 'ok' else e.state})" for e in registry.listing()
+            )
             raise UsageError(
                 f"tableside: {option}: unknown game {value!r}; installed games: {listing}"
             )
+        if value is not None:
+            registry.game(value)  # broken or incompatible: one line, before any file is made
     if args.demo and args.save:
         raise UsageError("tableside: give either SAVE or --demo, not both")
     from app.launch import LaunchError, launch
@@ -241,6 +252,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         # The message may quote a file name or save text: one visible line, nothing raw.
         sys.stderr.write(f"{visible(exc)}\n")
+        return EXIT_BAD_INPUT
+    except KeyError as exc:
+        # Whichever command picked the game (--demo, odds --game, a save's game): a game that
+        # is not there, or fails to load, is one line naming it and why (issue 25).
+        from rulesets.registry import UnknownGame
+
+        if not isinstance(exc, UnknownGame):
+            raise
+        sys.stderr.write(f"tableside: {visible(exc)}\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

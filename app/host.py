@@ -25,3 +25,8 @@ class TableHost(Protocol):
         """Apply a command; on refusal tell the GM why (``refused``: hand it the message
         instead, e.g. to show it in the form it came from) and return None."""
         ...
+
+    def game_failed(self, error: Exception) -> bool:
+        """True (and the GM told, once) when ``error`` is the open game's failure: a hook
+        that raised, or the game's own code; False when it is not the game's."""
+        ...

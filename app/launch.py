@@ -17,7 +17,17 @@ class LaunchError(Exception):
 
 
 def open_campaign(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | None = None) -> Campaign:
+    """The campaign at ``path`` (a new one of ``ruleset`` if there is none), its game loaded.
+
+    Raises:
+        LaunchError: the save is damaged, or ``ruleset`` (for a new save) is not there or
+            cannot be used: no file is made then.
+        StoreError: the save cannot be opened (its game cannot be used: one line naming the
+            game and why, the save as it was).
+    """
     try:
+        if not path.exists():
+            registry.game(ruleset)
         store = CampaignStore.open(path, ruleset=ruleset)
     except CorruptSave as exc:
         backup = newest_good_backup(path)
@@ -27,6 +37,8 @@ def open_campaign(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | No
             else " No good backup was found."
         )
         raise LaunchError(f"{exc} — the file was left untouched.{hint}") from None
+    except registry.UnknownGame as exc:
+        raise LaunchError(str(exc)) from None
     return Campaign(store, rng=random.Random(seed))
 
 

@@ -24,6 +24,7 @@ from app.store import CampaignStore, SaveTooLarge, StoreError, UnopenableChange
 from rulesets import registry
 from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
+from rulesets.guard import GameHookError, culprit
 from rulesets.table import roll_line
 
 Doc = dict[str, Any]
@@ -278,13 +279,20 @@ class Campaign:
             self._rollback(tx)
             raise
         except RuleError as exc:
-            # Any rules refusal (a third Protocol, a spent deck, a bad dice expression …) is a
-            # refusal to the GM: converted here once, not in every command.
+            # Any rules refusal (a third Protocol, a spent deck, a bad dice expression, a game
+            # hook that raised: rulesets.guard) is a refusal to the GM: converted here once,
+            # not in every command.
             self._rollback(tx)
+            if isinstance(exc, GameHookError):
+                exc.said = True
             raise CommandError(str(exc)) from None
-        except Exception:
+        except Exception as exc:
             self._rollback(tx)
-            raise
+            fault = self.game_fault(exc)
+            if fault is None:
+                raise  # the shell's own bug: not hidden as a refusal
+            fault.said = True
+            raise CommandError(str(fault)) from exc
         if not tx.changes and not lines:
             return []
         self._append_log(tx, command.label, lines)
@@ -310,6 +318,23 @@ class Campaign:
         del self.undo_stack[:-UNDO_LIMIT]
         self.redo_stack.clear()
         return lines
+
+    def game_fault(self, error: BaseException) -> GameHookError | None:
+        """``error`` as the game's failure: a hook that raised (its :class:`GameHookError`,
+        also when it caused ``error``), or an exception out of the game's own code (a
+        command it made, a helper: named by the game's outermost frame); None when the game
+        is not at fault."""
+        seen: BaseException | None = error
+        while seen is not None:
+            if isinstance(seen, GameHookError):
+                return seen
+            seen = seen.__cause__ or seen.__context__
+        game_id = str(self.meta.get("ruleset", ""))
+        try:
+            where = culprit(error.__traceback__, registry.origin(game_id))
+        except registry.UnknownGame:
+            return None
+        return None if where is None else GameHookError(self.game.name, where, error)
 
     def _append_log(self, tx: Transaction, label: str, lines: list[str]) -> None:
         said = [line for line in lines if line not in tx.logged_lines]

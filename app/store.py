@@ -782,8 +782,10 @@ class CampaignStore:
                     "it; put the save back (its newest backup is .bak1) before opening it",
                 )
             elif create:
-                if not registry.is_known(ruleset):
-                    raise StoreError(path, f"unknown game {ruleset!r}")
+                try:
+                    registry.game(ruleset)  # a broken game's campaign is not made (issue 25)
+                except registry.UnknownGame as exc:
+                    raise StoreError(path, str(exc)) from None
                 data = schema.empty_campaign(ruleset, name or path.stem)
                 store = cls(path, data, lock, on_error, file_lock=file_lock)
                 try:
@@ -812,6 +814,7 @@ class CampaignStore:
         on_error: Callable[[StoreError], None] | None,
     ) -> CampaignStore:
         found = load_campaign(path)  # an unreadable save says so first
+        _refuse_unusable_game(path, found.data)
         _refuse_read_only(path, path)
         _rotate_backups(path, found.raw)
         store = cls(path, found.data, lock, on_error, found.raw, file_lock=file_lock)
@@ -1253,6 +1256,16 @@ def _clean_temp_files(path: Path) -> None:
     for leftover in path.parent.glob(f"{_temp_prefix(path)}*.tmp"):
         with contextlib.suppress(OSError):
             leftover.unlink()
+
+
+def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
+    """A save whose game is installed but fails to load (or speaks another game API) is not
+    opened: nothing can be shown or changed without it, and nothing is written (issue 25)."""
+    meta: dict[str, Any] = next(iter(data.get("meta", {}).values()), {})
+    try:
+        registry.game(str(meta.get("ruleset")))
+    except registry.UnknownGame as exc:
+        raise StoreError(path, str(exc)) from None
 
 
 def _rotate_backups(path: Path, raw: bytes) -> None:

@@ -24,8 +24,9 @@ from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
+from rulesets import guard
 from rulesets.text import has_hidden, visible, without_hidden
-from screens.panel import PANELS
+from screens.panel import PANELS, GameSafe
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
 # frame, so their widgets and stylesheets stay out of start-up.
@@ -153,7 +154,7 @@ def _share_css_parses() -> None:
 _share_css_parses()
 
 
-class TablesideApp(App[None]):
+class TablesideApp(GameSafe, App[None]):
     """A keyboard-driven table companion. Every change goes through :attr:`campaign`."""
 
     TITLE = "Tableside"
@@ -217,6 +218,8 @@ class TablesideApp(App[None]):
         self._held_for: Screen[object] | None = None
         self._held_since = 0.0
         self._quit_unsaved = False
+        self._faults_said: set[str] = set()
+        self._notified: list[str] = []
 
     # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
     # Textual forwards a key to the focused widget and runs the app's bindings when it comes
@@ -302,6 +305,37 @@ class TablesideApp(App[None]):
         # lands on a keypress as a 30 ms pause.
         self.call_after_refresh(gc.freeze)
         self._load_keymap()
+        guard.listeners.append(self._on_game_fault)
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(ValueError):
+            guard.listeners.remove(self._on_game_fault)
+
+    # --- a game's hook that raised (rulesets.guard) ------------------------------------------------
+    def _on_game_fault(self, fault: guard.GameHookError) -> None:
+        """Said once a session per hook, after the key that met it: a refusal that already
+        said it (a command rolled back, a form's message) is not said twice."""
+        if self._thread_id == threading.get_ident():
+            self.call_later(self._say_fault, fault)
+        else:
+            self.call_from_thread(self._say_fault, fault)
+
+    def game_failed(self, error: Exception) -> bool:
+        fault = self.campaign.game_fault(error)
+        if fault is None:
+            return False
+        if fault is not error:
+            self._say_fault(fault)  # a hook's failure was said by its listener already
+        return True
+
+    def _say_fault(self, fault: guard.GameHookError) -> None:
+        text = str(fault)
+        if fault.said or text in self._faults_said:
+            return
+        self._faults_said.add(text)
+        if any(text in said for said in self._notified):
+            return
+        self.notify(text, title="The game failed", severity="error", timeout=15, markup=False)
 
     def _load_keymap(self) -> None:
         from app.keymap import load_keymap, register_bindings
@@ -332,6 +366,7 @@ class TablesideApp(App[None]):
         markup: bool = True,
     ) -> None:
         # Toasts quote names, labels and file names from the save: made visible here, once.
+        self._notified = [*self._notified[-9:], message]
         super().notify(
             visible(message),
             title=visible(title),
@@ -551,6 +586,12 @@ class TablesideApp(App[None]):
         if not isinstance(self.screen, ClockScreen):
             self.push_screen(ClockScreen())
 
+    def action_games(self) -> None:
+        from screens.games import GamesScreen
+
+        if not isinstance(self.screen, GamesScreen):
+            self.push_screen(GamesScreen(str(self.campaign.meta.get("ruleset", "")), []))
+
     def action_help(self) -> None:
         from screens.help import HelpScreen
 
@@ -607,6 +648,11 @@ class TablesideApp(App[None]):
                 f"Switch to the {title} panel ({key})",
                 lambda p=_pid: self.switch_mode(p),
             )
+        yield SystemCommand(
+            "Installed games",
+            "Every game installed, the open one marked; a broken one with the reason",
+            self.action_games,
+        )
         from screens.help import key_rows
 
         # One entry per action that works now, named as help names it: the panel's own keys,

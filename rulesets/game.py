@@ -24,6 +24,36 @@ from rulesets.players import PlayerViewRules
 from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
 
+API_VERSION = "1.0"
+"""The game API this Tableside speaks, ``MAJOR.MINOR``. A game declares the one it was written
+for (:attr:`Game.api_version`); it loads when the major is this one's and its minor is not
+newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API)."""
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    major, dot, minor = text.partition(".")
+    if not (dot and major.isdigit() and minor.isdigit()):
+        return None
+    return int(major), int(minor)
+
+
+def api_problem(declared: str) -> str:
+    """Why a game declaring ``declared`` cannot run on this game API ("" when it can)."""
+    ours = _version(API_VERSION)
+    assert ours is not None
+    if not declared:
+        return f"it declares no api_version (this Tableside has the game API {API_VERSION})"
+    theirs = _version(declared)
+    if theirs is None:
+        return f"its api_version {declared!r} is not MAJOR.MINOR (such as {API_VERSION!r})"
+    if theirs[0] != ours[0] or theirs[1] > ours[1]:
+        newer = "a newer Tableside" if theirs > ours else "an older Tableside, or a newer game"
+        return (
+            f"it is written for the game API {declared}; this Tableside has {API_VERSION} "
+            f"(it needs {newer})"
+        )
+    return ""
+
 
 @dataclass(frozen=True)
 class DemoPC:
@@ -54,6 +84,9 @@ class Game:
     actions: tuple[Action, ...] = ()
     summary: str = ""
     """One line on what the game is, for lists of installed games."""
+    api_version: str = ""
+    """The game API the game is written for (``"1.0"``: :data:`API_VERSION` when it was
+    written); checked when the game loads. A game that declares none does not load."""
 
     def __post_init__(self) -> None:
         # Two actions on one key in one panel would leave one unreachable: refused at import.

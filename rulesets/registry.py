@@ -4,16 +4,26 @@ As Harlequin finds its adapters: each entry point names a :class:`rulesets.game.
 (``somnihil = "rulesets.somnihil.game:GAME"``), and only the open campaign's game is imported.
 A game published as its own package registers the same way and is then offered like the
 built-in five. :func:`register` adds a game in-process (tests, embedding).
+
+A game that cannot be used is one line, never a traceback (issue 25): its package raises on
+import, names a module that is not there, its object is not a :class:`Game` of that id, or it
+was written for another game API (:data:`rulesets.game.API_VERSION`). :func:`game` raises
+:class:`GameUnavailable` with that line; :func:`listing` shows every installed game with its
+state. A game that loads is handed out guarded (:mod:`rulesets.guard`): a hook that raises
+later is a refusal naming the game and the hook.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from typing import Literal
 
 from rulesets.base import Ruleset
-from rulesets.game import Game
+from rulesets.game import API_VERSION, Game, api_problem
+from rulesets.guard import guard_value, one_line, package_of
 
 GROUP = "tableside.games"
 DEFAULT = "somnihil"
@@ -21,6 +31,8 @@ DEFAULT = "somnihil"
 
 _extra: dict[str, Game] = {}
 _loaded: dict[str, Game] = {}
+_failed: dict[str, GameUnavailable] = {}
+_origins: dict[str, str] = {}
 
 
 class UnknownGame(KeyError):
@@ -30,13 +42,40 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
+State = Literal["ok", "broken", "incompatible"]
+
+
+class GameUnavailable(UnknownGame):
+    """An installed game that cannot be used: broken (it fails to load) or incompatible (it
+    was written for another game API). The message is one line naming the game and why."""
+
+    def __init__(self, game_id: str, where: str, state: State, reason: str) -> None:
+        self.game_id = game_id
+        self.state: State = state
+        self.reason = reason
+        what = "is written for another game API" if state == "incompatible" else "failed to load"
+        super().__init__(f"the game {game_id!r} ({where}) {what}: {reason}")
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One installed game as a list of games shows it."""
+
+    id: str
+    name: str
+    state: State
+    reason: str = ""
+    summary: str = ""
+    api_version: str = ""
+
+
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
 def ids() -> list[str]:
-    """Every installed game's id, without importing any game."""
+    """Every installed game's id, without importing any game (broken ones too)."""
     return sorted({*_entry_points(), *_extra})
 
 
@@ -44,23 +83,57 @@ def is_known(game_id: str) -> bool:
     return game_id in _extra or game_id in _entry_points()
 
 
+def _import(ep: EntryPoint) -> object:
+    try:
+        return ep.load()
+    except (Exception, SystemExit) as exc:  # a broken plug-in is one line, not a traceback
+        raise GameUnavailable(ep.name, ep.value, "broken", one_line(exc)) from None
+
+
+def _checked(game_id: str, where: str, loaded: object) -> Game:
+    if not isinstance(loaded, Game):
+        kind = type(loaded).__name__
+        reason = f"{where} is not a Game (tableside_api.Game) but {kind!r}"
+        raise GameUnavailable(game_id, where, "broken", reason)
+    if loaded.id != game_id:
+        reason = f"its Game's id is {loaded.id!r}, not the entry point's {game_id!r}"
+        raise GameUnavailable(game_id, where, "broken", reason)
+    problem = api_problem(loaded.api_version)
+    if problem:
+        raise GameUnavailable(game_id, where, "incompatible", problem)
+    return guard_value(loaded, loaded.name or game_id, "")
+
+
 def game(game_id: str) -> Game:
-    """The game of that id, importing its package on first use."""
+    """The game of that id, importing its package on first use.
+
+    Raises:
+        UnknownGame: no installed game has that id.
+        GameUnavailable: the game is installed but broken or incompatible (one line why).
+    """
     if game_id in _extra:
         return _extra[game_id]
     if game_id in _loaded:
         return _loaded[game_id]
+    if game_id in _failed:
+        raise _failed[game_id]
     ep = _entry_points().get(game_id)
     if ep is None:
         raise UnknownGame(f"unknown game {game_id!r}; installed: {', '.join(ids()) or 'none'}")
     try:
-        loaded = ep.load()
-    except Exception as exc:  # a broken plug-in is reported by name, not a traceback
-        raise UnknownGame(f"the game {game_id!r} ({ep.value}) failed to load: {exc}") from None
-    if not isinstance(loaded, Game) or loaded.id != game_id:
-        raise UnknownGame(f"the entry point {game_id!r} ({ep.value}) is not a Game of that id")
+        loaded = _checked(game_id, ep.value, _import(ep))
+    except GameUnavailable as exc:
+        _failed[game_id] = exc
+        raise
+    _origins[game_id] = package_of(ep.module)
     _loaded[game_id] = loaded
     return loaded
+
+
+def origin(game_id: str) -> str:
+    """The package the game's own code lives in (where a failure is the game's)."""
+    game(game_id)
+    return _origins[game_id]
 
 
 def get(game_id: str) -> Ruleset:
@@ -68,22 +141,62 @@ def get(game_id: str) -> Ruleset:
     return game(game_id).ruleset
 
 
-def names() -> dict[str, str]:
-    """Every installed game's id and name (imports each: for listings, not start-up)."""
-    out = {}
+def listing() -> list[Listed]:
+    """Every installed game with its state (imports each: for listings, not start-up)."""
+    out = []
     for gid in ids():
         try:
-            out[gid] = game(gid).name
-        except UnknownGame as exc:
-            out[gid] = f"(broken: {exc})"
+            found = game(gid)
+        except GameUnavailable as exc:
+            out.append(Listed(gid, gid, exc.state, exc.reason))
+        else:
+            out.append(Listed(gid, found.name, "ok", "", found.summary, found.api_version))
     return out
 
 
-def register(new: Game) -> Callable[[], None]:
-    """Offer a game in this process; returns the call that withdraws it."""
-    _extra[new.id] = new
+def playable() -> list[str]:
+    """The ids of the installed games that load and speak this game API."""
+    return [entry.id for entry in listing() if entry.state == "ok"]
+
+
+def names() -> dict[str, str]:
+    """Every installed game's id and name (a game that cannot be used: why)."""
+    return {
+        entry.id: entry.name if entry.state == "ok" else f"({entry.state}: {entry.reason})"
+        for entry in listing()
+    }
+
+
+def register(new: Game, *, origin: str | None = None) -> Callable[[], None]:
+    """Offer a game in this process; returns the call that withdraws it. ``origin``: the
+    package of the game's own code (default: where its standard check is defined).
+
+    Raises:
+        GameUnavailable: it declares another game API.
+    """
+    _extra[new.id] = _checked(new.id, "registered", new)
+    _origins[new.id] = origin or package_of(new.ruleset.check.__module__)
 
     def withdraw() -> None:
         _extra.pop(new.id, None)
 
     return withdraw
+
+
+__all__ = [
+    "API_VERSION",
+    "DEFAULT",
+    "GROUP",
+    "GameUnavailable",
+    "Listed",
+    "UnknownGame",
+    "game",
+    "get",
+    "ids",
+    "is_known",
+    "listing",
+    "names",
+    "origin",
+    "playable",
+    "register",
+]

@@ -29,7 +29,7 @@ from rulesets import registry
 from rulesets.base import CheckResult, ResourceSpec, Ruleset, SheetSpec
 from rulesets.checks import CardTable, CheckRules
 from rulesets.decks import Card, CardText, DealCards, DeckSpec, DrawCards, PlayCard
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.table import Action
 from tests.apphelpers import SIZE
 
@@ -68,6 +68,7 @@ SHOWDOWN = Game(
     ),
     demo_party=(DemoPC("Robin"),),
     decks=(STANDARD,),
+    api_version=API_VERSION,
     checks=CheckRules(
         cards=CardTable(
             play=lambda holder, key: PlayCard(holder, key, DECK),

@@ -145,6 +145,7 @@ DUEL = Game(
         )
     ),
     summary="a toy game of one check and one resource",
+    api_version="1.0",
 )
 
 

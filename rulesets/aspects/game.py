@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesets.aspects import checks, clock, fight, foes, players, sheet
 from rulesets.aspects.rules import RULESET
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 
 DEMO_PARTY = (
     DemoPC("Rowan Pike", details={"lists": {"aspects": ["Disgraced Knight", "Owes the Guild"]}}),
@@ -26,4 +26,5 @@ GAME = Game(
     time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="2d6 + skill bands, aspects, fate points, stress and consequences",
+    api_version=API_VERSION,
 )

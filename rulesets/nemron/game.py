@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.nemron import checks, clock, fight, foes, players, sheet
 from rulesets.nemron.rules import RULESET
 
@@ -80,4 +80,5 @@ GAME = Game(
     time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="rank-dice pools keep highest, boons and penalties, the drama die, limbs, energy",
+    api_version=API_VERSION,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.resolution import checks, clock, fight, players, sheet
 from rulesets.resolution.rules import RULESET
 
@@ -35,4 +35,5 @@ GAME = Game(
     time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="Without Number style: DC table, Grip and Deliria, HD-derived NPCs, morale",
+    api_version=API_VERSION,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.shadows import checks, clock, fight, foes, players, sheet, tarot
 from rulesets.shadows.rules import RULESET
 
@@ -78,4 +78,5 @@ GAME = Game(
     decks=tarot.DECKS,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="tarot Minor and Major Arcana draws, AP per round, combat hands, criticals",
+    api_version=API_VERSION,
 )

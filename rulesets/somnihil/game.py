@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.game import DemoPC, Game
+from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.somnihil import checks, clock, fight, players, sheet
 from rulesets.somnihil.rules import RULESET
 
@@ -42,4 +42,5 @@ GAME = Game(
     time=clock.TIME_RULES,
     actions=(*fight.ACTIONS, *checks.ACTIONS, *sheet.ACTIONS),
     summary="d20 outcome bands, action points per session, Anomalies, vitality and Cheat Death",
+    api_version=API_VERSION,
 )
