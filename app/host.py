@@ -26,6 +26,11 @@ class TableHost(Protocol):
         instead, e.g. to show it in the form it came from) and return None."""
         ...
 
+    def game_key_clash(self, text: str) -> None:
+        """Tell the GM, once a session, that a game's action was left unbound (its key is the
+        panel's or the app's own)."""
+        ...
+
     def game_failed(self, error: Exception) -> bool:
         """True (and the GM told, once) when ``error`` is the open game's failure: a hook
         that raised, or the game's own code; False when it is not the game's."""

@@ -320,6 +320,12 @@ class TablesideApp(GameSafe, App[None]):
         else:
             self.call_from_thread(self._say_fault, fault)
 
+    def game_key_clash(self, text: str) -> None:
+        if text in self._faults_said:
+            return
+        self._faults_said.add(text)
+        self.notify(text, title="The game's keys", severity="warning", timeout=20, markup=False)
+
     def game_failed(self, error: Exception) -> bool:
         fault = self.campaign.game_fault(error)
         if fault is None:

@@ -163,8 +163,31 @@ class PanelScreen(GameSafe, Screen[None]):
 
     # --- the game's actions ----------------------------------------------------------------
     def _bind_game_actions(self) -> None:
+        keys = self._bindings.key_to_bindings
+        # The panel's own keys win over a game's: a game action on one of them would sit
+        # behind it unseen while help listed both (issue 25). It is left unbound and the GM told
+        # once, naming the game, the action and what holds the key. (A game may take an App
+        # key such as d in its panel: the panel's bindings come first, so that one works.)
+        taken = {
+            key: binding
+            for key, held in keys.items()
+            for binding in held[:1]
+            if not binding.action.startswith("game(")  # the game's own (bound already)
+        }
         for binding in action_bindings(self.game, self.PANEL_ID):
-            self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
+            holder = taken.get(binding.key)
+            if holder is not None:
+                clash = (
+                    f"{self.game.name}: its action {binding.description!r} is not bound: "
+                    f"{binding.key!r} is the {self.PANEL_TITLE} panel's "
+                    f"{holder.description or holder.action!r} (keys.toml can move "
+                    f"{binding.id} to a free key)"
+                )
+                self.tableside.game_key_clash(clash)
+                continue
+            held = keys.setdefault(binding.key, [])
+            if binding not in held:
+                held.append(binding)
 
     def game_context(self) -> Context:
         """What the GM has selected in this panel; panels add their selection."""

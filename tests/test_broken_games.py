@@ -345,3 +345,39 @@ def test_a_guarded_hook_passes_a_refusal_on_as_it_is() -> None:
             spec.from_text("9", None)  # a typed input's refusal is not the game's fault
     finally:
         guarded()
+
+
+async def test_a_game_action_on_a_panels_own_key_is_left_unbound_and_said_once(
+    play: Any,
+) -> None:
+    """Before: a game's party action on `a` sat unseen behind the panel's "Add PC" and help
+    listed both. A game's keys are checked against the panel's and the app's own."""
+    from rulesets.table import Action
+    from screens.help import HelpScreen
+
+    def never(ctx: Any, values: Any) -> Any:
+        raise AssertionError("a shadowed action ran")
+
+    clashing = (
+        Action("rally", "party", "a", "Rally", never),  # the party panel's Add PC
+        Action("edit_all", "party", "e", "Edit all", never),  # the panel's edit
+        Action("cheer", "party", "y", "Cheer", never),  # a free key: bound
+    )
+    app = play(_broken(actions=(*DUEL.actions, *clashing)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications if n.title == "The game's keys"]
+        assert len(said) == 2 and all(s.startswith("Duel: its action ") for s in said), said
+        assert "'Edit all' is not bound: 'e' is the Party panel's" in said[0] + said[1]
+        assert "'Rally' is not bound: 'a' is the Party panel's 'Add PC'" in said[0] + said[1]
+        assert "keys.toml can move party.rally to a free key" in said[0] + said[1]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        labels = [d for _, d in app.screen.help_rows]
+        assert "Rally" not in labels and "Edit all" not in labels and "Cheer" in labels
+        await pilot.press("escape", "1", "4")  # a second visit says nothing more
+        await pilot.pause()
+        assert len([n for n in app._notifications if n.title == "The game's keys"]) == 2
+    app.campaign.store.close()
