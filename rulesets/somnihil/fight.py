@@ -12,6 +12,9 @@ out) carries an "Anomaly" effect, each counting down on the turns of the one who
 they all collapse together and everyone leaves it at once. Inside, every roll has disadvantage:
 Cheat Death, a spell cast from the tracker, and the tray's check (preselected for the roller).
 Reading: nobody inside an Anomaly is left for it to hinder, so it ends when the last one leaves.
+Reading: the distance bands (SOM-11) are a line from the party, not a wheel: z steps one
+farther and Z one closer, each stopping at the end (Too Far, In Reach); a combatant with no band
+yet is In Reach after either step, the band the GM starts counting from.
 """
 
 from __future__ import annotations
@@ -288,11 +291,8 @@ class ToggleInAnomaly(CombatantCommand):
 
 
 def distance_step(band: str | None, closer: bool) -> str:
-    """SOM-11: the band one step closer or farther (z / Z), never past In Reach or Too Far.
-
-    Reading: a combatant with no band yet is In Reach after either step, the band the GM
-    starts counting from.
-    """
+    """SOM-11: the band one step closer or farther (Z / z), never past In Reach or Too Far
+    (a combatant with no band yet: In Reach, see the module's Reading)."""
     bands = somnihil.DISTANCE_BANDS
     if band not in bands:
         return bands[0]
