@@ -110,6 +110,19 @@ class SheetSpec:
     resources: tuple[ResourceSpec, ...] = ()
     lists: tuple[ListSpec, ...] = ()
     statuses: tuple[str, ...] = ("alive",)
+    """Every status a character can have. Unless :attr:`usual` names another, the first is the
+    one a new character has and the one that says nothing (a table leaves it out)."""
+    usual: str = ""
+    """The status that says nothing: a new character's, left out of tables ("" = the first of
+    :attr:`statuses`). The shell asks :attr:`usual_status`, never the order of the tuple."""
+
+    def __post_init__(self) -> None:
+        if self.usual and self.usual not in self.statuses:
+            raise ValueError(f"usual status {self.usual!r} is not one of {self.statuses}")
+
+    @property
+    def usual_status(self) -> str:
+        return self.usual or (self.statuses[0] if self.statuses else "")
 
 
 @dataclass(frozen=True)
@@ -120,14 +133,18 @@ class Ruleset:
     name: str
     turn_model: TurnModel
     sheet: SheetSpec
-    check: Callable[..., CheckResult]
-    """The game's standard check: ``check(rng, **options) -> CheckResult``."""
+    check: Callable[..., CheckResult] | None = None
+    """The game's standard check, ``check(rng, **options) -> CheckResult``, for scripts and
+    the game's own tests; optional: the tray rolls what :attr:`Game.checks` states."""
     check_help: str = ""
+    """One line on :attr:`check`'s options, for a game's own documentation (optional)."""
     new_character: Callable[..., Character] | None = None
     """``new_character(name, **attributes) -> Character``; default builds from the sheet spec."""
     health_summary: Callable[[Character], str] | None = None
     """One short plain-text line of the character's health for tables (``"7/10 vit"``)."""
     extras: Mapping[str, Any] = field(default_factory=dict)
+    """Anything the game's own modules share through its ruleset (optional; the shell never
+    reads it)."""
 
     def make_character(self, name: str, **attributes: int) -> Character:
         if self.new_character is not None:
@@ -153,7 +170,7 @@ def default_character(sheet: SheetSpec, name: str, **attributes: int) -> Charact
         "resources": {},
         "lists": {spec.key: [] for spec in sheet.lists},
         "tracks": {},
-        "status": sheet.statuses[0],
+        "status": sheet.usual_status,
         "notes": "",
     }
     rederive(sheet, character)

@@ -169,13 +169,15 @@ def names() -> dict[str, str]:
 
 def register(new: Game, *, origin: str | None = None) -> Callable[[], None]:
     """Offer a game in this process; returns the call that withdraws it. ``origin``: the
-    package of the game's own code (default: where its standard check is defined).
+    package of the game's own code (default: where its standard check, or its character
+    maker, is defined).
 
     Raises:
         GameUnavailable: it declares another game API.
     """
     _extra[new.id] = _checked(new.id, "registered", new)
-    _origins[new.id] = origin or package_of(new.ruleset.check.__module__)
+    own = new.ruleset.check or new.ruleset.new_character or new.ruleset.health_summary
+    _origins[new.id] = origin or package_of(own.__module__ if own else type(new).__module__)
 
     def withdraw() -> None:
         _extra.pop(new.id, None)

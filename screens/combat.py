@@ -549,7 +549,7 @@ class CombatScreen(PanelScreen):
         if pc is None or not fr.is_out(self.rules, c, pc):
             return ""
         status = str(pc.get("status") or "")
-        return status if status and status != self.campaign.ruleset.sheet.statuses[0] else "out"
+        return status if status and status != self.campaign.ruleset.sheet.usual_status else "out"
 
     def _health(self, c: er.Combatant) -> str:
         kind = fr.health_kind(c)

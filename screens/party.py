@@ -133,7 +133,7 @@ class PartyScreen(PanelScreen):
         ]
         # Give way by priority: a Status column where every PC is alive says nothing, and its
         # width lets the health lines wrap less (issue 15).
-        usual = ruleset.sheet.statuses[0]
+        usual = ruleset.sheet.usual_status
         statuses = any(pc.get("status", usual) != usual for _, pc in pcs)
         rows = [
             (
