@@ -330,7 +330,7 @@ class CombatScreen(PanelScreen):
         shown = self._pane_choice if self._pane_choice is not None else self._width >= self.NARROW
         self.set_class(shown, "-statblock")
         self.set_class(self._width < self.ROOMY, "-crowded")
-        if shown:
+        if shown and self.is_mounted:
             self._follow_selection(refresh_keys=False)
 
     def action_statblock(self) -> None:

@@ -297,6 +297,9 @@ class PanelScreen(GameSafe, Screen[None]):
             move(delta)
 
     def compose(self) -> ComposeResult:
+        # The size classes before anything is styled: a class changed once mounted restyles the
+        # whole screen at once (Textual's update_styles), and the first frame paid for four.
+        self._fit_size(self.app.size.width, self.app.size.height)
         yield CampaignHeader(self._header_text(), markup=False, id="campaign-header")
         yield SaveBanner(markup=False, id="save-banner")
         yield from self.compose_body()
