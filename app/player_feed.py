@@ -38,6 +38,7 @@ from app.player_view import (
     build_view,
     code_matches,
     hands_of,
+    has_hands,
     headline,
     meta_of,
     party,
@@ -45,7 +46,6 @@ from app.player_view import (
 from app.store import StoreError, owner_path, read_campaign
 from rulesets import registry
 from rulesets.game import Game
-from rulesets.players import no_hands
 
 POLL_SECONDS = 0.15
 """How often the save is looked at (one ``stat``): a GM's change reaches the pages well within
@@ -184,7 +184,7 @@ class SaveWatch:
         view, game = reading.view, reading.game
         secret = meta_of(reading.data).get(SECRET_KEY)
         hands = "none"
-        if game.players.hands is not no_hands:
+        if has_hands(game):
             hands = "ready" if isinstance(secret, str) and secret else "not set up"
         return {
             "type": "view",

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rulesets import encounter as er
+from rulesets.decks import deck_hands
 from rulesets.game import Game
-from rulesets.players import Band, Hand, band_of
+from rulesets.players import Band, Hand, band_of, no_hands
 from rulesets.table import Field
 
 Data = Mapping[str, Mapping[str, dict[str, Any]]]
@@ -294,7 +296,20 @@ def hands_of(data: Data, game: Game, pc_id: int) -> tuple[Hand, ...]:
     if pc is None:
         return ()
     decks = [(int(k), v) for k, v in data.get("decks", {}).items()]
-    return game.players.hands(decks, str(pc_id), pc)
+    if _own_hands(game):
+        return game.players.hands(decks, str(pc_id), pc)
+    return deck_hands(decks, game.decks, str(pc_id))
+
+
+def _own_hands(game: Game) -> bool:
+    # The open game is handed out guarded (rulesets.guard): its hooks are wrappers of them.
+    return inspect.unwrap(game.players.hands) is not no_hands
+
+
+def has_hands(game: Game) -> bool:
+    """Whether the game's PCs hold private cards: its own hands, or a hand of a deck it
+    declares (the tray shows it; the players' page then shows each PC its own)."""
+    return _own_hands(game) or any(spec.hand for spec in game.decks)
 
 
 def code_for(meta: Mapping[str, Any], pc_id: int) -> str | None:

@@ -30,6 +30,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rulesets.base import RuleError
+from rulesets.players import Hand
 from rulesets.table import Tx
 
 if TYPE_CHECKING:
@@ -461,6 +462,31 @@ def read_deck(
     if party is not None and spec.hold is not None:
         spec.hold(found[1], party)
     return found
+
+
+def deck_hands(rows: Rows, specs: Sequence[DeckSpec[Any]], holder: str) -> tuple[Hand, ...]:
+    """A holder's hand of each deck whose hands the tray shows, read from the ``decks`` rows:
+    what the players' page shows a PC of a game that declares decks and no hands of its own
+    (:attr:`rulesets.players.PlayerViewRules.hands`). A deck the save damaged is a hand with
+    the problem in words, never an error."""
+    hands: list[Hand] = []
+    for spec in specs:
+        if not spec.hand:
+            continue
+        title = f"{spec.hand} ({spec.name})"
+        try:
+            _, state = read_deck(rows, spec)
+            cards = tuple(_card_line(spec.read(card)) for card in state.hand(holder))
+        except (DeckError, ValueError, TypeError, KeyError, AttributeError):
+            hands.append(Hand(title, (), f"The save's {spec.name} could not be read; ask the GM."))
+            continue
+        hands.append(Hand(title, cards))
+    return tuple(hands)
+
+
+def _card_line(text: CardText) -> str:
+    line = f"{text.name} {text.short}".strip()
+    return f"{line} — {text.meaning}" if text.meaning else line
 
 
 def load_deck(tx: Tx, deck: str) -> tuple[int | None, DeckState[Any]]:

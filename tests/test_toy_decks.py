@@ -22,7 +22,9 @@ from textual.widgets import OptionList, Static
 
 from app import schema
 from app.cli import main
+from app.commands.party import AddPC
 from app.launch import open_campaign
+from app.player_view import hands_of, has_hands
 from app.store import CorruptSave, read_campaign
 from app.tui import TablesideApp
 from rulesets import registry
@@ -213,3 +215,30 @@ def test_a_save_less_draw_shuffles_the_named_games_deck(
     assert sorted(c["name"] for c in cards) == sorted(c.name for c in STANDARD.cards)
     assert main(["draw", "--game", GAME_ID, "--count", "53"]) == 2
     assert "between 1 and 52 (the Playing cards)" in capsys.readouterr().err
+
+
+def test_each_player_sees_their_own_cards_of_a_game_that_declares_only_a_deck(
+    tmp_path: Path, showdown: Game
+) -> None:
+    """A game with a deck and no players' hook of its own: the players' page offers hands and
+    shows each PC its cards as the game reads them (before: no hands, as for a game without
+    cards). A game without cards offers none, though its hook is a guarded wrapper."""
+    campaign = open_campaign(tmp_path / "showdown.json", ruleset=GAME_ID, seed=7)
+    campaign.apply(AddPC("Robin"))
+    campaign.apply(AddPC("Marian"))
+    campaign.apply(DealCards(DECK, 2, recall=True))
+    campaign.store.flush()
+    data = read_campaign(campaign.store.path)
+    campaign.store.close()
+    game = registry.game(GAME_ID)
+    assert has_hands(game) and not has_hands(registry.game("somnihil"))
+    held = _deck(data)["hands"]["1"]
+    (hand,) = hands_of(data, game, 1)
+    assert hand.title == "Initiative card (Playing cards)" and hand.problem == ""
+    assert hand.cards == tuple(f"{c['name']} ({c['value']})" for c in held) and len(held) == 2
+    assert hands_of(data, game, 2)[0].cards != hand.cards
+
+    # A deck the save damaged is the hand's problem in words, not an error.
+    next(iter(data["decks"].values()))["hands"] = {"1": "not a list"}
+    (broken,) = hands_of(data, game, 1)
+    assert broken.cards == () and "Playing cards could not be read" in broken.problem
