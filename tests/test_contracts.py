@@ -87,7 +87,10 @@ def test_rulesets_import_no_app_screens_widgets_textual_or_rich() -> None:
 def test_the_game_api_imports_only_rules() -> None:
     """tableside_api itself (what a game imports) stays pure: a game importing it in its own
     process loads no Textual and no app."""
-    bad = _offenders([ROOT / "rulesets" / "api" / "__init__.py"], ("app", "screens", "widgets", "textual", "rich"))
+    bad = _offenders(
+        [ROOT / "rulesets" / "api" / "__init__.py"],
+        ("app", "screens", "widgets", "textual", "rich"),
+    )
     assert bad == []
 
 

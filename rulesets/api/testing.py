@@ -257,7 +257,9 @@ def check_decks(game_id: str, path: Path) -> None:
             shown(game_id, f"{deck.id} name", deck.name)
             for card in deck.cards:
                 text = deck.read(card)
-                shown(game_id, f"{deck.id} read", [text.name, text.short, text.meaning, *text.marks])
+                shown(
+                    game_id, f"{deck.id} read", [text.name, text.short, text.meaning, *text.marks]
+                )
             lines = campaign.apply(DrawCards(deck.id, 1))
             shown(game_id, f"{deck.id} draw", lines)
             lines = campaign.apply(DealCards(deck.id, 1, recall=True))
