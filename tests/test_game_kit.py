@@ -10,10 +10,17 @@ import pytest
 
 import tableside_api
 from rulesets import registry
-from tableside_api.testing import check_game, installed_games
+from tableside_api.testing import (
+    check_action_keys,
+    check_game,
+    every_installed_game,
+    installed_games,
+    shown,
+)
+from tests.test_toy_game import DUEL
 
 
-@pytest.mark.parametrize("game_id", installed_games())
+@every_installed_game()
 def test_every_installed_game_passes_the_kit(
     game_id: str, tmp_path: Path, _isolated_saves: Path
 ) -> None:
@@ -43,3 +50,28 @@ def test_the_kit_fails_a_game_whose_odds_do_not_sum_to_one(tmp_path: Path) -> No
 
     with pytest.raises(AssertionError, match="sum to 5/6, not 1"):
         _odds_sum("duel", "duel", {"Hit": Fraction(1, 2), "Miss": Fraction(1, 3)})
+
+
+def test_the_kit_fails_text_that_would_reach_the_terminal_raw() -> None:
+    shown("duel", "health", ["3/3 Grit", "[b]bold[/b] is text"])
+    with pytest.raises(AssertionError, match="duel: health gave .*hidden characters"):
+        shown("duel", "health", "3/3 \x1b]0;owned\x07Grit")
+    with pytest.raises(AssertionError, match="more than one line"):
+        shown("duel", "health", ["3/3\nGrit"])
+    with pytest.raises(AssertionError, match="gave None, not a string"):
+        shown("duel", "preview", [None])
+
+
+def test_the_kit_fails_an_action_on_a_key_its_panel_binds(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from rulesets.table import Action
+
+    roll = Action("roll", "tray", "c", "Roll", lambda ctx, values: DUEL.checks.checks[0].spec)
+    clashing = dataclasses.replace(DUEL, actions=(roll,))
+    withdraw = registry.register(clashing)
+    try:
+        with pytest.raises(AssertionError, match="the tray action 'Roll' on 'c': the panel binds"):
+            check_action_keys("duel")
+    finally:
+        withdraw()

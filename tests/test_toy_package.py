@@ -107,12 +107,13 @@ def test_the_toy_game_is_installed_through_its_entry_point_and_passes_the_kit(
 
 def test_installing_the_toy_game_leaves_the_test_venv_alone(duel_installed: Path) -> None:
     import importlib.metadata
+    import sysconfig
 
-    assert not any(Path(p).name == "tableside_duel" for p in sys.prefix.split())
-    venv_dists = importlib.metadata.distributions(
-        path=[p for p in sys.path if p != str(duel_installed)]
-    )
-    assert "tableside-duel" not in {d.metadata["Name"] for d in venv_dists}
+    venv = Path(sysconfig.get_paths()["purelib"])
+    assert not list(venv.glob("tableside_duel*")) and duel_installed != venv
+    dists = importlib.metadata.distributions(path=[str(venv)])
+    assert "tableside-duel" not in {d.metadata["Name"] for d in dists}
+    assert (duel_installed / "tableside_duel" / "game.py").is_file()
 
 
 def _saved(app: TablesideApp) -> dict[str, Any]:

@@ -56,6 +56,7 @@ __all__ = [
     "check_game",
     "check_save_reload",
     "check_sheets",
+    "every_installed_game",
     "installed_games",
     "shown",
 ]
@@ -66,6 +67,14 @@ def installed_games() -> list[str]:
     game only :func:`rulesets.registry.register` -ed in-process is not installed)."""
     registry._entry_points.cache_clear()  # a game pip-installed since the first look
     return sorted(registry._entry_points())
+
+
+def every_installed_game() -> Any:
+    """``@every_installed_game()``: a pytest test taking ``game_id`` runs once per installed
+    game (pytest's own ``parametrize``; pytest is imported only here)."""
+    import pytest
+
+    return pytest.mark.parametrize("game_id", installed_games())
 
 
 def shown(game_id: str, hook: str, result: object) -> None:
