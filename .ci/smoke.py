@@ -39,6 +39,24 @@ async def open_every_demo(folder: Path) -> None:
         print(f"smoke: demo {game} opened from {Path(app.__file__).parent}; last panel {screen}")
 
 
+def game_api_ships() -> None:
+    """tableside_api, the one name a game imports, is in the wheel (mapped from rulesets/api/)
+    with its test kit, and offers what a game is built from."""
+    import tableside_api
+    import tableside_api.testing
+
+    checkout = Path(os.environ["TABLESIDE_CHECKOUT"]).resolve()
+    if Path(tableside_api.__file__).resolve().is_relative_to(checkout):
+        sys.exit(f"smoke: tableside_api was imported from the checkout ({tableside_api.__file__})")
+    missing = [name for name in tableside_api.__all__ if not hasattr(tableside_api, name)]
+    if missing or tableside_api.Game.__module__ != "rulesets.game":
+        sys.exit(f"smoke: tableside_api lacks {missing}")
+    print(
+        f"smoke: tableside_api {tableside_api.API_VERSION} ({len(tableside_api.__all__)} names) "
+        f"and its test kit from {Path(tableside_api.__file__).parent}"
+    )
+
+
 def players_page_ships() -> None:
     """The players' web page's files are package data: a wheel without them serves 500s."""
     from app import player_server
@@ -54,4 +72,5 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as saves:
         os.environ["TABLESIDE_SAVES"] = saves
         asyncio.run(open_every_demo(Path(saves)))
+    game_api_ships()
     players_page_ships()

@@ -12,6 +12,7 @@ import pytest
 from app import __version__
 from app.cli import main
 from app.store import CampaignStore
+from tests.games import BUILT_IN
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,7 +155,7 @@ def test_an_unknown_demo_lists_every_installed_game(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert "unknown game 'chess'; installed games:" in err
-    for game_id in ("somnihil", "resolution", "shadows", "nemron", "aspects"):
+    for game_id in BUILT_IN:
         assert f"{game_id} (" in err
     assert "Shadows of Humanity" in err
     assert list(tmp_path.iterdir()) == []  # nothing written for a game that is not there

@@ -17,8 +17,9 @@ from rulesets.nemron import rules as nemron
 from screens.clock import ClockScreen
 from screens.help import HelpScreen
 from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.games import BUILT_IN
 
-GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
+GAMES = BUILT_IN
 
 
 def now(app: TablesideApp) -> clock.Clock:

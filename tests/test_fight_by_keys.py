@@ -18,8 +18,9 @@ from app.tui import TablesideApp
 from rulesets import encounter as er
 from screens.combat import CombatScreen
 from tests.apphelpers import SIZE, demo_app, last_roll, open_demo
+from tests.games import BUILT_IN
 
-GAMES = ("somnihil", "shadows", "nemron", "aspects", "resolution")
+GAMES = BUILT_IN
 
 
 def saved(app: TablesideApp) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from rulesets.shadows import foes as shadows_foes
 from rulesets.shadows import rules as shadows
 from screens.combat import CombatScreen
 from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.games import BUILT_IN
 from tests.test_combat_commands import by_name, enc, opened
 
 __all__ = ["opened"]  # the fixture, imported for its use here
@@ -99,7 +100,7 @@ def test_soh10_soh11_a_statblock_is_a_shadows_antagonist_with_a_hand() -> None:
 
 
 def test_the_same_statblock_in_each_game_is_that_games_foe() -> None:
-    made = {g: registry.game(g).foes.make("Goblin 1", GOBLIN, 6) for g in registry.ids()}
+    made = {g: registry.game(g).foes.make("Goblin 1", GOBLIN, 6) for g in BUILT_IN}
     assert made["resolution"] == {"hp": 6, "hp_max": 6}
     assert made["somnihil"]["sheet"]["resources"]["vitality"] == {"current": 6, "max": 6}
     # The HD statblock's AC, Save and Shock mean nothing in three of the games: not shown.
@@ -283,7 +284,7 @@ def amount_line(app: TablesideApp) -> str:
     return str(app.screen.query_one("#combat-amount", Static).render()).replace("\n", " ")
 
 
-@pytest.mark.parametrize("game", ["resolution", "somnihil", "nemron", "aspects", "shadows"])
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_a_foes_turn_and_a_pcs_attack_on_it_by_keys(tmp_path: Path, game: str) -> None:
     """Issue 21, done when: by keys, a foe's attack by its game's mechanic lands on a PC in one
     more key (T), the PC's attack on it is answered by the game's defence, undo and redo."""

@@ -45,9 +45,10 @@ from rulesets.shadows import cards
 from rulesets.somnihil import checks as somnihil_checks
 from rulesets.somnihil import fight as somnihil_fight
 from tests.apphelpers import open_demo
+from tests.games import BUILT_IN
 from widgets.literal import literal
 
-GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
+GAMES = BUILT_IN
 LIMIT_S = 1.0
 JSON_SAFE = 2**53
 NO_EXPLAIN = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)

@@ -15,8 +15,9 @@ import pytest
 from rulesets import registry
 from screens.help import HelpScreen
 from tests.apphelpers import SIZE, demo_app
+from tests.games import BUILT_IN
 
-GAMES = registry.ids()
+GAMES = BUILT_IN
 PANEL_KEYS = {"combat": "1", "tray": "2", "npcs": "3", "party": "4"}
 MECHANIC_ID = re.compile(r"\b[A-Z]{2,3}-\d\d\b")
 TEXTUAL_NAMES = re.compile(r"\b(right_square_bracket|left_square_bracket|question_mark|equals_sign)\b")

@@ -12,8 +12,9 @@ import pytest
 
 from app.queries import current_encounter
 from tests.apphelpers import demo_app, screen_text
+from tests.games import BUILT_IN
 
-GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
+GAMES = BUILT_IN
 SIZES = {"80x24": (80, 24), "120x36": (120, 36)}
 PANELS = {"1": "combat", "2": "tray", "3": "npcs", "4": "party"}
 START = ("i", "alt+r")

@@ -21,6 +21,7 @@ from screens.npc_roll import NpcRollScreen
 from screens.party import PartyScreen
 from screens.party_prompt import PartyConfirm
 from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.games import BUILT_IN
 from widgets.npc_library import NpcLibrary
 from widgets.roll_log import format_entry
 
@@ -218,7 +219,7 @@ async def test_a_defeated_row_reads_defeated_whatever_its_health_says(
     app.campaign.store.close()
 
 
-@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_a_dead_pc_and_a_defeated_foe_read_apart(tmp_path: Path, game: str) -> None:
     # Both were "dim strike" with the word only in the Turn column: a PC's death (its game's
     # word: dead, perished, taken out) and a foe's defeat now differ in word and in style,
@@ -331,7 +332,7 @@ def _rows_in_view(table: DataTable[object]) -> list[int]:
 
 
 @BOTH_SIZES
-@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_every_word_of_the_party_sheet_is_on_screen_whole(
     tmp_path: Path, game: str, size: tuple[int, int]
 ) -> None:
@@ -371,7 +372,7 @@ async def test_the_inline_damage_prompt_is_on_screen_whole(
 
 
 @BOTH_SIZES
-@pytest.mark.parametrize("game", ["somnihil", "resolution", "shadows", "nemron", "aspects"])
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_the_tray_shows_the_whole_check_its_odds_and_five_log_lines(
     tmp_path: Path, game: str, size: tuple[int, int]
 ) -> None:

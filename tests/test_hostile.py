@@ -29,11 +29,11 @@ from app.demo import write_demo
 from app.state import Campaign
 from app.store import CampaignStore, atomic_write, read_campaign
 from app.tui import TablesideApp
-from rulesets import registry
 from rulesets.decks import DrawCards
 from rulesets.text import has_hidden, json_safe, visible
 from tests.apphelpers import SIZE
 from tests.conftest import FIXED_NOW
+from tests.games import BUILT_IN
 from tests.hostile import HOSTILE, leaks, poison
 
 HOSTILE_STEM = "camp\x1b]0;PWN\x07\x1b]52;c;UFdO\x1b\\\x9b2J\u202eevil"
@@ -108,7 +108,7 @@ def poisoned_app(tmp_path: Path, game: str) -> TablesideApp:
     return TablesideApp(Campaign(store, rng=random.Random(1), clock=lambda: FIXED_NOW))
 
 
-@pytest.mark.parametrize("game", registry.ids())
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_no_escape_from_a_save_reaches_the_terminal(
     tmp_path: Path, game: str, recorded: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,7 +150,7 @@ def run_cli(argv: list[str]) -> tuple[int, bytes, bytes]:
     return code, out.getvalue().encode(), err.getvalue().encode()
 
 
-@pytest.mark.parametrize("game", registry.ids())
+@pytest.mark.parametrize("game", BUILT_IN)
 def test_no_escape_from_a_save_reaches_stdout(tmp_path: Path, game: str) -> None:
     path, _ = hostile_save(tmp_path, game)
     code, out, err = run_cli(["export", str(path)])

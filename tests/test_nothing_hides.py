@@ -16,6 +16,7 @@ from rich.text import Text
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
 from tests.apphelpers import SIZE, demo_app, running_encounter, screen_text, select_named
+from tests.games import BUILT_IN
 
 NARROW = (80, 24)
 ALL_COLUMNS = ["#", "Init", "Name", "Health", "Conditions", "Turn"]
@@ -128,7 +129,7 @@ def form_fits(app: TablesideApp) -> None:
     assert box.region.bottom <= app.size.height and box.region.y >= 0
 
 
-GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
+GAMES = BUILT_IN
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -38,4 +38,9 @@ def test_the_wheel_ships_every_module_and_stylesheet(tmp_path: Path) -> None:
         if "__pycache__" not in path.parts
     }
     assert "app/commands/__init__.py" in wanted
+    # The game API's folder ships under its public name (pyproject.toml's package-dir), once.
+    api = {p for p in wanted if p.startswith("rulesets/api/")}
+    assert "rulesets/api/testing.py" in api
+    wanted = (wanted - api) | {p.replace("rulesets/api/", "tableside_api/", 1) for p in api}
     assert sorted(wanted - shipped) == []
+    assert not any(name.startswith("rulesets/api/") for name in shipped)

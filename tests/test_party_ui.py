@@ -15,8 +15,9 @@ from screens.form import FormScreen
 from screens.help import HelpScreen
 from screens.party import PartyScreen
 from tests.apphelpers import SIZE, demo_app
+from tests.games import BUILT_IN
 
-GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
+GAMES = BUILT_IN
 
 
 def saved_party(app: TablesideApp) -> list[dict]:

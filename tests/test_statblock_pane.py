@@ -22,9 +22,10 @@ from app.tui import TablesideApp
 from screens.combat import CombatScreen
 from screens.help import HelpScreen
 from tests.apphelpers import SIZE, demo_app, open_demo, screen_text
+from tests.games import BUILT_IN
 
 NARROW = (80, 24)
-GAMES = ("somnihil", "resolution", "shadows", "nemron", "aspects")
+GAMES = BUILT_IN
 ROLL_KEYS = ("A", "V", "K", "M", "E")
 LABELS = ("Attack roll", "Save / defence", "Skill check", "Morale roll", "Effort")
 GAME_LABELS = {

@@ -17,6 +17,7 @@ from screens.form import FormScreen
 from screens.tray import TrayScreen
 from screens.tray_prompt import TrayPrompt
 from tests.apphelpers import SIZE, demo_app
+from tests.games import BUILT_IN
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
 
@@ -344,7 +345,7 @@ async def test_the_log_filters_to_rolls_only_and_back(tmp_path: Path) -> None:
 
 
 async def test_every_games_pane_is_its_checks_odds_for_every_who(tmp_path: Path) -> None:
-    for game in ("somnihil", "resolution", "nemron", "aspects", "shadows"):
+    for game in BUILT_IN:
         app = demo_app(tmp_path / game, game)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("2")

@@ -14,6 +14,7 @@ from app.store import read_campaign
 from screens.form import FormScreen
 from screens.tray_prompt import TrayPrompt
 from tests.apphelpers import SIZE, demo_app
+from tests.games import BUILT_IN
 from widgets.odds_chart import OddsChart
 
 
@@ -409,10 +410,10 @@ def _foreign_tray_labels(game_id: str) -> set[str]:
         return found
 
     own = labels(game_id)
-    return {label for other in registry.ids() if other != game_id for label in labels(other)} - own
+    return {label for other in BUILT_IN if other != game_id for label in labels(other)} - own
 
 
-@pytest.mark.parametrize("game", ["somnihil", "resolution", "nemron", "aspects", "shadows"])
+@pytest.mark.parametrize("game", BUILT_IN)
 async def test_help_and_palette_list_only_this_games_tray_keys_once_each(
     tmp_path: Path, game: str
 ) -> None:
@@ -531,7 +532,7 @@ async def test_actions_that_would_be_refused_are_not_offered(tmp_path: Path) -> 
     other.campaign.store.close()
 
 
-@pytest.mark.parametrize("game", ["somnihil", "resolution", "nemron", "aspects", "shadows"])
+@pytest.mark.parametrize("game", BUILT_IN)
 def test_no_two_tray_keys_collide_even_those_not_offered_now(game: str) -> None:
     """Inputs, the game's tray actions, the tray's and the app's keys: each key once."""
     from textual.binding import Binding

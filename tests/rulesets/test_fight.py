@@ -23,8 +23,9 @@ from rulesets.fight import (
     standard_ap,
 )
 from rulesets.nemron import rules as nemron
+from tests.games import BUILT_IN
 
-GAMES = registry.ids()
+GAMES = BUILT_IN
 
 
 def rules(game: str) -> FightRules:

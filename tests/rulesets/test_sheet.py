@@ -12,8 +12,9 @@ import pytest
 from rulesets import registry
 from rulesets.shadows import tarot
 from rulesets.sheet import REST_IDS, SheetRules
+from tests.games import BUILT_IN
 
-GAMES = ["somnihil", "resolution", "shadows", "nemron", "aspects"]
+GAMES = BUILT_IN
 PANEL_KEYS = {"plus", "equals_sign", "minus", "e", "n", "a", "delete", "slash", "S", "C", "g", "R"}
 """The party panel's own keys (screens/party.py): a game's party action must not take one."""
 
