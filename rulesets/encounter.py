@@ -372,7 +372,7 @@ def current_combatant(enc: Encounter) -> Combatant | None:
 
 def group_of(enc: Encounter, c: Combatant) -> str:
     """The group ``c`` acts with (GEN-04 group initiative), or "" when it acts alone."""
-    if enc.group_initiative and enc.model == "initiative" and c.side == "npc":
+    if enc.group_initiative and c.side == "npc" and _order(enc).uses_initiative:
         return c.group
     return ""
 
@@ -726,7 +726,7 @@ def set_initiative(
     c = enc.get(combatant_id)
     c.initiative = value
     lines = [f"{c.name}'s initiative is {'unset' if value is None else value}"]
-    if resort and enc.model == "initiative" and c.id != enc.current:
+    if resort and c.id != enc.current and _order(enc).uses_initiative:
         lines += place_by_initiative(enc, c.id)
     return lines
 
@@ -755,7 +755,7 @@ def place_by_initiative(
         len(enc.combatants),
     )
     enc.combatants.insert(j, c)
-    if enc.started and enc.model == "initiative" and enc.current not in (None, c.id):
+    if enc.started and enc.current not in (None, c.id) and _order(enc).uses_initiative:
         c.acted = j < enc.index_of(str(enc.current))
     return [] if i == j else [f"{c.name} goes to place {j + 1}"]
 
@@ -826,7 +826,7 @@ def between_rounds(enc: Encounter) -> bool:
 
 def restart_round(enc: Encounter) -> list[str]:
     """After the order was rebuilt between rounds: the first one up takes the turn."""
-    if not enc.started or enc.model != "initiative" or not enc.combatants:
+    if not enc.started or not enc.combatants or not _order(enc).uses_initiative:
         return []
     first = _first_up(enc, 0)
     if first.id == enc.current:
