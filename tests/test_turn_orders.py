@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from app import schema
 from app.launch import open_campaign
 from app.store import read_campaign
 from app.tui import TablesideApp
@@ -280,3 +281,10 @@ async def test_a_games_own_turn_order_is_played_in_the_tracker_by_keys(
         after = _encounter(app)
         assert (after["round"], _name_of(after)) == (2, "Robin")
     campaign.store.close()
+
+
+def test_a_save_may_name_its_games_order_and_no_other(sides: Game) -> None:
+    doc = er.Encounter(id="e1", name="Bridge", model="sides").to_dict()
+    schema.check_document("encounters", "1", doc, "sides")
+    with pytest.raises(schema.SchemaError, match=r"encounters\[1\].*Unknown turn model 'sides'"):
+        schema.check_document("encounters", "1", doc, "somnihil")

@@ -1,8 +1,8 @@
 """Turn orders as objects: the built-in three and those a game declares (issue 25).
 
-:func:`turn_order` finds one by id: a game's own (``Game.turn_orders``) first, then the
-built-ins, then any a loaded game declared earlier in this process (the encounter core, which
-does not know the game, asks that way). See :mod:`rulesets.turn_orders.base`.
+:func:`turn_order` finds one by id: a game's own (``Game.turn_orders``) or a built-in; asked
+without a game (the encounter core, which does not know it), a built-in or one a loaded game
+declared in this process. See :mod:`rulesets.turn_orders.base`.
 """
 
 from __future__ import annotations
@@ -47,12 +47,15 @@ def known(game: Game | None = None) -> list[str]:
 
 
 def turn_order(model_id: str, game: Game | None = None) -> TurnOrder:
-    """The turn order of that id: ``game``'s own, a built-in, or one a game declared."""
+    """The turn order of that id: ``game``'s own or a built-in; with no game (the encounter
+    core), a built-in or one a loaded game declared."""
     for order in game.turn_orders if game is not None else ():
         if order.id == model_id:
             _declared.setdefault(order.id, order)
             return order
-    found = BUILT_IN.get(model_id) or _declared.get(model_id)
+    found = BUILT_IN.get(model_id)
+    if found is None and game is None:
+        found = _declared.get(model_id)
     if found is None:
         raise UnknownTurnOrder(
             f"Unknown turn model {str(model_id)[:40]!r}: use one of {', '.join(known(game))}"
