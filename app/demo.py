@@ -16,6 +16,7 @@ from rulesets import registry
 from rulesets.fight import DEFAULT_QUICKNESS, sheet_quickness
 from rulesets.game import DemoPC, Game
 from rulesets.npc import library_block
+from rulesets.turn_orders import turn_order
 
 NPCS: list[tuple[str, tuple[str, ...], int, int, int]] = [
     ("Goblin", ("sneaky", "cowardly"), 1, 1, 0),
@@ -85,7 +86,7 @@ def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any
             side="npc",
             ref="1",
             stats=stats,
-            quickness=quickness if fight.model == "ap_rounds" else 0,
+            quickness=quickness if turn_order(fight.model, game).uses_quickness else 0,
         )
 
     enc_rules.add_group(fight, "Goblin", 3, foe)

@@ -22,6 +22,7 @@ from rulesets.decks import deck_hands
 from rulesets.game import Game
 from rulesets.players import Band, Hand, band_of, no_hands
 from rulesets.table import Field
+from rulesets.turn_orders import turn_order
 
 Data = Mapping[str, Mapping[str, dict[str, Any]]]
 """A campaign as read: ``{table: {doc_id: document}}``."""
@@ -189,10 +190,13 @@ def _foe_numbers(game: Game, c: er.Combatant, sheet: dict[str, Any] | None) -> s
 
 
 def _order(enc: er.Encounter, c: er.Combatant, game: Game, settings: PlayerSettings) -> str:
-    if enc.model == "ap_rounds" or (game.players.ap_per_combatant and c.ap_max):
+    order = turn_order(enc.model, game)
+    if order.uses_ap or (game.players.ap_per_combatant and c.ap_max):
         return f"{c.ap}/{c.ap_max} AP" if settings.show_ap else ""
-    if enc.model == "initiative":
+    if order.uses_initiative:
         return "" if c.initiative is None else str(c.initiative)
+    if order.heading:  # a game's own order: its own column, as the GM sees it
+        return order.cell(enc, c)
     return "acted" if c.acted else ""
 
 
@@ -258,7 +262,10 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
     else:
         turn = f"{current.name}'s turn"
     show_round = settings.show_round and enc.started
-    titles = {"ap_rounds": "AP left", "initiative": "Init", "chosen_next": "Acted"}
+    order = turn_order(enc.model, game)
+    title = (
+        "AP left" if order.uses_ap else "Init" if order.uses_initiative else order.heading or "Acted"
+    )
     return PlayerView(
         campaign=campaign,
         game=game.name,
@@ -266,7 +273,7 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
         round=f"Round {enc.round}" if show_round else "",
         turn=turn,
         rows=tuple(rows),
-        order_title=titles.get(enc.model, "Order"),
+        order_title=title,
         time=time,
     )
 

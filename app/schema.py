@@ -122,6 +122,8 @@ def _check_document(table: str, doc_id: str, doc: Any, game: str) -> None:
         _check_party(doc, where, game)
     elif table == "decks":
         _check_deck(doc, where, game)
+    elif table == "encounters":
+        _check_encounter(doc, where, game)
     else:
         _CHECKS[table](doc, where)
 
@@ -336,11 +338,18 @@ def _check_npc(doc: dict[str, Any], where: str) -> None:
         _require(False, f"{where}.{field}", str(exc))
 
 
-def _check_encounter(doc: dict[str, Any], where: str) -> None:
+def _check_encounter(doc: dict[str, Any], where: str, game: str) -> None:
     from rulesets.encounter import Encounter
+    from rulesets.registry import game as game_of
+    from rulesets.turn_orders import turn_order
 
     _check_named(doc, where)
     _check_fields(doc, "encounters", where)
+    # A turn order is the built-ins' or the game's own: only the game can say which ids exist.
+    try:
+        turn_order(str(doc.get("model", "initiative")), game_of(game))
+    except ValueError as exc:
+        raise SchemaError(f"{where}: cannot be read as an encounter ({exc})") from None
     for index, combatant in enumerate(doc.get("combatants", [])):
         _require(isinstance(combatant, dict), f"{where}.combatants[{index}]", "must be an object")
     try:
@@ -373,7 +382,6 @@ def _check_deck(doc: dict[str, Any], where: str, game: str) -> None:
 _CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
     "meta": _check_meta,
     "npcs": _check_npc,
-    "encounters": _check_encounter,
     "log": _check_log,
 }
 

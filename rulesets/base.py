@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 
 class RuleError(ValueError):
@@ -34,8 +34,9 @@ class RuleError(ValueError):
     """
 
 
-TurnModel = Literal["initiative", "ap_rounds", "chosen_next"]
-"""Initiative order (resolution, nemron, somnihil), AP rounds (shadows), chosen-next (aspects)."""
+TurnModel = str
+"""A turn order's id: the built-ins "initiative", "ap_rounds", "chosen_next" or one a game
+declares (:mod:`rulesets.turn_orders`)."""
 
 Character = dict[str, Any]
 

@@ -7,7 +7,10 @@ Everything round-trips through JSON-safe dicts (``to_dict`` / ``from_dict``) bec
 saves the encounter after every change. Game numbers (AP max, initiative rolls, Quickness) come in
 from the game modules; nothing here depends on them.
 
-Three turn models (``Encounter.model``):
+Three built-in turn models (``Encounter.model``, an id of a :mod:`rulesets.turn_orders` object;
+a game may declare more). What differs between them lives in those objects; this module keeps
+the shared core (effects, combatants, the roster, ticks, turn begin and end, going back) and
+re-exports the built-ins' functions (``delay``, ``spend_ap``, ``choose_next`` ...) for callers:
 
 - ``"initiative"`` (Somnihil, resolution, Nemron): a fixed order; ``next_turn`` walks it and
   wraps into a new round; delay, hold and ``use_held`` rearrange it.
@@ -79,9 +82,12 @@ import heapq
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rulesets.base import RuleError, TurnModel
+
+if TYPE_CHECKING:
+    from rulesets.turn_orders.base import TurnOrder
 
 Side = Literal["pc", "npc"]
 Tick = Literal["turn_start", "turn_end", "round"]
@@ -265,8 +271,9 @@ class Encounter:
     (the initiative turn model), chosen per encounter."""
 
     def __post_init__(self) -> None:
-        if self.model not in MODELS:
-            raise EncounterError(f"Unknown turn model {self.model!r}: use one of {MODELS}")
+        # Any id: a game may declare its own turn order; the app checks it against the game.
+        if not isinstance(self.model, str) or not self.model:
+            raise EncounterError(f"A turn model is an id, not {self.model!r}")
 
     def index_of(self, combatant_id: str) -> int:
         """Position of a combatant in the order; EncounterError if absent."""
@@ -365,7 +372,7 @@ def current_combatant(enc: Encounter) -> Combatant | None:
 
 def group_of(enc: Encounter, c: Combatant) -> str:
     """The group ``c`` acts with (GEN-04 group initiative), or "" when it acts alone."""
-    if enc.group_initiative and enc.model == "initiative" and c.side == "npc":
+    if enc.group_initiative and c.side == "npc" and _order(enc).uses_initiative:
         return c.group
     return ""
 
@@ -545,6 +552,13 @@ def _require_started(enc: Encounter) -> None:
         raise EncounterError("The encounter has not started")
 
 
+def _order(enc: Encounter) -> TurnOrder:
+    """The encounter's turn order (a built-in, or one a loaded game declared)."""
+    from rulesets.turn_orders import turn_order  # the package imports this module first
+
+    return turn_order(enc.model)
+
+
 def _require_model(enc: Encounter, *models: str) -> None:
     if enc.model not in models:
         raise EncounterError(
@@ -590,21 +604,7 @@ def add_combatants(
     at = len(enc.combatants) if position is None else max(0, min(position, len(enc.combatants)))
     enc.combatants[at:at] = new
     lines = [f"{c.name} joins the encounter" for c in new]
-    if enc.model == "initiative" and position is None:
-        # A late joiner with an initiative goes to its place in the order, not to the bottom.
-        _place_all(enc, [c for c in new if c.initiative is not None])
-    if enc.started and enc.model == "ap_rounds":
-        for c in new:
-            c.acted = c.ap <= 0
-        cur = current_combatant(enc)
-        # A reinforcement never takes the turn from whoever is acting: it acts once the
-        # actor's spend hands the turn on (SOH-10's "fewest AP spent" is asked again then).
-        if cur is None or cur.ap <= 0 or cur.defeated:
-            lines += _refresh_ap_actor(enc)
-    elif enc.started and enc.model == "initiative" and enc.current is None and new:
-        # A fight emptied mid-round resumes with whoever joins first, not with nobody acting.
-        lines += _begin_turn(enc, enc.combatants[0])
-    return lines
+    return lines + _order(enc).joined(enc, new, position is not None)
 
 
 _NUMBERED = re.compile(r"^(.*?) (\d+)$")
@@ -688,14 +688,7 @@ def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
     enc.current = None
     if not enc.started or not enc.combatants:
         return lines
-    if enc.model == "initiative":
-        if all(c.defeated for c in enc.combatants[i:]):
-            lines += _new_round(enc)
-            i = 0
-        lines += _begin_turn(enc, _first_up(enc, i))
-    elif enc.model == "ap_rounds":
-        lines += _refresh_ap_actor(enc)
-    return lines
+    return lines + _order(enc).left(enc, i)
 
 
 def move_combatant(enc: Encounter, combatant_id: str, delta: int) -> list[str]:
@@ -733,7 +726,7 @@ def set_initiative(
     c = enc.get(combatant_id)
     c.initiative = value
     lines = [f"{c.name}'s initiative is {'unset' if value is None else value}"]
-    if resort and enc.model == "initiative" and c.id != enc.current:
+    if resort and c.id != enc.current and _order(enc).uses_initiative:
         lines += place_by_initiative(enc, c.id)
     return lines
 
@@ -762,7 +755,7 @@ def place_by_initiative(
         len(enc.combatants),
     )
     enc.combatants.insert(j, c)
-    if enc.started and enc.model == "initiative" and enc.current not in (None, c.id):
+    if enc.started and enc.current not in (None, c.id) and _order(enc).uses_initiative:
         c.acted = j < enc.index_of(str(enc.current))
     return [] if i == j else [f"{c.name} goes to place {j + 1}"]
 
@@ -833,7 +826,7 @@ def between_rounds(enc: Encounter) -> bool:
 
 def restart_round(enc: Encounter) -> list[str]:
     """After the order was rebuilt between rounds: the first one up takes the turn."""
-    if not enc.started or enc.model != "initiative" or not enc.combatants:
+    if not enc.started or not enc.combatants or not _order(enc).uses_initiative:
         return []
     first = _first_up(enc, 0)
     if first.id == enc.current:
@@ -859,11 +852,10 @@ def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]
     if c.defeated == defeated:
         return []
     c.defeated = defeated
-    if defeated and enc.model == "ap_rounds" and enc.started:
-        c.ap = 0
-        c.acted = True
-        if enc.current == c.id:
-            return [f"{c.name} is defeated"] + _end_turn(enc, c) + _refresh_ap_actor(enc)
+    if defeated and enc.started:
+        lines = _order(enc).defeated(enc, c)
+        if lines:
+            return [f"{c.name} is defeated", *lines]
     return [f"{c.name} is {'defeated' if defeated else 'back in the fight'}"]
 
 
@@ -1060,14 +1052,7 @@ def start(enc: Encounter) -> list[str]:
     for c in enc.combatants:
         c.acted = c.held = False
         c.turn_round = c.ended_round = 0
-    lines = [f"{enc.name or 'Encounter'} begins"] + _new_round(enc)
-    if enc.model == "initiative":
-        lines += _begin_turn(enc, _first_up(enc, 0))
-    elif enc.model == "ap_rounds":
-        lines += _refill_ap(enc) + _refresh_ap_actor(enc)
-    else:
-        lines.append("Choose who acts first")
-    return lines
+    return [f"{enc.name or 'Encounter'} begins"] + _new_round(enc) + _order(enc).start(enc)
 
 
 def end(enc: Encounter) -> list[str]:
@@ -1101,29 +1086,7 @@ def _next_turn(enc: Encounter) -> list[str]:
     _require_started(enc)
     if not enc.combatants:
         raise EncounterError("Nobody is left in the encounter")
-    if enc.model == "ap_rounds":
-        cur = current_combatant(enc)
-        if cur is None:
-            raise EncounterError("Nobody has AP left; start a new AP round")
-        return pass_turn(enc, cur.id)
-    if enc.model == "chosen_next":
-        candidates = choosable(enc)
-        return choose_next(enc, (candidates or enc.combatants)[0].id)
-    cur = current_combatant(enc)
-    if cur is None:
-        return _begin_turn(enc, _first_up(enc, 0))
-    run = group_run(enc, cur)
-    lines: list[str] = []
-    for member in run:  # a group's turn ends together (GEN-04 group initiative)
-        lines += _end_turn(enc, member)
-    i = enc.index_of(run[-1].id)
-    n = len(enc.combatants)
-    up = [k for k in range(i + 1, n) if not enc.combatants[k].defeated]
-    if up:
-        return lines + _begin_turn(enc, enc.combatants[up[0]])
-    lines += _new_round(enc)
-    # The defeated are skipped; if everyone is, the turn walks on as it always did.
-    return lines + _begin_turn(enc, _first_up(enc, 0) if i + 1 >= n else enc.combatants[i + 1])
+    return _order(enc).next_turn(enc)
 
 
 def previous_turn(enc: Encounter) -> list[str]:
@@ -1141,92 +1104,7 @@ def previous_turn(enc: Encounter) -> list[str]:
         enc.rewind.pop()
         return _rewind(enc, record)
     enc.rewind = []  # the turn moved another way since: the older records no longer hold
-    if enc.model != "initiative":
-        raise EncounterError("Nothing to go back to: alt+n takes back a turn n passed (u undoes)")
-    cur = current_combatant(enc)
-    if cur is None:
-        raise EncounterError("Nobody is acting")
-    i = enc.index_of(cur.id) - 1
-    if i < 0:
-        if enc.round <= 1:
-            raise EncounterError("This is already the first turn of the fight")
-        enc.round -= 1
-        i = len(enc.combatants) - 1
-    while i > 0 and group_of(enc, enc.combatants[i]) and (
-        group_of(enc, enc.combatants[i - 1]) == group_of(enc, enc.combatants[i])
-    ):
-        i -= 1  # a group's turn is taken back whole: to its first member
-    enc.current = enc.combatants[i].id
-    for k, c in enumerate(enc.combatants):
-        c.acted = k < i
-    return [f"Back to {enc.combatants[i].name}'s turn (round {enc.round})"]
-
-
-def delay(enc: Encounter, places: int = 1) -> list[str]:
-    """GEN-04: the current combatant steps ``places`` down the order and the turn passes on.
-
-    Its turn is paused, not ended: no turn-end tick now, and no second turn-start tick when
-    its new place comes up. It cannot be delayed past the last place of the round.
-    """
-    _require_model(enc, "initiative")
-    _require_started(enc)
-    if places < 1:
-        raise EncounterError("Delay by at least one place")
-    cur = current_combatant(enc)
-    if cur is None:
-        raise EncounterError("Nobody is acting")
-    i = enc.index_of(cur.id)
-    # One of a group steps out of it: the rest of the group first, then ``places - 1`` more.
-    with_it = len(group_run(enc, cur)) - 1
-    j = min(i + places + (with_it - 1 if with_it else 0), len(enc.combatants) - 1)
-    if j == i:
-        raise EncounterError(f"{cur.name} is last in the order; end the turn or hold instead")
-    cur.group = ""  # a delay takes it out of its group: the rest of the group acts on
-    enc.combatants.insert(j, enc.combatants.pop(i))
-    after = enc.combatants[j - 1].name
-    return [f"{cur.name} delays until after {after}"] + _begin_turn(enc, enc.combatants[i])
-
-
-def hold(enc: Encounter) -> list[str]:
-    """GEN-04 / NEM-06: the current combatant holds its action; its turn ends and passes on.
-
-    The held action can be used later this round with :func:`use_held`; it lapses when the round
-    ends.
-    """
-    _require_model(enc, "initiative")
-    _require_started(enc)
-    cur = current_combatant(enc)
-    if cur is None:
-        raise EncounterError("Nobody is acting")
-
-    def held() -> list[str]:
-        _touch(enc, cur)
-        cur.held = True
-        return [f"{cur.name} holds an action"] + _next_turn(enc)
-
-    return _recorded(enc, held)
-
-
-def use_held(enc: Encounter, combatant_id: str) -> list[str]:
-    """GEN-04: a holder acts now: it moves just before the current combatant and takes the turn.
-
-    The interrupted combatant resumes when the holder's turn ends (no second turn-start tick).
-    """
-    _require_model(enc, "initiative")
-    _require_started(enc)
-    holder = enc.get(combatant_id)
-    if not holder.held:
-        raise EncounterError(f"{holder.name} is not holding an action")
-    cur = current_combatant(enc)
-    if cur is None or cur.id == holder.id:
-        raise EncounterError(f"{holder.name} cannot interrupt now")
-    enc.combatants.pop(enc.index_of(holder.id))
-    enc.combatants.insert(enc.index_of(cur.id), holder)
-    holder.held = False
-    lines = [f"{holder.name} acts on a held action before {cur.name}"]
-    lines += _begin_turn(enc, holder)
-    holder.economy["action"] = True
-    return lines
+    return _order(enc).previous_turn(enc)
 
 
 def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True) -> list[str]:
@@ -1238,157 +1116,16 @@ def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True)
     return [f"{c.name} {'uses' if used else 'regains'} {kind}"]
 
 
-# --------------------------------------------------------------------------- AP rounds (SOH-10)
+# ------------------------------------------------ what a turn order builds on (issue 25)
 
-
-def next_ap_actor(enc: Encounter) -> Combatant | None:
-    """SOH-10: who acts now: fewest AP spent this round, then higher Quickness, then PCs, then
-    order. Everyone's first action comes before anyone's second; a faster character's extra AP
-    come at the end of the round, once the slower ones are spent."""
-    best: Combatant | None = None
-    best_key: tuple[int, int, bool] | None = None
-    for c in enc.combatants:
-        if c.ap <= 0 or c.defeated:
-            continue
-        key = (c.ap - c.ap_max, c.quickness, c.side == "pc")
-        if best_key is None or key > best_key:
-            best, best_key = c, key
-    return best
-
-
-def _refill_ap(enc: Encounter) -> list[str]:
-    for c in enc.combatants:
-        _touch(enc, c)
-        c.ap = 0 if c.defeated else c.ap_max
-        c.acted = c.ap <= 0
-    return []
-
-
-def _refresh_ap_actor(enc: Encounter) -> list[str]:
-    """Hand the turn to the SOH-10 actor; when everyone is spent a new round refills the AP."""
-    lines: list[str] = []
-    actor = next_ap_actor(enc)
-    if actor is None and any(c.ap_max > 0 and not c.defeated for c in enc.combatants):
-        lines += _new_round(enc) + _refill_ap(enc)
-        actor = next_ap_actor(enc)
-    if actor is None:
-        enc.current = None
-        return lines
-    if actor.id != enc.current:
-        turn = _begin_turn(enc, actor)
-        turn[0] += f" ({actor.ap} AP left)"
-        lines += turn
-    return lines
-
-
-def start_ap_round(enc: Encounter, ap_max_by_id: dict[str, int]) -> list[str]:
-    """SOH-10: set AP maxes (from shadows.py: 5 + ceil(Quickness / 2)) and begin a round.
-
-    Starts the fight if needed (round 1); otherwise forces a new round now, ending every
-    unfinished turn. Combatants not in the mapping keep their current max.
-    """
-    _require_model(enc, "ap_rounds")
-    for cid, ap_max in ap_max_by_id.items():
-        if ap_max < 0:
-            raise EncounterError("AP cannot be negative")
-        enc.get(cid).ap_max = int(ap_max)
-    if not enc.started:
-        return start(enc)
-    lines: list[str] = []
-    for c in enc.combatants:
-        if not c.acted and c.turn_round == enc.round:
-            lines += _end_turn(enc, c)
-    enc.current = None
-    return lines + _new_round(enc) + _refill_ap(enc) + _refresh_ap_actor(enc)
-
-
-def set_ap(
-    enc: Encounter, combatant_id: str, current: int | None = None, maximum: int | None = None
-) -> list[str]:
-    """Adjust a combatant's AP by hand (a late joiner, a GM ruling); the actor is re-picked."""
-    c = enc.get(combatant_id)
-    if maximum is not None:
-        if maximum < 0:
-            raise EncounterError("AP cannot be negative")
-        c.ap_max = maximum
-    if current is not None:
-        if current < 0:
-            raise EncounterError("AP cannot be negative")
-        c.ap = current
-    lines = [f"{c.name} has {c.ap}/{c.ap_max} AP"]
-    if enc.started and enc.model == "ap_rounds":
-        c.acted = c.ap <= 0
-        lines += _refresh_ap_actor(enc)
-    return lines
-
-
-def spend_ap(enc: Encounter, combatant_id: str, n: int = 1, what: str = "") -> list[str]:
-    """SOH-10: spend ``n`` AP of any combatant; at 0 its turn ends; then the actor is re-picked.
-
-    When everyone is spent the round ends: the round counter goes up and AP refills.
-    """
-    _require_model(enc, "ap_rounds")
-    _require_started(enc)
-    c = enc.get(combatant_id)
-    if n < 1:
-        raise EncounterError("Spend at least 1 AP")
-    if n > c.ap:
-        raise EncounterError(f"{c.name} has only {c.ap} AP left")
-    _touch(enc, c)
-    c.ap -= n
-    lines = [f"{c.name} spends {n} AP{' on ' + what if what else ''} ({c.ap} left)"]
-    if c.ap == 0:
-        lines.append(f"{c.name} is spent")
-        lines += _end_turn(enc, c)
-    return lines + _refresh_ap_actor(enc)
-
-
-def counter_action(enc: Encounter, combatant_id: str, cost: int = 1) -> list[str]:
-    """SOH-09: a counter action costs the counterer 1 AP (more if the GM rules so)."""
-    return spend_ap(enc, combatant_id, cost, "a counter action")
-
-
-def pass_turn(enc: Encounter, combatant_id: str) -> list[str]:
-    """SOH-10: a combatant gives up the rest of its AP this round."""
-    _require_model(enc, "ap_rounds")
-    _require_started(enc)
-    c = enc.get(combatant_id)
-    if c.ap <= 0:
-        raise EncounterError(f"{c.name} has no AP left this round")
-    return spend_ap(enc, combatant_id, c.ap, "passing")
-
-
-# --------------------------------------------------------------------------- chosen-next
-
-
-def choosable(enc: Encounter) -> list[Combatant]:
-    """Who may be chosen to act next this round (not acted, not acting); empty = round over."""
-    return [c for c in enc.combatants if not c.acted and not c.defeated and c.id != enc.current]
-
-
-def choose_next(enc: Encounter, combatant_id: str) -> list[str]:
-    """Aspects (chosen-next): the acting character names who acts next.
-
-    Only someone who has not acted this round may be chosen; when everyone has acted the round
-    ends and anyone (the last actor included) may open the next one.
-    """
-    _require_model(enc, "chosen_next")
-    _require_started(enc)
-    target = enc.get(combatant_id)
-    cur = current_combatant(enc)
-    done = {c.id for c in enc.combatants if c.acted or c.defeated}
-    if cur is not None:
-        done.add(cur.id)
-    round_over = len(done) >= len(enc.combatants)
-    if not round_over and target.id in done:
-        raise EncounterError(f"{target.name} has already acted this round")
-    lines: list[str] = []
-    if cur is not None:
-        lines += _end_turn(enc, cur)
-        lines.append(f"{cur.name} chooses {target.name}")
-    if round_over:
-        lines += _new_round(enc)
-    return lines + _begin_turn(enc, target)
+begin_turn = _begin_turn
+"""Make a combatant current; its turn start (and its group's) runs once per round."""
+end_turn = _end_turn
+"""Mark a combatant as having acted; its turn end runs once per round."""
+new_round = _new_round
+"""The next round begins: round effects tick, who acted is cleared."""
+first_up = _first_up
+"""The first combatant from a place on who is not defeated."""
 
 
 # --------------------------------------------------------------------------- effects (GEN-05)
@@ -1421,3 +1158,30 @@ def remove_effect(enc: Encounter, combatant_id: str, name: str) -> list[str]:
             del bearer.conditions[k]
             return [f"{e.name} removed from {bearer.name}"]
     raise EncounterError(f"{bearer.name} has no effect called {name!r}")
+
+
+# The built-in turn orders' own operations, where callers have always found them. Imported last:
+# those modules build on everything above.
+from rulesets.turn_orders.ap_rounds import (  # noqa: E402
+    _refill_ap as _refill_ap,
+)
+from rulesets.turn_orders.ap_rounds import (  # noqa: E402
+    _refresh_ap_actor as _refresh_ap_actor,
+)
+from rulesets.turn_orders.ap_rounds import (  # noqa: E402
+    counter_action as counter_action,
+)
+from rulesets.turn_orders.ap_rounds import (  # noqa: E402
+    next_ap_actor as next_ap_actor,
+)
+from rulesets.turn_orders.ap_rounds import pass_turn as pass_turn  # noqa: E402
+from rulesets.turn_orders.ap_rounds import set_ap as set_ap  # noqa: E402
+from rulesets.turn_orders.ap_rounds import spend_ap as spend_ap  # noqa: E402
+from rulesets.turn_orders.ap_rounds import (  # noqa: E402
+    start_ap_round as start_ap_round,
+)
+from rulesets.turn_orders.chosen_next import choosable as choosable  # noqa: E402
+from rulesets.turn_orders.chosen_next import choose_next as choose_next  # noqa: E402
+from rulesets.turn_orders.initiative import delay as delay  # noqa: E402
+from rulesets.turn_orders.initiative import hold as hold  # noqa: E402
+from rulesets.turn_orders.initiative import use_held as use_held  # noqa: E402

@@ -43,15 +43,13 @@ from rulesets import encounter as er
 from rulesets.base import Character, CheckResult, RuleError
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
+from rulesets.turn_orders import BUILT_IN, TurnOrder, turn_order
 
 Doc = dict[str, Any]
 HealthKind = Literal["pc", "foe", "hp"]
 
-MODEL_LABELS: dict[str, str] = {
-    "initiative": "Initiative order",
-    "ap_rounds": "AP rounds",
-    "chosen_next": "Chosen-next",
-}
+MODEL_LABELS: dict[str, str] = {o.id: o.name for o in BUILT_IN.values()}
+"""The built-in turn orders' names; a game's own: ``turn_order(id, game).name``."""
 TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
 MAX_AMOUNT = 10_000
 MAX_NUMBER = 1_000_000
@@ -180,10 +178,15 @@ class Fight:
     def rules(self) -> FightRules:
         return self.tx.game.fight
 
+    @property
+    def order(self) -> TurnOrder:
+        """The encounter's turn order, as its game knows it."""
+        return turn_order(self.enc.model, self.tx.game)
+
     def save(self) -> None:
         """Store the encounter; the last thing a command does (the document is handed over:
         it shares nested values with this fight, which must not change them afterwards)."""
-        moved = self.doc.get("current") != self.enc.current and self.enc.model != "ap_rounds"
+        moved = self.doc.get("current") != self.enc.current and not self.order.uses_ap
         if moved or self.doc.get("round") != self.enc.round:
             # An attack rolled on a turn that has passed does not land on a later one (T). In
             # AP rounds the actor changes with every AP spent (the attack's own): the round.

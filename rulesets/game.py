@@ -23,6 +23,7 @@ from rulesets.foes import FoeRules
 from rulesets.players import PlayerViewRules
 from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
+from rulesets.turn_orders.base import TurnOrder
 
 API_VERSION = "1.0"
 """The game API this Tableside speaks, ``MAJOR.MINOR``. A game declares the one it was written
@@ -82,6 +83,9 @@ class Game:
     """The decks of cards the game plays with (:mod:`rulesets.decks`): the tray shows them and
     their hands, ``tableside draw --deck ID`` draws from them; none: the game uses no cards."""
     actions: tuple[Action, ...] = ()
+    turn_orders: tuple[TurnOrder, ...] = ()
+    """Turn orders of the game's own (:mod:`rulesets.turn_orders`), beside the built-in three;
+    ``ruleset.turn_model`` may name one of them."""
     summary: str = ""
     """One line on what the game is, for lists of installed games."""
     api_version: str = ""

@@ -21,6 +21,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Literal
 
+from rulesets import turn_orders
 from rulesets.base import Ruleset
 from rulesets.game import API_VERSION, Game, api_problem
 from rulesets.guard import guard_value, one_line, package_of
@@ -101,6 +102,11 @@ def _checked(game_id: str, where: str, loaded: object) -> Game:
     problem = api_problem(loaded.api_version)
     if problem:
         raise GameUnavailable(game_id, where, "incompatible", problem)
+    if loaded.turn_model not in turn_orders.known(loaded):
+        reason = f"its turn model {loaded.turn_model!r} is neither built in nor one it declares"
+        raise GameUnavailable(game_id, where, "broken", reason)
+    # A saved encounter names its turn order by id only: the encounter core finds it here.
+    turn_orders.declare(*loaded.turn_orders)
     return guard_value(loaded, loaded.name or game_id, "")
 
 

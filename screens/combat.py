@@ -36,6 +36,8 @@ from rulesets import fight as fr
 from rulesets import foes as fo
 from rulesets.npc import MAX_QUICK_HD, NPC
 from rulesets.table import Context
+from rulesets.turn_orders import BUILT_IN, turn_order
+from rulesets.turn_orders import known as known_orders
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from screens.panel import PanelScreen
@@ -50,8 +52,8 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
-ORDER_HEADINGS = {"initiative": "Init", "ap_rounds": "AP", "chosen_next": ""}
-"""What the turn-order column holds in each turn model."""
+ORDER_HEADINGS = {o.id: o.heading for o in BUILT_IN.values()}
+"""What the turn-order column holds in each built-in turn model (a game's own: its heading)."""
 
 
 IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
@@ -212,20 +214,11 @@ class CombatScreen(PanelScreen):
         "combat.choose_next": "Choose next",
         "combat.find": "Find",
     }
-    MODEL_KEYS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "spend_ap": ("ap_rounds",),
-        "counter": ("ap_rounds",),
-        "choose_next": ("chosen_next",),
-        "roll_initiative": ("initiative",),
-        "roll_initiative_npcs": ("initiative",),
-        "reroll_initiative": ("initiative",),
-        "party_initiative": ("initiative",),
-        "group_initiative": ("initiative",),
-        "delay": ("initiative",),
-        "hold": ("initiative",),
-        "use_held": ("initiative",),
-    }
-    """Shell keys of one turn model: hidden (and inert) in an encounter of another."""
+    MODEL_KEYS: ClassVar[frozenset[str]] = frozenset().union(
+        *(o.actions for o in BUILT_IN.values())
+    )
+    """Shell keys of one turn model (its TurnOrder's actions): hidden (and inert) in an
+    encounter of another."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -362,7 +355,9 @@ class CombatScreen(PanelScreen):
         enc = self.encounter
         self._set_text("#encounter-title", self._title(enc), style="bold")
         self.table.show(
-            [c.id for c in enc.combatants], self._rows_of(enc), ORDER_HEADINGS[enc.model]
+            [c.id for c in enc.combatants],
+            self._rows_of(enc),
+            turn_order(enc.model, self.game).heading,
         )
         if self._follow is None and enc.current is not None and enc.current != self._last_current:
             # As in Improved Initiative, the selection jumps to whoever's turn it now is, in
@@ -421,9 +416,8 @@ class CombatScreen(PanelScreen):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        models = self.MODEL_KEYS.get(action)
-        if models is not None and self.encounter is not None:
-            return self.encounter.model in models
+        if action in self.MODEL_KEYS and self.encounter is not None:
+            return action in turn_order(self.encounter.model, self.game).actions
         if action == "morale" and self.encounter is not None:
             return self._has_hd or bool(self._doc.get("morale_due"))
         if action == "morale_due" and self.encounter is not None:
@@ -505,8 +499,9 @@ class CombatScreen(PanelScreen):
             table.add_row(*(literal(v) for v in row[:4]), key=row[4])
 
     def _title(self, enc: er.Encounter) -> str:
-        model = cmd.MODEL_LABELS[enc.model]
-        if enc.group_initiative and enc.model == "initiative":
+        order = turn_order(enc.model, self.game)
+        model = order.name
+        if enc.group_initiative and order.uses_initiative:
             model += " (grouped)"
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
@@ -525,11 +520,8 @@ class CombatScreen(PanelScreen):
         if due:
             parts.append(f"Morale check due (s): {', '.join(due)}")
         parts += self.rules.notes(self._doc, names)
-        if enc.model == "chosen_next" and enc.started:
-            left = er.choosable(enc)
-            parts.append(f"Not yet acted: {len(left)}; select one and press c")
-        if enc.model == "ap_rounds" and enc.started:
-            parts.append("a spend AP · x counter (1 AP) · n pass")
+        if said := turn_order(enc.model, self.game).status(enc):
+            parts.append(said)
         if not enc.combatants:
             parts.append("p add the party · b add NPCs · q quick add")
         # The timed effects kept outside the fight tick with its rounds: each with its time left.
@@ -591,17 +583,13 @@ class CombatScreen(PanelScreen):
             name_style = "red strike" if dead else "dim strike"
         if c.side == "pc" and not current:
             name_style = name_style or "bold"
-        if enc.model == "ap_rounds":
-            order = f"{c.ap}/{c.ap_max} AP"
-        elif enc.model == "initiative":
-            order = "–" if c.initiative is None else str(c.initiative)
-        else:
-            order = ""
+        turns = turn_order(enc.model, self.game)
+        order = turns.cell(enc, c)
         effects = self.rules.tags(c)
         return (
             ("▶" if current else "", "bold yellow"),
             (str(pos), ""),
-            (order, "bold" if enc.model == "ap_rounds" else ""),
+            (order, "bold" if turns.uses_ap else ""),
             (name, name_style),
             # Long health or conditions wrap in their own row (and the detail line reads a
             # cell cut after three lines whole): the cut here only bounds a hand-edited save.
@@ -620,13 +608,8 @@ class CombatScreen(PanelScreen):
         bits: list[str] = []
         if c.held:
             bits.append("holding")
-        if enc.model == "ap_rounds":
-            bits.append("spent" if c.ap <= 0 else "")
-        elif enc.model == "chosen_next":
-            bits.append("acted" if c.acted else ("acting" if c.id == enc.current else "to act"))
-        elif c.acted and not c.held:
-            # Holding already says the turn is over: "holding acted" read as two states.
-            bits.append("acted")
+        # Holding already says the turn is over: an order says "acted" only when not holding.
+        bits.append(turn_order(enc.model, self.game).turn_state(enc, c))
         bits.append(self.rules.turn_note(enc, c))
         return " ".join(b for b in bits if b)
 
@@ -799,7 +782,7 @@ class CombatScreen(PanelScreen):
         eid = self._need_encounter()
         if eid is None or self.encounter is None:
             return
-        models = list(er.MODELS)
+        models = known_orders(self.game)
         nxt = models[(models.index(self.encounter.model) + 1) % len(models)]
         self._apply(cmd.SetModel(eid, nxt))
 
@@ -818,7 +801,7 @@ class CombatScreen(PanelScreen):
                     "Turn model",
                     self.game.turn_model,
                     "choice",
-                    choices=er.MODELS,
+                    choices=tuple(known_orders(self.game)),
                 ),
                 Field(
                     "groups",
@@ -886,7 +869,9 @@ class CombatScreen(PanelScreen):
         foe = self.rules.foe
         # Only the initiative turn model orders by initiative: a chosen-next or AP-rounds fight
         # never asks for one (the GM would type a number nothing reads).
-        ordered = self.encounter is None or self.encounter.model == "initiative"
+        ordered = (
+            self.encounter is None or turn_order(self.encounter.model, self.game).uses_initiative
+        )
         asked = [f for f in foe.fields if ordered or f.key != "initiative"]
         fields = [
             Field("name", "Name", "Foe"),
@@ -953,7 +938,7 @@ class CombatScreen(PanelScreen):
         if hp:
             fields.append(Field("hp", "HP", str(c.stats.get("hp", 0)), "int"))
             fields.append(Field("hp_max", "HP max", str(c.stats.get("hp_max", 0)), "int"))
-        if self.encounter is not None and self.encounter.model == "ap_rounds":
+        if self.encounter is not None and turn_order(self.encounter.model, self.game).uses_ap:
             fields.append(Field("ap", "AP left", str(c.ap), "int"))
             fields.append(Field("ap_max", "AP max", str(c.ap_max), "int"))
 

@@ -25,7 +25,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHELL = ("app", "screens", "widgets")
-GAME_PACKAGES = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/__init__.py"))
+GAME_PACKAGES = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/game.py"))
+"""A game's package declares its Game in game.py; other packages of rulesets (turn_orders) are
+the shared core every game builds on."""
 
 
 def _module(path: Path) -> str:

@@ -39,6 +39,7 @@ from rulesets.fight import (
     sheet_quickness,
 )
 from rulesets.table import Tx
+from rulesets.turn_orders import turn_order
 
 __all__ = [
     "MAX_AMOUNT",
@@ -73,9 +74,9 @@ class NewEncounter:
         name = self.name.strip()
         if not name:
             raise RuleError("An encounter needs a name")
-        model = self.model or tx.game.turn_model
-        fight = er.Encounter(id="", name=name, model=model)  # type: ignore[arg-type]
-        fight.group_initiative = self.group_initiative and model == "initiative"
+        order = turn_order(self.model or tx.game.turn_model, tx.game)
+        fight = er.Encounter(id="", name=name, model=order.id)
+        fight.group_initiative = self.group_initiative and order.uses_initiative
         doc_id = tx.insert("encounters", fight.to_dict())
         fight.id = f"e{doc_id}"
         tx.put("encounters", doc_id, fight.to_dict())
@@ -83,7 +84,7 @@ class NewEncounter:
         meta["current_encounter"] = doc_id
         tx.put("meta", 1, meta)
         groups = ", group initiative" if fight.group_initiative else ""
-        return [f"New encounter {name} ({MODEL_LABELS[model]}{groups})"]
+        return [f"New encounter {name} ({order.name}{groups})"]
 
 
 @dataclass(frozen=True)
@@ -120,10 +121,9 @@ class SetModel(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         if fight.enc.started:
             raise RuleError("End the encounter before switching its turn model")
-        if self.model not in er.MODELS:
-            raise RuleError(f"Unknown turn model {self.model!r}")
-        fight.enc.model = self.model  # type: ignore[assignment]
-        return [f"{fight.enc.name} now uses {MODEL_LABELS[self.model]}"]
+        order = turn_order(self.model, fight.tx.game)  # a RuleError naming the known ones
+        fight.enc.model = order.id
+        return [f"{fight.enc.name} now uses {order.name}"]
 
 
 # --------------------------------------------------------------------------- roster
@@ -149,7 +149,7 @@ class AddParty(EncounterCommand):
         ]
         if not new:
             raise RuleError("The whole party is already in this encounter")
-        if fight.enc.model == "ap_rounds":
+        if fight.order.uses_ap:
             for c in new:
                 c.ap_max = fight.ap_max(c)
                 # Joining a running round, they act in it, as a quick-added combatant does.
@@ -215,7 +215,7 @@ class QuickAdd(EncounterCommand):
                 quickness=quickness,
                 stats=stats,
             )
-            if enc.model == "ap_rounds":
+            if fight.order.uses_ap:
                 c.ap_max = fight.ap_max(c)
                 c.ap = c.ap_max if enc.started else 0
             return c
@@ -343,7 +343,7 @@ class StartEncounter(EncounterCommand):
 
     def change(self, fight: Fight) -> list[str]:
         scene = _scene_start(fight) if not fight.enc.started else []
-        if fight.enc.model == "ap_rounds" and not fight.enc.started:
+        if fight.order.uses_ap and not fight.enc.started:
             return er.start_ap_round(fight.enc, _ap_maxes(fight)) + scene
         return er.start(fight.enc) + scene
 
@@ -485,9 +485,9 @@ def _initiative(fight: Fight, c: er.Combatant) -> CheckResult:
 
 
 def _require_initiative(fight: Fight) -> None:
-    if fight.enc.model != "initiative":
+    if not fight.order.uses_initiative:
         raise RuleError(
-            f"{MODEL_LABELS[fight.enc.model]} has no initiative rolls; "
+            f"{fight.order.name} has no initiative rolls; "
             "switch the turn model (alt+m) to use one"
         )
 
@@ -516,7 +516,7 @@ def _roll_for(
     """GEN-04/NEM-05: an initiative for each of ``cs``; with group initiative one roll per
     group of the same NPC (or the number the group already has, ``known``), shared by all of
     it. The rolls said, and who got a number."""
-    groups = fight.enc.group_initiative and fight.enc.model == "initiative"
+    groups = fight.enc.group_initiative and fight.order.uses_initiative
     shared: dict[str, int] = dict(known or {})
     rolled: list[str] = []
     for c in cs:

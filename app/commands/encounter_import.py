@@ -27,7 +27,8 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as er
 from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
-from rulesets.fight import DEFAULT_QUICKNESS, MODEL_LABELS, FightRules, load, sheet_quickness
+from rulesets.fight import DEFAULT_QUICKNESS, FightRules, load, sheet_quickness
+from rulesets.turn_orders import turn_order
 
 
 def carried_hp(current: int | None, ii_max: int | None, new_max: int) -> int:
@@ -111,7 +112,8 @@ class ImportEncounters:
         left_out: list[str] = []
         placed: list[tuple[str, er.Combatant]] = []
         entries = list(saved.entries)
-        if enc.model == "initiative":  # highest first; those with none after, in file order
+        order = turn_order(enc.model, tx.game)
+        if order.uses_initiative:  # highest first; those with none after, in file order
             entries.sort(key=lambda e: -e.initiative if e.initiative is not None else 1 << 40)
         for entry in entries:
             combatant = self._combatant(tx, entry, npcs, party, rules)
@@ -129,14 +131,14 @@ class ImportEncounters:
             fight.enc.ticked_round = saved.round
             ids = {ii_id: c.id for ii_id, c in placed}
             active = ids.get(saved.active_id or "")
-            if active is not None and fight.enc.model == "initiative":
+            if active is not None and order.uses_initiative:
                 fight.enc.current = active
             current = next((c for c in fight.enc.combatants if c.id == fight.enc.current), None)
             turn = f", {current.name}'s turn" if current is not None else ""
             fight.save()
         state = f"round {saved.round}{turn}" if saved.round > 0 and enc.combatants else "not started"
         line = (
-            f"Encounter {name} recreated ({MODEL_LABELS[enc.model]}): "
+            f"Encounter {name} recreated ({order.name}): "
             f"{len(placed)} combatant(s), {state}"
         )
         said = [line]
@@ -186,7 +188,7 @@ class ImportEncounters:
             quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
             combatant = er.Combatant(
                 name=entry.name[:80], side="npc", ref=str(npc_id), stats=stats,
-                quickness=quickness if tx.game.turn_model == "ap_rounds" else 0,
+                quickness=quickness if turn_order(tx.game.turn_model, tx.game).uses_quickness else 0,
             )
             combatant.defeated = entry.current_hp is not None and entry.current_hp <= 0
         combatant.initiative = entry.initiative

@@ -37,6 +37,7 @@ from rulesets.fight import (
 )
 from rulesets.npc import ATTRIBUTE_RANGE
 from rulesets.table import Tx
+from rulesets.turn_orders import turn_order
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -341,7 +342,7 @@ class AddNpcsToEncounter:
         def factory(who: str) -> enc_rules.Combatant:
             stats = foes.make(who, block, next(queue))
             made = enc_rules.Combatant(name=who, side="npc", ref=str(self.npc_id), stats=stats)
-            if fight.model == "ap_rounds":
+            if turn_order(fight.model, tx.game).uses_ap:
                 # An HD statblock has no Quickness: the tracker's default. Joining a running
                 # round, they act in it (as a quick-added combatant does), not sit it out spent.
                 # One Quickness serves both its AP and its defence.
