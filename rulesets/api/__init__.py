@@ -36,6 +36,18 @@ from rulesets.decks import (
     load_deck,
     save_deck,
 )
+from rulesets.encounter import (
+    Combatant,
+    Effect,
+    Encounter,
+    EncounterError,
+    begin_turn,
+    current_combatant,
+    end_turn,
+    first_up,
+    group_run,
+    new_round,
+)
 from rulesets.fight import HD_FOES, FightRules, FoeSheet, Hit
 from rulesets.foes import HD_FOE_RULES, Foe, FoeRules, RollKind, Strike, Swing, generic_roll
 from rulesets.game import API_VERSION, DemoPC, Game
@@ -43,11 +55,20 @@ from rulesets.npc import NPC
 from rulesets.players import Band, Hand, PlayerViewRules, band_of, pool
 from rulesets.sheet import Adding, Rest, RestCall, SheetRow, SheetRules
 from rulesets.table import Action, Command, Context, Field, Panel, PcChange, Reader, Tx, need_pc
-
-# LEAD: add `from rulesets.turn_orders import TurnOrder` (and "TurnOrder" in __all__) once the
-# turn-orders branch (rulesets/turn_orders/) is merged.
+from rulesets.turn_orders import TurnOrder
 
 __all__ = [
+    "Combatant",
+    "Effect",
+    "Encounter",
+    "EncounterError",
+    "begin_turn",
+    "current_combatant",
+    "end_turn",
+    "first_up",
+    "group_run",
+    "new_round",
+    "TurnOrder",
     "API_VERSION",
     "HD_FOES",
     "HD_FOE_RULES",
