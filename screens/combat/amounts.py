@@ -1,0 +1,282 @@
+"""The inline amount under the table: damage, healing, an area marked with +, and an
+attack (A) landed with T, typed where the GM looks instead of in a dialog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from textual import events
+
+from app.commands import combat as cmd
+from app.commands.npcs import (
+    RollKind,
+    RollStatblock,
+)
+from rulesets import encounter as er
+from rulesets import fight as fr
+from rulesets import foes as fo
+from screens.combat.base import (
+    _Inline,
+)
+from screens.combat.pane import CombatPane
+from screens.form import Field, FieldError, FormScreen
+from screens.form import clean as clean_field
+from widgets.literal import clean
+
+
+class CombatAmounts(CombatPane):
+    """Damage, healing and landing attacks, typed inline under the table."""
+
+    # --- actions: health ------------------------------------------------------------------------
+    def action_damage(self) -> None:
+        self._health_change("Damage", self.rules.damage_form)
+
+    def action_heal(self) -> None:
+        self._health_change("Heal", self.rules.heal_form)
+
+    def action_mark(self) -> None:
+        """+: mark or unmark the selected for an area; the cursor then moves down one row (the
+        next foe of a group is one + away), and the line under the table says so."""
+        c = self._selected()
+        if c is None:
+            return
+        self._marked ^= {c.id}
+        self.refresh_data()
+        row = self.table.cursor_row
+        self.action_cursor(1)
+        moved = self.table.cursor_row != row
+        done = "marked" if c.id in self._marked else "unmarked"
+        count = len(self._area())
+        after = self._selected() if moved else None
+        where = (
+            f"the cursor moved down to {after.name}"
+            if after is not None
+            else "the cursor stays (last row)"
+        )
+        lands = f"t or l lands on all {count} marked" if count else "nothing marked"
+        self.show_result([f"{c.name} {done} · {where} · {lands}"])
+
+    def _area(self) -> tuple[str, ...]:
+        """The marked combatants still in the fight, in turn order."""
+        enc = self.encounter
+        if enc is None or not self._marked:
+            return ()
+        return tuple(c.id for c in enc.combatants if c.id in self._marked)
+
+    def _land(self, amount: str, answers: dict[str, Any], heal: bool, one: str) -> None:
+        """Apply to the marked combatants (then unmark them), or to ``one`` alone."""
+        eid = self.encounter_id
+        if eid is None:
+            return
+        area = self._area()
+        if area:
+            if self._apply(cmd.Area(eid, area, amount, answers, heal)) is not None:
+                self._marked = set()
+                self.refresh_data()
+        elif heal:
+            self._apply(cmd.Heal(eid, one, amount, answers))
+        else:
+            self._apply(cmd.Damage(eid, one, amount, answers))
+
+    def action_damage_last_roll(self) -> None:
+        """T: the attack waiting to land (A) lands on its target; without one, the log's last
+        roll lands on the selected: what an attack roll deals, else its total."""
+        if self._strike() is not None:
+            self._land_strike("")
+            return
+        c = self._selected()
+        if c is None:
+            return
+        rolls = [e for _, e in self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")]
+        if not rolls or not isinstance(rolls[-1].get("total"), int):
+            self.notify("No roll in the log yet (d rolls dice)", severity="warning")
+            return
+        entry = rolls[-1]
+        dealt = entry.get("damage", entry["total"])  # an attack's damage, never its to-hit
+        if not isinstance(dealt, int) or isinstance(dealt, bool):
+            dealt = 0
+        self._land(str(max(0, dealt)), {}, False, c.id)
+
+    def _strike(self) -> dict[str, Any] | None:
+        """The attack waiting to land in the running encounter (A rolled it), if any."""
+        if self.encounter_id is None:
+            return None
+        doc = self.campaign.doc("encounters", self.encounter_id) or {}
+        found = doc.get(fo.STRIKE_KEY)
+        return found if isinstance(found, dict) else None
+
+    def _land_strike(self, answer: str, answers: dict[str, Any] | None = None) -> None:
+        eid = self.encounter_id
+        if eid is not None:
+            self._apply(fo.LandStrike(eid, answer=answer, answers=answers or {}))
+
+    def _offer_strike(self) -> None:
+        """After A: where the game asks the defender something before the attack lands (a
+        defence roll, its total, its cards), the line under the table asks it; T or enter
+        lands it."""
+        strike = self._strike()
+        if strike is None or not strike.get("hits") or not strike.get("ask"):
+            return
+        enc = self.encounter
+        try:
+            target = enc.get(str(strike.get("target"))) if enc is not None else None
+        except er.EncounterError:
+            target = None
+        if target is None:
+            return
+        form = self.rules.damage_form(fr.health_kind(target))
+        asked = tuple(f for f in form if f.key == strike["ask"])
+        if not asked:
+            return
+        attacker = self._seen.get(str(strike.get("attacker")))
+        who = attacker.combatant.name if attacker is not None else "The attack"
+        brief = str(strike.get("brief") or " + ".join(str(h) for h in strike["hits"]))
+        said = clean(f"{who} → {target.name}: {brief}", 200)
+        hint = clean(str(strike.get("hint") or ""), 300)
+        self._inline = _Inline("Land", asked, target.id, target.name, strike=said, hint=hint)
+        self._set_text("#combat-amount", self._inline.line(), style="bold")
+
+    def _health_change(
+        self,
+        verb: str,
+        form: Callable[[fr.HealthKind], tuple[Field, ...]],
+    ) -> None:
+        """Ask the game's form for where the selected's health lives, then apply (to every
+        marked combatant when some are marked)."""
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        area = self._area()
+        who = f"{len(area)} marked" if area else c.name
+        self._inline = _Inline(verb, tuple(form(fr.health_kind(c))), c.id, who)
+        self._set_text("#combat-amount", self._inline.line(), style="bold")
+
+    def close_amount(self) -> None:
+        self._inline = None
+        self._show_detail()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste while an amount is typed goes into it (cut at 40 characters)."""
+        inline = self._inline
+        if inline is None:
+            return
+        event.stop()
+        inline.typed = (inline.typed + event.text.replace("\n", " "))[:40]
+        self._set_text("#combat-amount", inline.line(), style="bold")
+
+    def amount_form(self) -> None:
+        """The game's whole damage or heal form, the typed amount filled in."""
+        inline = self._inline
+        if inline is None:
+            return
+        if inline.strike:
+            self._strike_form(inline)
+            return
+        typed = inline.typed
+        fields = [replace(f, default=typed) if k == 0 else f for k, f in enumerate(inline.fields)]
+        self.close_amount()
+        # The form starts past the amount once it is typed, or where the game lets it be blank
+        # (an attack card instead); a required amount not typed yet is where it starts.
+        skip = len(fields) > 1 and (typed.strip() or not fields[0].required)
+        start = 1 if skip else 0
+
+        def done(v: dict[str, Any] | None) -> None:
+            if v is not None:
+                self._land(
+                    str(v.get("amount") or ""), v, inline.verb == "Heal", inline.combatant_id
+                )
+
+        self.app.push_screen(
+            FormScreen(f"{inline.verb} {inline.who}", fields, start=start),
+            done,
+        )
+
+    def _strike_form(self, inline: _Inline) -> None:
+        """tab while an attack waits to land: the target's whole damage form, what the attack
+        came to filled in (the GM may change the target's answers, or the amount)."""
+        strike = self._strike() or {}
+        total = sum(int(h) for h in strike.get("hits", ()) if str(h).lstrip("-").isdigit())
+        typed = {inline.fields[0].key: inline.typed} if inline.fields and inline.typed else {}
+        answers = {**dict(strike.get("answers") or {}), **typed}
+        try:
+            target = self.encounter.get(inline.combatant_id) if self.encounter else None
+        except er.EncounterError:
+            target = None
+        self.close_amount()
+        if target is None:
+            return
+        fields = [
+            replace(
+                f, default=str(total) if f.key == "amount" else str(answers.get(f.key, f.default))
+            )
+            for f in self.rules.damage_form(fr.health_kind(target))
+        ]
+
+        def done(v: dict[str, Any] | None) -> None:
+            if v is not None:
+                self._land_strike("", {k: val for k, val in v.items() if val is not None})
+
+        self.app.push_screen(FormScreen(f"Land on {target.name}", fields, start=0), done)
+
+    def _amount_typed(self) -> None:
+        inline = self._inline
+        if inline is None:
+            return
+        if inline.strike:
+            self.close_amount()
+            self._land_strike(inline.typed)
+            return
+        try:
+            values = {
+                f.key: clean_field(f, inline.typed if k == 0 else f.default)
+                for k, f in enumerate(inline.fields)
+            }
+        except FieldError as exc:
+            self._set_text("#combat-last", f"✗ {exc}")
+            self._said_version = self.campaign.version
+            return
+        self.close_amount()
+        self._land(
+            str(values.get("amount") or ""), values, inline.verb == "Heal", inline.combatant_id
+        )
+
+    def action_temp_hp(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        self._ask(
+            f"Temporary HP: {c.name}",
+            [Field("n", "Temporary HP (0 removes)", "5", "int")],
+            lambda v: self._apply(cmd.TempHp(eid, c.id, int(v["n"]))),
+        )
+
+    def action_statblock_roll(self, kind: RollKind) -> None:
+        """A, V, K, M, E: the selected combatant's attack (by its game's mechanic, at a named
+        target: T lands it), save or defence, skill, morale or Effort roll."""
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        if kind == "attack":
+            attacker, target = self._attack_pair()
+            if attacker is None:
+                self.notify(f"{c.name} has no statblock to attack with", severity="warning")
+                return
+            command = fo.FoeAttack(
+                eid, attacker.id, target.id if target else "", attribute=self.roll_with
+            )
+            if self._apply(command) is not None:
+                self._offer_strike()
+            return
+        self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
+
+    def action_attack_why_not(self) -> None:
+        seen = self._seen.get(self.table.selected_id or "")
+        name = seen.combatant.name if seen is not None else "Nobody selected"
+        who = f"{name} has no statblock to attack with" if seen is not None else name
+        self.notify(
+            f"{who}: A attacks with a foe's statblock; select a foe, or let one act",
+            severity="warning",
+            markup=False,
+        )

@@ -1,0 +1,306 @@
+"""The combat tracker's ground floor: its state, the reads every part shares, and sending a
+command. The tracker is built in floors, each a class on the one below, by what it shows:
+:mod:`.rows` (the table and the encounter list), :mod:`.pane` (the statblock pane),
+:mod:`.amounts` (the inline damage and heal entry), :mod:`.find` (the jump by name),
+:mod:`.forms` (the forms that add and edit), and :mod:`.screen` (the keys and the layout).
+Each floor calls only its own and the floors below; the turn order's own parts are asked of
+the encounter's :class:`rulesets.turn_orders.TurnOrder`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Static
+
+from rulesets import encounter as er
+from rulesets import fight as fr
+from rulesets import foes as fo
+from rulesets.npc import NPC
+from rulesets.table import Context
+from rulesets.turn_orders import BUILT_IN
+from screens.form import Field, FormScreen
+from screens.panel import PanelScreen
+from widgets.combat_table import CombatTable, Row
+from widgets.event_line import fitted
+from widgets.literal import literal
+
+
+def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
+    return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
+
+
+ORDER_HEADINGS = {o.id: o.heading for o in BUILT_IN.values()}
+"""What the turn-order column holds in each built-in turn model (a game's own: its heading)."""
+
+
+IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
+"""What the amount line says while nothing is being typed in it."""
+
+ROLL_WITH = ("brawl", "wit", "will")
+"""What the statblock's attack, save and skill roll with, in the order B steps through."""
+STATBLOCK_KEYS: tuple[str, ...] = (
+    *("sb_attack", "sb_save", "sb_skill", "sb_morale", "sb_effort"),
+    *("sb_roll_with", "sb_full_effort", "damage_last"),
+)
+"""Binding ids of the selected combatant's statblock keys, which the pane lists."""
+
+
+@dataclass
+class _Inline:
+    """What the inline amount is for: damage or heal, the game's form, the target."""
+
+    verb: str
+    fields: tuple[Field, ...]
+    combatant_id: str
+    who: str
+    typed: str = ""
+    strike: str = ""
+    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
+    hint: str = ""
+
+    def line(self) -> str:
+        if self.strike:
+            label = self.fields[0].label if self.fields else "Answer"
+            line = (
+                f"{self.strike} · {label.split(' (')[0]}: {self.typed}▏  "
+                "(T/enter lands · tab: form · esc: later)"
+            )
+            return f"{line} · {self.hint}" if self.hint else line
+        more = [f.label.split(" (")[0] for f in self.fields[1:]]
+        label = self.fields[0].label if self.fields else "Amount"
+        # The first two fields tab opens, and how many more: the amount line has two rows, and
+        # Shadows' twelve names ran it past them (issue 15).
+        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
+        hint = f"tab: {named} · " if more else ""
+        return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
+
+
+@dataclass
+class _Find:
+    """A jump to a combatant by part of its name (/): what is typed, which match, and where the
+    selection was (escape goes back there)."""
+
+    start: str | None
+    typed: str = ""
+    hit: int = 0
+
+
+@dataclass
+class _Seen:
+    """A combatant's document, its parse, and the row last shown for it."""
+
+    raw: dict[str, Any]
+    combatant: er.Combatant
+    row_key: tuple[Any, ...] | None = None
+    row: Row | None = None
+
+
+class CombatBase(PanelScreen):
+    """The tracker's state and the calls every part of it shares."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.encounter_id: int | None = None
+        self.encounter: er.Encounter | None = None
+        self._doc: dict[str, Any] = {}
+        self._list_rows: list[tuple[str, str, str, str, str]] = []
+        self._follow: str | None = None
+        self._last_current: str | None = None
+        self._seen: dict[str, _Seen] = {}
+        """Each combatant as last read and shown, so a keypress in a 300-strong fight parses
+        and lays out only the combatants it changed."""
+        self._next_seen: dict[str, _Seen] = {}
+        self._said_version = -1
+        """Campaign version the event line speaks of."""
+        self._shown_text: dict[str, object] = {}
+        self._wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        """Per auto-height line: its wrapped line count and size when last shown."""
+        self._has_hd = False
+        """The running encounter has an HD NPC (the morale key works)."""
+        self._inline: _Inline | None = None
+        self._marked: set[str] = set()
+        """Combatants marked (+) for one damage or heal on all of them (an area)."""
+        self._keys_for: tuple[object, ...] = ()
+        """What the shell keys on offer were last worked out for (model, HD NPCs present,
+        whether the selection has a statblock)."""
+        self._block: NPC | None = None
+        """The selected combatant's statblock (None: it has none): its keys work."""
+        self._pane_choice: bool | None = None
+        """The GM showed (True) or hid (False) the statblock pane by alt+s; None: by width."""
+        self._width = 0
+        self._block_of: tuple[object, object] = (None, None)
+        """What :attr:`_block` was built from (the library document, the quick-add HD)."""
+        self._head_shown: Text | None = None
+        """The pane's head as last shown: it is built again on every refresh (a few lines) and
+        redrawn only when it reads differently, so whatever reaches it (a hit on a PC's sheet,
+        the party panel, undo) shows at once."""
+        self._pane_body: tuple[object, ...] = ()
+        """What the pane's statblock part last showed (the next Goblin shares it)."""
+        self.roll_with = ROLL_WITH[0]
+        """The attribute the statblock's attack, save and skill roll with (B steps it)."""
+        self._finding: _Find | None = None
+        """A jump by name being typed (/), on the line under the table."""
+        self._acting: set[str] = set()
+        """Whose turn it is: the current combatant and, with group initiative, its group."""
+        self._chosen: str | None = None
+        """The row the GM moved the selection onto (j/k, a jump) since the last change: a
+        spend of AP (a) is that one's; otherwise it is whose turn it is."""
+
+    def _follow_table(self) -> None:
+        # What a narrow table leaves out of the selected row, on a line of its own.
+        self._set_text("#combat-detail", self.table.detail(), style="italic")
+        self.set_class(self.table.gives_way, "-gives-way")
+
+    @property
+    def table(self) -> CombatTable:
+        return self.query_one("#combatants", CombatTable)
+
+    @property
+    def rules(self) -> fr.FightRules:
+        return self.game.fight
+
+    def game_context(self) -> Context:
+        cid = self.table.selected_id if self.is_mounted else None
+        seen = self._seen.get(cid) if cid is not None else None
+        return Context(
+            read=self.campaign,
+            game=self.game,
+            panel=self.PANEL_ID,
+            encounter_id=self.encounter_id,
+            encounter=self._doc or None,
+            combatant=seen.raw if seen is not None and seen.raw else None,
+        )
+
+    def _set_text(self, selector: str, text: str, style: str = "") -> None:
+        # A Static update costs a layout pass of the whole screen; most keypresses leave the
+        # status line as it was, and the title is one line high whatever it says.
+        if self._shown_text.get(selector) != (text, style):
+            self._shown_text[selector] = (text, style)
+            shown = literal(text, style=style, limit=1000)
+            static = self.query_one(selector, Static)
+            if selector == "#encounter-title":
+                static.update(shown, layout=False)
+            else:
+                # Mostly one line; a long one wraps (to its max-height): a layout pass only
+                # when its height changes.
+                self._update_sized(static, shown)
+
+    def _read_combatant(self, raw: dict[str, Any]) -> er.Combatant:
+        """Parse a combatant, or reuse last refresh's parse if its document is unchanged: the
+        screen only reads combatants, and a keypress changes one or two of three hundred."""
+        cid = str(raw.get("id", ""))
+        seen = self._seen.get(cid)
+        if seen is not None and seen.raw == raw:
+            self._next_seen[cid] = seen
+            return seen.combatant
+        combatant = er.Combatant.from_dict(raw)
+        self._next_seen[cid] = _Seen(raw, combatant)
+        return combatant
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _selected(self) -> er.Combatant | None:
+        enc = self.encounter
+        cid = self.table.selected_id
+        if enc is None or cid is None:
+            self.notify("Select a combatant first (j/k)", severity="warning")
+            return None
+        try:
+            return enc.get(cid)
+        except er.EncounterError:
+            return None
+
+    def _apply(self, command: Any, follow: str | None = None) -> list[str] | None:
+        self._follow = follow
+        return self.send(command)
+
+    def send(self, command: Any, refused: Callable[[str], None] | None = None) -> list[str] | None:
+        # A change made on the row the GM moved to (damage on a target) uses that choice up:
+        # the next spend of AP is the acting combatant's again.
+        self._chosen = None
+        return super().send(command, refused)
+
+    def show_result(self, lines: list[str]) -> None:
+        # What just happened goes on a line under the table, not in a toast: at the table a GM
+        # presses n forty times a fight, and stacked toasts would cover the order.
+        # As many of the newest lines as fit its three rows, whole: the rest are counted (S
+        # over five foes cut the fifth result mid-word).
+        self._set_text("#combat-last", fitted(lines, self._last_rows))
+        self._said_version = self.campaign.version
+
+    def _last_rows(self, text: str) -> int:
+        static = self.query_one("#combat-last", Static)
+        width = static.content_size.width or max(1, self.app.size.width - 2)
+        return len(literal(text, limit=1000).wrap(self.app.console, width))
+
+    def _need_encounter(self) -> int | None:
+        if self.encounter_id is None:
+            self.notify("No encounter yet: ctrl+n makes one", severity="warning")
+        return self.encounter_id
+
+    def _ask(
+        self, title: str, fields: list[Field], then: Callable[[dict[str, Any]], object]
+    ) -> None:
+        def done(result: dict[str, Any] | None) -> None:
+            if result is not None:
+                then(result)
+
+        self.app.push_screen(FormScreen(title, fields), done)
+
+    def _on_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
+        eid = self._need_encounter()
+        c = self._selected() if eid is not None else None
+        if eid is not None and c is not None:
+            self._apply(make(eid, c), c.id if follow else None)
+
+    def _on_encounter(self, make: Callable[[int], Any]) -> None:
+        eid = self._need_encounter()
+        if eid is not None:
+            self._apply(make(eid))
+
+    def _attack_pair(self) -> tuple[er.Combatant | None, er.Combatant | None]:
+        """Who attacks whom on A: the selected, if it has a statblock (at its default target);
+        else the one acting, if it has one, at the selected on the other side."""
+        enc = self.encounter
+        cid = self.table.selected_id if self.is_mounted else None
+        if enc is None or cid is None:
+            return None, None
+        seen = self._seen.get(cid)
+        if seen is None:
+            return None, None
+        if self._block is not None:
+            return seen.combatant, None
+        acting = enc.current
+        actor = self._seen.get(acting) if acting else None
+        if (
+            actor is not None
+            and actor.combatant.id != cid
+            and fo.has_statblock(actor.combatant)
+            and actor.combatant.side != seen.combatant.side
+            and not seen.combatant.defeated
+        ):
+            return actor.combatant, seen.combatant
+        return None, None
+
+    def _roll_kind(self, kind: str) -> str:
+        """V is the game's answer to an attack: a save where it has one, else its defence."""
+        rolls = self.game.foes.rolls
+        if kind == "save" and "save" not in rolls and "defence" in rolls:
+            return "defence"
+        return kind
+
+    def _update_sized(self, static: Static, text: Text) -> None:
+        """Show ``text``; lay the screen out again only if its height changes: a layout pass
+        reflows the 300-row table and repaints its scrollbar a frame later (issue 26)."""
+        width = static.size.width
+        lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
+        key = (width, static.size.height)
+        same = width > 0 and (
+            lines == static.size.height or self._wrapped.get(id(static)) == (lines, key)
+        )
+        self._wrapped[id(static)] = (lines, key)
+        static.update(text, layout=not same)
