@@ -25,10 +25,11 @@ from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
 from rulesets.turn_orders.base import TurnOrder
 
-API_VERSION = "1.0"
+API_VERSION = "1.1"
 """The game API this Tableside speaks, ``MAJOR.MINOR``. A game declares the one it was written
 for (:attr:`Game.api_version`); it loads when the major is this one's and its minor is not
-newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API)."""
+newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API).
+1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module."""
 
 
 def _version(text: str) -> tuple[int, int] | None:

@@ -33,10 +33,12 @@ from rulesets.turn_orders import (
     UnknownTurnOrder,
     ap_rounds,
     chosen_next,
+    declare,
     initiative,
     known,
     turn_order,
 )
+from rulesets.turn_orders.ap_rounds import APRounds
 from tests.apphelpers import SIZE, screen_text
 from tests.test_toy_game import DUEL, RULESET
 
@@ -288,3 +290,27 @@ def test_a_save_may_name_its_games_order_and_no_other(sides: Game) -> None:
     schema.check_document("encounters", "1", doc, "sides")
     with pytest.raises(schema.SchemaError, match=r"encounters\[1\].*Unknown turn model 'sides'"):
         schema.check_document("encounters", "1", doc, "somnihil")
+
+
+class Hurried(APRounds):
+    """A game's own AP order: the built-in's rules under another name and heading."""
+
+    id = "hurried"
+    name = "hurried rounds"
+    heading = "AP!"
+
+
+def test_a_games_own_action_point_order_spends_and_refills_ap() -> None:
+    """Before: spending AP was refused in any order but the built-in "ap_rounds" by name, so a
+    game's own AP order could not even start its fight."""
+    hurried = Hurried()
+    declare(hurried)
+    enc = fight("hurried", pc("Ann", quickness=4), npc("Orc", quickness=2))
+    er.start_ap_round(enc, {c.id: 2 for c in enc.combatants})
+    actor = er.current_combatant(enc)
+    assert actor is not None and actor.name == "Ann" and enc.round == 1
+    er.spend_ap(enc, actor.id, 2)
+    assert [c.ap for c in enc.combatants] == [0, 2]
+    assert hurried.cell(enc, enc.combatants[1]) == AP_ROUNDS.cell(enc, enc.combatants[1])
+    with pytest.raises(er.EncounterError, match="works in a turn order with action points"):
+        er.spend_ap(fight("initiative", pc("Bo")), "c1", 1)
