@@ -66,7 +66,10 @@ def _warm_up() -> None:
     from rulesets.dice import warm_up
 
     warm_up()
-    for module in ("screens.tray", "screens.npcs", "screens.party", "screens.help"):
+    # The tracker's commands first (app.lazy: the screen imports them on first use): the GM's
+    # first key is most likely a tracker key.
+    modules = ("app.commands.combat", "app.commands.npcs")
+    for module in (*modules, "screens.tray", "screens.npcs", "screens.party", "screens.help"):
         importlib.import_module(module)
 
 

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 
-from app.commands import combat as cmd
-from app.commands.npcs import (
-    RollKind,
-    RollStatblock,
-)
+from app.lazy import LazyModule
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
@@ -24,6 +20,14 @@ from screens.combat.pane import CombatPane
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
 from widgets.literal import clean
+
+if TYPE_CHECKING:
+    from app.commands import combat as cmd
+    from app.commands import npcs
+    from app.commands.npcs import RollKind
+else:
+    cmd = LazyModule("app.commands.combat")
+    npcs = LazyModule("app.commands.npcs")
 
 
 class CombatAmounts(CombatPane):
@@ -269,7 +273,7 @@ class CombatAmounts(CombatPane):
             if self._apply(command) is not None:
                 self._offer_strike()
             return
-        self._apply(RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
+        self._apply(npcs.RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
 
     def action_attack_why_not(self) -> None:
         seen = self._seen.get(self.table.selected_id or "")

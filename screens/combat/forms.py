@@ -3,12 +3,9 @@ temporary HP, morale, AP and the party's initiative."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.commands import combat as cmd
-from app.commands.npcs import (
-    AddNpcsToEncounter,
-)
+from app.lazy import LazyModule
 from rulesets import fight as fr
 from rulesets.npc import MAX_QUICK_HD
 from rulesets.turn_orders import known as known_orders
@@ -16,6 +13,13 @@ from rulesets.turn_orders import turn_order
 from screens.combat.find import CombatFind
 from screens.form import Field
 from widgets.literal import clean
+
+if TYPE_CHECKING:
+    from app.commands import combat as cmd
+    from app.commands import npcs
+else:
+    cmd = LazyModule("app.commands.combat")
+    npcs = LazyModule("app.commands.npcs")
 
 
 class CombatForms(CombatFind):
@@ -133,7 +137,7 @@ class CombatForms(CombatFind):
                 f"Add {clean(str(doc.get('name', '?')), 40)} to the fight",
                 [Field("count", "How many", "1", "int", minimum=1), *hp],
                 lambda v: self._apply(
-                    AddNpcsToEncounter(chosen, int(v["count"]), v.get("hp") or "rolled")
+                    npcs.AddNpcsToEncounter(chosen, int(v["count"]), v.get("hp") or "rolled")
                 ),
             )
 

@@ -3,20 +3,17 @@ conditions, morale due) and its statblock with the keys that roll it, or a PC's 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
-from app.commands.npcs import (
-    RefreshInstanceEffort,
-    instance_block,
-)
+from app.lazy import LazyModule
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
-from rulesets.npc import NPC
+from rulesets.npc import NPC, statblock_of
 from screens.combat.base import (
     IDLE_AMOUNT,
     ROLL_WITH,
@@ -26,6 +23,11 @@ from screens.combat.base import (
 from screens.combat.rows import CombatRows
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
+
+if TYPE_CHECKING:
+    from app.commands import npcs
+else:
+    npcs = LazyModule("app.commands.npcs")
 
 
 class CombatPane(CombatRows):
@@ -93,7 +95,7 @@ class CombatPane(CombatRows):
                 block = self._block  # the same library NPC (the next Goblin): built already
             else:
                 try:
-                    block = instance_block(c, library)
+                    block = statblock_of(c.stats, library)
                 except (TypeError, ValueError, KeyError):
                     block = None  # a hand-edited statblock the rules cannot build: no keys
                 self._block_of = made_of
@@ -273,4 +275,4 @@ class CombatPane(CombatRows):
 
     def action_full_effort(self) -> None:
         """F: the selected combatant's Effort is full again (after a rest)."""
-        self._on_selected(lambda e, c: RefreshInstanceEffort(e, c.id))
+        self._on_selected(lambda e, c: npcs.RefreshInstanceEffort(e, c.id))

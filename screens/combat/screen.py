@@ -11,7 +11,7 @@ and in the command palette).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -19,7 +19,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Label, Static
 
-from app.commands import combat as cmd
+from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN, turn_order
@@ -30,6 +30,11 @@ from screens.combat.base import (
 from screens.combat.forms import CombatForms
 from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
+
+if TYPE_CHECKING:
+    from app.commands import combat as cmd
+else:
+    cmd = LazyModule("app.commands.combat")
 
 
 class CombatScreen(CombatForms):
