@@ -29,8 +29,8 @@ from typing import Any
 
 import orjson
 
+from app.player_settings import SECRET_KEY
 from app.player_view import (
-    SECRET_KEY,
     Data,
     Lockout,
     PlayerSettings,

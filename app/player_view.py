@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.player_settings import FOE_HEALTH, SECRET_KEY, SETTINGS_KEY
 from rulesets import encounter as er
 from rulesets.decks import deck_hands
 from rulesets.game import Game
@@ -27,9 +28,6 @@ from rulesets.turn_orders import turn_order
 Data = Mapping[str, Mapping[str, dict[str, Any]]]
 """A campaign as read: ``{table: {doc_id: document}}``."""
 
-FOE_HEALTH: tuple[str, ...] = ("label", "hidden", "numbers")
-SETTINGS_KEY = "player_view"
-SECRET_KEY = "player_secret"
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """No 0/O, 1/I/L: a code read off a screen and typed on a phone must not be ambiguous."""
@@ -63,19 +61,6 @@ class PlayerSettings:
             show_round=bool(raw.get("show_round", default.show_round)),
             show_ap=bool(raw.get("show_ap", default.show_ap)),
         )
-
-
-def settings_problem(raw: Any) -> str | None:
-    """Why a saved ``player_view`` cannot be used (``"'foe_health' must be …"``), or None."""
-    if not isinstance(raw, dict):
-        return "must be an object"
-    foe = raw.get("foe_health", "label")
-    if foe not in FOE_HEALTH:
-        return f"'foe_health' must be one of {', '.join(FOE_HEALTH)}"
-    for key in ("show_round", "show_ap"):
-        if not isinstance(raw.get(key, True), bool):
-            return f"'{key}' must be true or false"
-    return None
 
 
 # --- codes -----------------------------------------------------------------------------------

@@ -262,7 +262,7 @@ def _check_fields(doc: dict[str, Any], table: str, where: str) -> None:
 
 
 def _check_meta(doc: dict[str, Any], where: str) -> None:
-    from app.player_view import SETTINGS_KEY, settings_problem
+    from app.player_settings import SETTINGS_KEY, settings_problem
     from rulesets.clock import CLOCK_KEY, clock_problem
 
     _check_fields(doc, "meta", where)

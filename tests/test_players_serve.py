@@ -134,7 +134,8 @@ def test_a_phone_shows_the_view_follows_the_gm_and_opens_a_hand_by_touch(tmp_pat
 
     from app.commands import combat as cmd
     from app.commands.players import SetPlayerView
-    from app.player_view import SECRET_KEY, PlayerSettings, pc_code
+    from app.player_settings import SECRET_KEY
+    from app.player_view import PlayerSettings, pc_code
     from app.queries import current_encounter
     from rulesets import encounter as er
     from rulesets.shadows import cards

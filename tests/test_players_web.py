@@ -24,7 +24,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from app.commands import combat as cmd
 from app.commands.players import SetPlayerView
 from app.player_server import HANDLER_LIMITS, MAX_PAGES, SERVER, make_app, quiet_logging
-from app.player_view import SECRET_KEY, Lockout, PlayerSettings, pc_code
+from app.player_settings import SECRET_KEY
+from app.player_view import Lockout, PlayerSettings, pc_code
 from app.queries import current_encounter
 from app.state import Campaign
 from rulesets import encounter as er

@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from app.player_view import SECRET_KEY, SETTINGS_KEY, PlayerSettings, settings_problem
+from app.player_settings import SECRET_KEY, SETTINGS_KEY, settings_problem
+from app.player_view import PlayerSettings
 from app.state import CommandError, Transaction
 
 
