@@ -66,9 +66,13 @@ class _Inline:
     def line(self) -> str:
         if self.strike:
             label = self.fields[0].label if self.fields else "Answer"
+            name, _, said = label.partition(" (")
+            # What a blank answer means goes with the keys: a Nemron foe rolls its own defence
+            # when left blank, a PC has none; the label alone did not say which.
+            said = f"{said.rstrip(')')} · " if said else ""
             line = (
-                f"{self.strike} · {label.split(' (')[0]}: {self.typed}▏  "
-                "(T/enter lands · tab: form · esc: later)"
+                f"{self.strike} · {name}: {self.typed}▏  "
+                f"({said}T/enter lands · tab: form · esc: later)"
             )
             return f"{line} · {self.hint}" if self.hint else line
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
