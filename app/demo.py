@@ -13,7 +13,7 @@ from app.store import CampaignStore
 from rulesets import encounter as enc_rules
 from rulesets import npc as npc_rules
 from rulesets import registry
-from rulesets.fight import DEFAULT_QUICKNESS, sheet_quickness
+from rulesets.fight import DEFAULT_QUICKNESS
 from rulesets.game import DemoPC, Game
 from rulesets.npc import library_block
 from rulesets.turn_orders import turn_order
@@ -80,7 +80,7 @@ def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any
     def foe(name: str) -> enc_rules.Combatant:
         # The game's foe of the goblin's statblock (limbs, a stress track, a Quickness …).
         stats = game.foes.make(name, block, block.hp)
-        quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
+        quickness = game.fight.quickness(stats.get("sheet")) or DEFAULT_QUICKNESS
         return enc_rules.Combatant(
             name=name,
             side="npc",

@@ -478,6 +478,10 @@ class FightRules:
     sheet (None for an HD NPC) and, for a library NPC, its library document."""
     ap_per_round: Callable[[int], int] = standard_ap
     """AP per round from Quickness (the AP-rounds model)."""
+    quickness: Callable[[Doc | None], int] = sheet_quickness
+    """A combatant's Quickness from its PC or foe sheet (None: it has none), 0 where the sheet
+    says none: the turn orders that read one (``uses_quickness``) then use the tracker's
+    default. Default: the sheet's ``quickness`` attribute."""
     damage_form: Callable[[HealthKind], tuple[Field, ...]] = amount_form
     """What the damage form asks, by where the target's health lives."""
     heal_form: Callable[[HealthKind], tuple[Field, ...]] = heal_amount_form

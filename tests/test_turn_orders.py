@@ -314,3 +314,42 @@ def test_a_games_own_action_point_order_spends_and_refills_ap() -> None:
     assert hurried.cell(enc, enc.combatants[1]) == AP_ROUNDS.cell(enc, enc.combatants[1])
     with pytest.raises(er.EncounterError, match="works in a turn order with action points"):
         er.spend_ap(fight("initiative", pc("Bo")), "c1", 1)
+
+
+def test_a_games_quickness_comes_from_its_own_rule(tmp_path: Path) -> None:
+    """The AP of an AP-rounds fight come from the game's Quickness rule (here a "speed"
+    attribute), not from a sheet attribute the shell assumed was called "quickness"."""
+    from app.commands.combat import AddParty, NewEncounter, StartEncounter
+    from app.commands.party import AddPC
+    from rulesets.base import AttributeSpec
+    from rulesets.fight import FightRules, standard_ap
+
+    def speed(sheet: dict[str, Any] | None) -> int:
+        return int(sheet["attributes"].get("speed", 0)) if sheet else 0
+
+    swift = dataclasses.replace(
+        DUEL,
+        ruleset=dataclasses.replace(
+            RULESET,
+            id="swift",
+            turn_model="ap_rounds",
+            sheet=dataclasses.replace(
+                RULESET.sheet, attributes=(AttributeSpec("speed", "Speed", 9),)
+            ),
+        ),
+        fight=dataclasses.replace(DUEL.fight, quickness=speed),
+    )
+    withdraw = registry.register(swift)
+    try:
+        campaign = open_campaign(tmp_path / "swift.json", ruleset="swift", seed=3)
+        campaign.apply(AddPC("Ann"))
+        campaign.apply(NewEncounter("Race"))
+        eid = next(doc_id for doc_id, _ in campaign.rows("encounters"))
+        campaign.apply(AddParty(eid))
+        campaign.apply(StartEncounter(eid))
+        (ann,) = campaign.doc("encounters", eid)["combatants"]
+        assert ann["quickness"] == 9 and ann["ap"]["max"] == standard_ap(9) == 10
+        campaign.store.close()
+    finally:
+        withdraw()
+    assert FightRules().quickness({"attributes": {"quickness": 4}}) == 4  # the default rule

@@ -36,7 +36,6 @@ from rulesets.fight import (
     load,
     parse_amount,
     settle_defeated,
-    sheet_quickness,
 )
 from rulesets.table import Tx
 from rulesets.turn_orders import turn_order
@@ -142,7 +141,7 @@ class AddParty(EncounterCommand):
                 name=str(pc.get("name", "PC")),
                 side="pc",
                 ref=str(doc_id),
-                quickness=sheet_quickness(pc),
+                quickness=fight.rules.quickness(pc),
             )
             for doc_id, pc in fight.tx.all("party")
             if str(doc_id) not in present and not pc.get("npc")
@@ -207,7 +206,7 @@ class QuickAdd(EncounterCommand):
             else:
                 health = foe.health_default if self.health is None else self.health
                 stats = foe.make(name, health, answers)
-            quickness = self.quickness or sheet_quickness(stats.get("sheet"), 0)
+            quickness = self.quickness or fight.rules.quickness(stats.get("sheet"))
             c = er.Combatant(
                 name=name,
                 side=self.side,  # type: ignore[arg-type]
@@ -328,7 +327,7 @@ def _ap_maxes(fight: Fight) -> dict[str, int]:
     maxes = {}
     for c in fight.enc.combatants:
         sheet = fight.sheet(c) if health_kind(c) != "hp" else None
-        quickness = sheet_quickness(sheet, c.quickness)
+        quickness = fight.rules.quickness(sheet) or c.quickness
         # A statblock without Quickness gets the tracker's default, for its AP and its defence.
         c.quickness = quickness or DEFAULT_QUICKNESS
         maxes[c.id] = fight.ap_max(c) if quickness else (c.ap_max or fight.ap_max(c))

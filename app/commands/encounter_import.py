@@ -27,7 +27,7 @@ from app.state import CommandError, Transaction
 from rulesets import encounter as er
 from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
-from rulesets.fight import DEFAULT_QUICKNESS, FightRules, load, sheet_quickness
+from rulesets.fight import DEFAULT_QUICKNESS, FightRules, load
 from rulesets.turn_orders import turn_order
 
 
@@ -170,7 +170,7 @@ class ImportEncounters:
             pc_id, pc = found
             combatant = er.Combatant(
                 name=str(pc.get("name", entry.name)), side="pc", ref=str(pc_id),
-                quickness=sheet_quickness(pc),
+                quickness=tx.game.fight.quickness(pc),
             )
         else:
             match = npcs.get((entry.statblock_name.casefold(), ii.SYSTEM))
@@ -185,7 +185,7 @@ class ImportEncounters:
                 stats["hp"] = hp
                 if entry.temp_hp:
                     stats["temp_hp"] = entry.temp_hp
-            quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
+            quickness = tx.game.fight.quickness(stats.get("sheet")) or DEFAULT_QUICKNESS
             combatant = er.Combatant(
                 name=entry.name[:80], side="npc", ref=str(npc_id), stats=stats,
                 quickness=quickness if turn_order(tx.game.turn_model, tx.game).uses_quickness else 0,

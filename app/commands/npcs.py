@@ -33,7 +33,6 @@ from rulesets.fight import (
     health_kind,
     hp_line,
     load,
-    sheet_quickness,
 )
 from rulesets.npc import ATTRIBUTE_RANGE
 from rulesets.table import Tx
@@ -346,7 +345,7 @@ class AddNpcsToEncounter:
                 # An HD statblock has no Quickness: the tracker's default. Joining a running
                 # round, they act in it (as a quick-added combatant does), not sit it out spent.
                 # One Quickness serves both its AP and its defence.
-                made.quickness = sheet_quickness(stats.get("sheet"), DEFAULT_QUICKNESS)
+                made.quickness = rules.quickness(stats.get("sheet")) or DEFAULT_QUICKNESS
                 made.ap_max = rules.ap_per_round(made.quickness)
                 made.ap = made.ap_max if fight.started else 0
             new.append(made)
