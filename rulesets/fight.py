@@ -517,6 +517,10 @@ class FightRules:
     roll_edge: Callable[[er.Combatant], tuple[str, str]] = lambda c: ("", "")
     """("advantage" or "disadvantage", why in a few words) for a combatant's own d20 rolls in
     the fight (its statblock's attack and save from the tracker); ("", "") for none."""
+    fight_start: Callable[[Tx, int], list[str]] | None = None
+    """What the game does as a fight starts, once round 1 has begun: ``fight_start(tx,
+    encounter_id)`` with the campaign's transaction; returns the log lines (Shadows deals the
+    combat hands, SOH-11, so a foe can play a card at once)."""
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""

@@ -316,7 +316,8 @@ async def test_a_foes_turn_and_a_pcs_attack_on_it_by_keys(tmp_path: Path, game: 
         if strike.get("ask"):
             assert "T/enter lands" in amount_line(app)
         if game == "nemron":  # what a blank defence roll means, beside the keys
-            assert "Defence roll: ▏  (blank: none · T/enter lands" in amount_line(app)
+            assert "Defence roll: ▏  (T/enter lands" in amount_line(app)
+            assert amount_line(app).endswith("esc: later) · blank: none")
         before = health(app, target)
         await pilot.press("T")
         await pilot.pause()

@@ -16,6 +16,7 @@ from app.commands.party import ChangePC
 from app.queries import current_encounter
 from app.state import Campaign, CommandError
 from rulesets.decks import DeckState, load_deck, save_deck
+from rulesets.foes import STRIKE_KEY
 from rulesets.shadows import cards
 from rulesets.shadows.fight import PlayAttackCard
 from rulesets.shadows.tarot import MINOR, deck_from_dict, full_deck, minor_card
@@ -239,3 +240,35 @@ async def test_a_refused_form_of_another_game_stays_open(tmp_path: Path) -> None
         await _press(pilot, "escape")
         assert not isinstance(app.screen, FormScreen)
     app.campaign.store.close()
+
+
+async def test_the_fight_start_deals_the_combat_hands_so_a_foe_attacks_at_once(
+    tmp_path: Path,
+) -> None:
+    """SOH-11 at alt+r: every PC and foe in the fight is dealt its hand by its focus. Before,
+    a foe's A was refused ("no cards in hand") until the GM dealt them with h in the tray."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await _press(pilot, "alt+r")
+        enc_id, enc = _encounter(app.campaign)
+        held = _minor(app.campaign).hand_counts()
+        assert len(held) == len(enc["combatants"]) and all(held.values())
+        log = " ".join(str(e.get("text", "")) for e in app.campaign.log_entries())
+        assert "Dealt: Agnes Thorne 5 (physical)" in log
+        acting = next(c for c in enc["combatants"] if c["id"] == enc["current"])
+        assert acting["side"] == "npc"
+        await _press(pilot, "A")
+        assert STRIKE_KEY in app.campaign.doc("encounters", enc_id)  # type: ignore[operator]
+        await _press(pilot, "escape", "u", "u")  # the attack, then the start and its deal
+        decks = [d for _, d in app.campaign.rows("decks") if d.get("kind") == "minor"]
+        assert decks == []  # the deck the start shuffled and dealt is gone again
+        assert not app.campaign.doc("encounters", enc_id)["started"]  # type: ignore[index]
+
+
+def test_hands_dealt_before_the_start_are_kept(tmp_path: Path) -> None:
+    campaign = open_demo(tmp_path, "shadows")
+    enc_id, _ = _encounter(campaign)
+    campaign.apply(cards.DealHands(enc_id))
+    before = _minor(campaign).hands
+    campaign.apply(StartEncounter(enc_id))
+    assert _minor(campaign).hands == before

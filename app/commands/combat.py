@@ -341,10 +341,16 @@ class StartEncounter(EncounterCommand):
     LABEL = "Start encounter"
 
     def change(self, fight: Fight) -> list[str]:
-        scene = _scene_start(fight) if not fight.enc.started else []
-        if fight.order.uses_ap and not fight.enc.started:
-            return er.start_ap_round(fight.enc, _ap_maxes(fight)) + scene
-        return er.start(fight.enc) + scene
+        starting = not fight.enc.started
+        scene = _scene_start(fight) if starting else []
+        if fight.order.uses_ap and starting:
+            lines = er.start_ap_round(fight.enc, _ap_maxes(fight)) + scene
+        else:
+            lines = er.start(fight.enc) + scene
+        begins = fight.rules.fight_start
+        if starting and begins is not None:
+            lines += begins(fight.tx, fight.doc_id)
+        return lines
 
 
 def _scene_start(fight: Fight) -> list[str]:

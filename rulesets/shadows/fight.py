@@ -33,10 +33,10 @@ from rulesets.fight import (
     selected,
 )
 from rulesets.shadows import rules as shadows
-from rulesets.shadows.cards import SetFocus, held_card, parse_card
+from rulesets.shadows.cards import DealHands, SetFocus, held_card, parse_card
 from rulesets.shadows.foes import FOE_PREFIX, best_defence, holder_of
 from rulesets.shadows.tarot import SUITS, Card, find_deck
-from rulesets.table import Action, Context, Field
+from rulesets.table import Action, Context, Field, Tx
 
 Doc = dict[str, Any]
 FOE_POOLS = shadows.POOLS
@@ -474,8 +474,19 @@ def detail(c: er.Combatant, sheet: Mapping[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
+def _deal_at_start(tx: Tx, encounter_id: int) -> list[str]:
+    """SOH-11 as the fight starts: every PC and foe in it is dealt its combat hand by its focus
+    (before: a foe's A was refused until the GM dealt with h in the tray). Hands the GM dealt
+    before the start are the players' already, and kept; h in the tray deals again."""
+    _, state = load_deck(tx, "minor")
+    if any(state.hand_counts().values()):
+        return []
+    return DealHands(encounter_id).run(tx)
+
+
 FIGHT = FightRules(
     foe=FOE,
+    fight_start=_deal_at_start,
     ap_per_round=shadows.ap_per_round,
     damage_form=damage_form,
     heal_form=heal_form,

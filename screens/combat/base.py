@@ -67,14 +67,13 @@ class _Inline:
         if self.strike:
             label = self.fields[0].label if self.fields else "Answer"
             name, _, said = label.partition(" (")
-            # What a blank answer means goes with the keys: a Nemron foe rolls its own defence
-            # when left blank, a PC has none; the label alone did not say which.
-            said = f"{said.rstrip(')')} · " if said else ""
             line = (
                 f"{self.strike} · {name}: {self.typed}▏  "
-                f"({said}T/enter lands · tab: form · esc: later)"
+                "(T/enter lands · tab: form · esc: later)"
             )
-            return f"{line} · {self.hint}" if self.hint else line
+            # What a blank answer means comes last (a Nemron foe rolls its own defence when left
+            # blank, a PC has none): cut first where the two rows run out, never the strike.
+            return " · ".join(filter(None, (line, self.hint, said.removesuffix(")"))))
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
         # The first two fields tab opens, and how many more: the amount line has two rows, and
