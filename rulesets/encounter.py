@@ -559,6 +559,11 @@ def _order(enc: Encounter) -> TurnOrder:
     return turn_order(enc.model)
 
 
+turn_order_of = _order
+"""The encounter's :class:`~rulesets.turn_orders.TurnOrder`: ask it what differs (``uses_ap``,
+``uses_initiative``), never compare the model's name."""
+
+
 def _require_model(enc: Encounter, *models: str) -> None:
     if enc.model not in models:
         raise EncounterError(

@@ -166,7 +166,7 @@ FOE = FoeSheet(
 
 def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
     """NEM-06: what of the turn is used (``used AR``: action and reaction)."""
-    if enc.model != "initiative":
+    if not er.turn_order_of(enc).uses_initiative:
         return ""
     used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
     return "used " + "".join(used) if used else ""

@@ -325,7 +325,7 @@ class RedrawCards:
         if doc is None:
             return None
         enc = er.Encounter.from_dict(doc)
-        if enc.model != "ap_rounds" or not enc.started:
+        if not er.turn_order_of(enc).uses_ap or not enc.started:
             return None
         mine = next((c for c in enc.combatants if _holds(c, self.holder)), None)
         return (doc, enc, mine) if mine is not None else None
@@ -553,7 +553,7 @@ class CounterAction:
             enc = er.Encounter.from_dict(doc)
         except (RuleError, ValueError, KeyError, TypeError):
             return note
-        if enc.model != "ap_rounds" or not enc.started:
+        if not er.turn_order_of(enc).uses_ap or not enc.started:
             return note
         mine = [c for c in enc.combatants if _holds(c, str(self.who))]
         if not mine:

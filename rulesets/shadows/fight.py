@@ -150,7 +150,7 @@ def defence_cards(hit: Hit, attacker_ap: int) -> tuple[list[Card], list[str]]:
         return [], []
     deck_id, deck = load_deck(hit.tx, "minor")
     enc = hit.fight.enc
-    running = enc.model == "ap_rounds" and enc.started
+    running = er.turn_order_of(enc).uses_ap and enc.started
     if typed:
         chosen = [held_card(deck, holder, c.name, part) for part in typed.split(",") if part.strip()]
     elif c.side != "pc":

@@ -132,7 +132,7 @@ def spend_attack(fight: Fight, c: er.Combatant, holder: str, card: Card) -> list
     deck.play(holder, [card])
     save_deck(fight.tx, deck_id, deck)
     enc = fight.enc
-    if enc.model == "ap_rounds" and enc.started:
+    if er.turn_order_of(enc).uses_ap and enc.started:
         return er.spend_ap(enc, c.id, 1, "an attack")
     return []
 
