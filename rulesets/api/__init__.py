@@ -47,6 +47,7 @@ from rulesets.encounter import (
     first_up,
     group_run,
     new_round,
+    turn_order_of,
 )
 from rulesets.fight import HD_FOES, FightRules, FoeSheet, Hit
 from rulesets.foes import HD_FOE_RULES, Foe, FoeRules, RollKind, Strike, Swing, generic_roll
@@ -68,6 +69,7 @@ __all__ = [
     "first_up",
     "group_run",
     "new_round",
+    "turn_order_of",
     "TurnOrder",
     "API_VERSION",
     "HD_FOES",
