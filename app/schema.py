@@ -140,11 +140,20 @@ def _check_numbers(root: Any, where: str, depth: int) -> None:
     Each node carries its place only as a parent link, so a save of a million values costs
     no string until one is refused; the refusal names the field (``encounters[3].round``).
     """
+    # Every change checks the documents it wrote, and a 300-combatant encounter holds some
+    # 2,500 numbers: exact types first (JSON only makes these), the rest by isinstance.
     stack: list[tuple[Any, int, tuple[Any, ...] | None]] = [(root, depth, None)]
     while stack:
         node, level, place = stack.pop()
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, child in items:
+            kind = type(child)
+            if kind is str or kind is bool or child is None:
+                continue
+            if kind is int:
+                if -MAX_NUMBER <= child <= MAX_NUMBER:
+                    continue
+                raise SchemaError(f"{_place(where, (place, key))}: {child} is too large")
             if isinstance(child, int | float) and not isinstance(child, bool):
                 problem = _number_problem(child)
                 if problem is not None:
