@@ -372,7 +372,7 @@ def current_combatant(enc: Encounter) -> Combatant | None:
 
 def group_of(enc: Encounter, c: Combatant) -> str:
     """The group ``c`` acts with (GEN-04 group initiative), or "" when it acts alone."""
-    if enc.group_initiative and c.side == "npc" and _order(enc).uses_initiative:
+    if enc.group_initiative and c.side == "npc" and turn_order_of(enc).uses_initiative:
         return c.group
     return ""
 
@@ -552,22 +552,24 @@ def _require_started(enc: Encounter) -> None:
         raise EncounterError("The encounter has not started")
 
 
-def _order(enc: Encounter) -> TurnOrder:
-    """The encounter's turn order (a built-in, or one a loaded game declared)."""
+def turn_order_of(enc: Encounter) -> TurnOrder:
+    """The encounter's turn order (a built-in, or one a loaded game declared): ask it what
+    differs (``uses_ap``, ``uses_initiative``), never compare the model's name."""
     from rulesets.turn_orders import turn_order  # the package imports this module first
 
     return turn_order(enc.model)
 
 
-turn_order_of = _order
-"""The encounter's :class:`~rulesets.turn_orders.TurnOrder`: ask it what differs (``uses_ap``,
-``uses_initiative``), never compare the model's name."""
-
-
-def _require_model(enc: Encounter, *models: str) -> None:
-    if enc.model not in models:
+def require_order(enc: Encounter, uses: Literal["initiative", "ap"]) -> None:
+    """Refuse an operation of one kind of turn order: it works in every order that says it
+    uses initiative (delay, hold, group initiative) or AP (spend, counter, pass), a game's own
+    included."""
+    order = turn_order_of(enc)
+    if uses == "initiative" and not order.uses_initiative:
+        raise EncounterError(f"That works in an initiative order; this encounter uses {enc.model}")
+    if uses == "ap" and not order.uses_ap:
         raise EncounterError(
-            f"That works in the {' / '.join(models)} turn model; this encounter uses {enc.model}"
+            f"That works in a turn order with action points; this encounter uses {enc.model}"
         )
 
 
@@ -609,7 +611,7 @@ def add_combatants(
     at = len(enc.combatants) if position is None else max(0, min(position, len(enc.combatants)))
     enc.combatants[at:at] = new
     lines = [f"{c.name} joins the encounter" for c in new]
-    return lines + _order(enc).joined(enc, new, position is not None)
+    return lines + turn_order_of(enc).joined(enc, new, position is not None)
 
 
 _NUMBERED = re.compile(r"^(.*?) (\d+)$")
@@ -693,7 +695,7 @@ def remove_combatant(enc: Encounter, combatant_id: str) -> list[str]:
     enc.current = None
     if not enc.started or not enc.combatants:
         return lines
-    return lines + _order(enc).left(enc, i)
+    return lines + turn_order_of(enc).left(enc, i)
 
 
 def move_combatant(enc: Encounter, combatant_id: str, delta: int) -> list[str]:
@@ -731,7 +733,7 @@ def set_initiative(
     c = enc.get(combatant_id)
     c.initiative = value
     lines = [f"{c.name}'s initiative is {'unset' if value is None else value}"]
-    if resort and c.id != enc.current and _order(enc).uses_initiative:
+    if resort and c.id != enc.current and turn_order_of(enc).uses_initiative:
         lines += place_by_initiative(enc, c.id)
     return lines
 
@@ -760,7 +762,7 @@ def place_by_initiative(
         len(enc.combatants),
     )
     enc.combatants.insert(j, c)
-    if enc.started and enc.current not in (None, c.id) and _order(enc).uses_initiative:
+    if enc.started and enc.current not in (None, c.id) and turn_order_of(enc).uses_initiative:
         c.acted = j < enc.index_of(str(enc.current))
     return [] if i == j else [f"{c.name} goes to place {j + 1}"]
 
@@ -801,7 +803,7 @@ def set_group_initiative(enc: Encounter, on: bool) -> list[str]:
     member's, where one has it; else ``i`` rolls one for the group) and stands together in the
     order. Off: each foe takes its own turn again (the shared numbers stay).
     """
-    _require_model(enc, "initiative")
+    require_order(enc, "initiative")
     if not between_rounds(enc):
         raise EncounterError("Switch group initiative between rounds: finish this round first")
     enc.group_initiative = on
@@ -831,7 +833,7 @@ def between_rounds(enc: Encounter) -> bool:
 
 def restart_round(enc: Encounter) -> list[str]:
     """After the order was rebuilt between rounds: the first one up takes the turn."""
-    if not enc.started or not enc.combatants or not _order(enc).uses_initiative:
+    if not enc.started or not enc.combatants or not turn_order_of(enc).uses_initiative:
         return []
     first = _first_up(enc, 0)
     if first.id == enc.current:
@@ -858,7 +860,7 @@ def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]
         return []
     c.defeated = defeated
     if defeated and enc.started:
-        lines = _order(enc).defeated(enc, c)
+        lines = turn_order_of(enc).defeated(enc, c)
         if lines:
             return [f"{c.name} is defeated", *lines]
     return [f"{c.name} is {'defeated' if defeated else 'back in the fight'}"]
@@ -1057,7 +1059,7 @@ def start(enc: Encounter) -> list[str]:
     for c in enc.combatants:
         c.acted = c.held = False
         c.turn_round = c.ended_round = 0
-    return [f"{enc.name or 'Encounter'} begins"] + _new_round(enc) + _order(enc).start(enc)
+    return [f"{enc.name or 'Encounter'} begins"] + _new_round(enc) + turn_order_of(enc).start(enc)
 
 
 def end(enc: Encounter) -> list[str]:
@@ -1091,7 +1093,7 @@ def _next_turn(enc: Encounter) -> list[str]:
     _require_started(enc)
     if not enc.combatants:
         raise EncounterError("Nobody is left in the encounter")
-    return _order(enc).next_turn(enc)
+    return turn_order_of(enc).next_turn(enc)
 
 
 def previous_turn(enc: Encounter) -> list[str]:
@@ -1109,7 +1111,7 @@ def previous_turn(enc: Encounter) -> list[str]:
         enc.rewind.pop()
         return _rewind(enc, record)
     enc.rewind = []  # the turn moved another way since: the older records no longer hold
-    return _order(enc).previous_turn(enc)
+    return turn_order_of(enc).previous_turn(enc)
 
 
 def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True) -> list[str]:

@@ -43,13 +43,11 @@ from rulesets import encounter as er
 from rulesets.base import Character, CheckResult, RuleError
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
-from rulesets.turn_orders import BUILT_IN, TurnOrder, turn_order
+from rulesets.turn_orders import TurnOrder, turn_order
 
 Doc = dict[str, Any]
 HealthKind = Literal["pc", "foe", "hp"]
 
-MODEL_LABELS: dict[str, str] = {o.id: o.name for o in BUILT_IN.values()}
-"""The built-in turn orders' names; a game's own: ``turn_order(id, game).name``."""
 TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
 MAX_AMOUNT = 10_000
 MAX_NUMBER = 1_000_000
@@ -669,7 +667,6 @@ __all__ = [
     "HD_FOES",
     "MAX_AMOUNT",
     "MAX_NUMBER",
-    "MODEL_LABELS",
     "TICK_WORDS",
     "Answers",
     "CombatantCommand",

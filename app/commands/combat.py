@@ -22,7 +22,6 @@ from rulesets.fight import (
     KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
-    MODEL_LABELS,
     TICK_WORDS,
     Answers,
     EncounterCommand,
@@ -43,7 +42,6 @@ from rulesets.turn_orders import turn_order
 __all__ = [
     "MAX_AMOUNT",
     "MAX_NUMBER",
-    "MODEL_LABELS",
     "EncounterCommand",
     "Fight",
     "health_kind",

@@ -57,7 +57,7 @@ def start_ap_round(enc: er.Encounter, ap_max_by_id: dict[str, int]) -> list[str]
     Starts the fight if needed (round 1); otherwise forces a new round now, ending every
     unfinished turn. Combatants not in the mapping keep their current max.
     """
-    _require_ap(enc)
+    er.require_order(enc, "ap")
     for cid, ap_max in ap_max_by_id.items():
         if ap_max < 0:
             raise er.EncounterError("AP cannot be negative")
@@ -97,7 +97,7 @@ def spend_ap(enc: er.Encounter, combatant_id: str, n: int = 1, what: str = "") -
 
     When everyone is spent the round ends: the round counter goes up and AP refills.
     """
-    _require_ap(enc)
+    er.require_order(enc, "ap")
     er._require_started(enc)
     c = enc.get(combatant_id)
     if n < 1:
@@ -120,7 +120,7 @@ def counter_action(enc: er.Encounter, combatant_id: str, cost: int = 1) -> list[
 
 def pass_turn(enc: er.Encounter, combatant_id: str) -> list[str]:
     """SOH-10: a combatant gives up the rest of its AP this round."""
-    _require_ap(enc)
+    er.require_order(enc, "ap")
     er._require_started(enc)
     c = enc.get(combatant_id)
     if c.ap <= 0:
@@ -179,11 +179,3 @@ class APRounds(TurnOrder):
 
 AP_ROUNDS = APRounds()
 
-
-def _require_ap(enc: er.Encounter) -> None:
-    """AP are spent in any turn order that uses them: the built-in AP rounds, or a game's own
-    (a subclass of :class:`APRounds`, or any order with ``uses_ap``)."""
-    if not er._order(enc).uses_ap:
-        raise er.EncounterError(
-            f"That works in a turn order with action points; this encounter uses {enc.model}"
-        )

@@ -22,7 +22,10 @@ def choose_next(enc: er.Encounter, combatant_id: str) -> list[str]:
     Only someone who has not acted this round may be chosen; when everyone has acted the round
     ends and anyone (the last actor included) may open the next one.
     """
-    er._require_model(enc, "chosen_next")
+    if not isinstance(er.turn_order_of(enc), ChosenNext):
+        raise er.EncounterError(
+            f"Choosing who acts next works in the chosen-next order; this one is {enc.model}"
+        )
     er._require_started(enc)
     target = enc.get(combatant_id)
     cur = er.current_combatant(enc)

@@ -72,7 +72,7 @@ def delay(enc: er.Encounter, places: int = 1) -> list[str]:
     Its turn is paused, not ended: no turn-end tick now, and no second turn-start tick when
     its new place comes up. It cannot be delayed past the last place of the round.
     """
-    er._require_model(enc, "initiative")
+    er.require_order(enc, "initiative")
     er._require_started(enc)
     if places < 1:
         raise er.EncounterError("Delay by at least one place")
@@ -97,7 +97,7 @@ def hold(enc: er.Encounter) -> list[str]:
     The held action can be used later this round with :func:`use_held`; it lapses when the round
     ends.
     """
-    er._require_model(enc, "initiative")
+    er.require_order(enc, "initiative")
     er._require_started(enc)
     cur = er.current_combatant(enc)
     if cur is None:
@@ -116,7 +116,7 @@ def use_held(enc: er.Encounter, combatant_id: str) -> list[str]:
 
     The interrupted combatant resumes when the holder's turn ends (no second turn-start tick).
     """
-    er._require_model(enc, "initiative")
+    er.require_order(enc, "initiative")
     er._require_started(enc)
     holder = enc.get(combatant_id)
     if not holder.held:

@@ -22,7 +22,6 @@ from rulesets import fight as fr
 from rulesets import foes as fo
 from rulesets.npc import NPC
 from rulesets.table import Context
-from rulesets.turn_orders import BUILT_IN
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -33,9 +32,6 @@ from widgets.literal import literal
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
-
-ORDER_HEADINGS = {o.id: o.heading for o in BUILT_IN.values()}
-"""What the turn-order column holds in each built-in turn model (a game's own: its heading)."""
 
 
 IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
