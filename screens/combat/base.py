@@ -22,6 +22,7 @@ from rulesets import fight as fr
 from rulesets import foes as fo
 from rulesets.npc import NPC
 from rulesets.table import Context
+from rulesets.turn_orders import TurnOrder, turn_order
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -146,6 +147,9 @@ class CombatBase(PanelScreen):
         """A jump by name being typed (/), on the line under the table."""
         self._acting: set[str] = set()
         """Whose turn it is: the current combatant and, with group initiative, its group."""
+        self._orders: dict[str, TurnOrder] = {}
+        """Each turn model's TurnOrder as the game declares it, looked up once: it is asked
+        for every row's cells and every binding's check."""
         self._chosen: str | None = None
         """The row the GM moved the selection onto (j/k, a jump) since the last change: a
         spend of AP (a) is that one's; otherwise it is whose turn it is."""
@@ -154,6 +158,13 @@ class CombatBase(PanelScreen):
         # What a narrow table leaves out of the selected row, on a line of its own.
         self._set_text("#combat-detail", self.table.detail(), style="italic")
         self.set_class(self.table.gives_way, "-gives-way")
+
+    def _turn_order(self, enc: er.Encounter) -> TurnOrder:
+        """The encounter's turn order: what the tracker shows and offers differently in it."""
+        found = self._orders.get(enc.model)
+        if found is None:
+            found = self._orders[enc.model] = turn_order(enc.model, self.game)
+        return found
 
     @property
     def table(self) -> CombatTable:

@@ -9,7 +9,6 @@ from app.lazy import LazyModule
 from rulesets import fight as fr
 from rulesets.npc import MAX_QUICK_HD
 from rulesets.turn_orders import known as known_orders
-from rulesets.turn_orders import turn_order
 from screens.combat.find import CombatFind
 from screens.form import Field
 from widgets.literal import clean
@@ -151,7 +150,7 @@ class CombatForms(CombatFind):
         # Only the initiative turn model orders by initiative: a chosen-next or AP-rounds fight
         # never asks for one (the GM would type a number nothing reads).
         ordered = (
-            self.encounter is None or turn_order(self.encounter.model, self.game).uses_initiative
+            self.encounter is None or self._turn_order(self.encounter).uses_initiative
         )
         asked = [f for f in foe.fields if ordered or f.key != "initiative"]
         fields = [
@@ -210,7 +209,7 @@ class CombatForms(CombatFind):
         if hp:
             fields.append(Field("hp", "HP", str(c.stats.get("hp", 0)), "int"))
             fields.append(Field("hp_max", "HP max", str(c.stats.get("hp_max", 0)), "int"))
-        if self.encounter is not None and turn_order(self.encounter.model, self.game).uses_ap:
+        if self.encounter is not None and self._turn_order(self.encounter).uses_ap:
             fields.append(Field("ap", "AP left", str(c.ap), "int"))
             fields.append(Field("ap_max", "AP max", str(c.ap_max), "int"))
 

@@ -12,7 +12,6 @@ from app.queries import timed_effect_lines
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
-from rulesets.turn_orders import turn_order
 from screens.combat.base import (
     CombatBase,
     _Seen,
@@ -83,7 +82,7 @@ class CombatRows(CombatBase):
             table.add_row(*(literal(v) for v in row[:4]), key=row[4])
 
     def _title(self, enc: er.Encounter) -> str:
-        order = turn_order(enc.model, self.game)
+        order = self._turn_order(enc)
         model = order.name
         if enc.group_initiative and order.uses_initiative:
             model += " (grouped)"
@@ -104,7 +103,7 @@ class CombatRows(CombatBase):
         if due:
             parts.append(f"Morale check due (s): {', '.join(due)}")
         parts += self.rules.notes(self._doc, names)
-        if said := turn_order(enc.model, self.game).status(enc):
+        if said := self._turn_order(enc).status(enc):
             parts.append(said)
         if not enc.combatants:
             parts.append("p add the party · b add NPCs · q quick add")
@@ -167,7 +166,7 @@ class CombatRows(CombatBase):
             name_style = "red strike" if dead else "dim strike"
         if c.side == "pc" and not current:
             name_style = name_style or "bold"
-        turns = turn_order(enc.model, self.game)
+        turns = self._turn_order(enc)
         order = turns.cell(enc, c)
         effects = self.rules.tags(c)
         return (
@@ -193,6 +192,6 @@ class CombatRows(CombatBase):
         if c.held:
             bits.append("holding")
         # Holding already says the turn is over: an order says "acted" only when not holding.
-        bits.append(turn_order(enc.model, self.game).turn_state(enc, c))
+        bits.append(self._turn_order(enc).turn_state(enc, c))
         bits.append(self.rules.turn_note(enc, c))
         return " ".join(b for b in bits if b)

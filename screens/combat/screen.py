@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Label, Static
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
-from rulesets.turn_orders import BUILT_IN, turn_order
+from rulesets.turn_orders import BUILT_IN
 from screens.combat.base import (
     IDLE_AMOUNT,
     _b,
@@ -197,7 +197,7 @@ class CombatScreen(CombatForms):
         self.table.show(
             [c.id for c in enc.combatants],
             self._rows_of(enc),
-            turn_order(enc.model, self.game).heading,
+            self._turn_order(enc).heading,
         )
         if self._follow is None and enc.current is not None and enc.current != self._last_current:
             # As in Improved Initiative, the selection jumps to whoever's turn it now is, in
@@ -225,7 +225,7 @@ class CombatScreen(CombatForms):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.MODEL_KEYS and self.encounter is not None:
-            return action in turn_order(self.encounter.model, self.game).actions
+            return action in self._turn_order(self.encounter).actions
         if action == "morale" and self.encounter is not None:
             return self._has_hd or bool(self._doc.get("morale_due"))
         if action == "morale_due" and self.encounter is not None:
