@@ -32,13 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from rulesets import registry
-from rulesets.base import RuleError
 from rulesets.checks import Setup
 from rulesets.decks import DealCards, DrawCards, read_deck
 from rulesets.foes import FoeAttack
 from rulesets.game import Game, api_problem
 from rulesets.npc import quick_build
-from rulesets.table import Context
 from rulesets.text import visible
 
 SEED = 25
@@ -154,8 +152,8 @@ def check_sheets(game_id: str, path: Path) -> None:
 
 def check_foes(game_id: str, path: Path) -> None:
     """An HD statblock becomes the game's foe, shows as text, and attacks a PC by the game's
-    rules (``FoeRules.attack``, through the tracker's ``A``) with the seeded Random; undo
-    takes the attack back."""
+    rules (``FoeRules.attack``, through the tracker's ``A``) once the fight has started, with
+    the seeded Random; undo takes the attack back."""
     game = registry.game(game_id)
     block = quick_build(2)
     stats = game.foes.make("Kit Bandit", block, block.hp)
@@ -189,30 +187,16 @@ def check_foes(game_id: str, path: Path) -> None:
 
 
 def _attack(campaign: Any, enc_id: int, foe_id: str, pc_id: str) -> list[str]:
-    """The foe's attack; where the game refuses it until something is done first (a combat
-    hand dealt), the refusal is one line and the game's own tray actions that need nothing
-    selected are tried, one at a time, until it attacks."""
+    """The fight started as a GM starts it (``alt+r``: the game's ``fight_start`` runs, a card
+    game deals its hands), then the foe's attack; a refusal fails the kit with its words."""
+    from app.commands.combat import StartEncounter
     from app.state import CommandError
 
-    attack = FoeAttack(enc_id, foe_id, target_id=pc_id)
     try:
-        return list(campaign.apply(attack))
+        campaign.apply(StartEncounter(enc_id))
+        return list(campaign.apply(FoeAttack(enc_id, foe_id, target_id=pc_id)))
     except CommandError as exc:
-        refusal = str(exc)
-    game = campaign.game
-    shown(game.id, "FoeRules.attack's refusal", refusal)
-    for action in game.actions_for("tray"):
-        if action.needs not in ("", "encounter") or action.form is not None:
-            continue
-        enc = campaign.doc("encounters", enc_id)
-        ctx = Context(campaign, game, "tray", encounter_id=enc_id, encounter=enc)
-        try:
-            if action.available(ctx):
-                campaign.apply(action.make(ctx, {}))
-            return list(campaign.apply(attack))
-        except (CommandError, RuleError):
-            continue
-    raise AssertionError(f"{game.id}: a foe cannot attack a PC: {refusal}")
+        raise AssertionError(f"{campaign.game.id}: a foe cannot attack a PC: {exc}") from None
 
 
 def _odds_sum(game_id: str, check: str, odds: Mapping[str, Fraction]) -> None:
