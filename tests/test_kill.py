@@ -149,7 +149,9 @@ class Pty:
     def pump(self, timeout: float, *, send: bytes = b"") -> int:
         """Read what the app wrote (waiting at most ``timeout``), and write ``send``; returns
         how much of ``send`` went out (the pty's buffer may be full of unread keys)."""
-        ready, writable, _ = select.select([self.master], [self.master] if send else [], [], timeout)
+        ready, writable, _ = select.select(
+            [self.master], [self.master] if send else [], [], timeout
+        )
         if ready:
             with contextlib.suppress(BlockingIOError):
                 self.output += os.read(self.master, 1 << 16)
@@ -290,9 +292,7 @@ def test_gen07_the_real_tui_killed_200_times_loses_no_shown_roll(tmp_path: Path)
 @contextlib.contextmanager
 def _load(cpus: int) -> Iterator[None]:
     """Busy processes on every core: the kills land under load."""
-    burners = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cpus)
-    ]
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cpus)]
     try:
         yield
     finally:
