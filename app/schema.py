@@ -84,11 +84,12 @@ def validate(data: Any) -> dict[str, Any]:
     _require(version >= 1, "meta.schema_version", f"{version} is not a known version")
     data = migrate(data, version)
     meta = next(iter(data["meta"].values()))
-    _require(
-        isinstance(meta.get("ruleset"), str) and registry.is_known(meta["ruleset"]),
-        "meta.ruleset",
-        f"{meta.get('ruleset')!r} is not an installed game ({', '.join(registry.ids())})",
-    )
+    if not (isinstance(meta.get("ruleset"), str) and registry.is_known(meta["ruleset"])):
+        # Listing the installed games reads every package's metadata: only when refusing.
+        installed = ", ".join(registry.ids())
+        _require(
+            False, "meta.ruleset", f"{meta.get('ruleset')!r} is not an installed game ({installed})"
+        )
     _check_str(meta, "name", "meta")
     for table in TABLES:
         docs = data.setdefault(table, {})
@@ -172,8 +173,10 @@ def _number_problem(value: int | float) -> str | None:
     # the save back: every later change would be refused. orjson writes NaN and infinity as
     # null, which would turn a count into nothing.
     if isinstance(value, float):
-        return None if math.isfinite(value) and abs(value) <= MAX_NUMBER else (
-            f"{value} is not a number a save can hold"
+        return (
+            None
+            if math.isfinite(value) and abs(value) <= MAX_NUMBER
+            else (f"{value} is not a number a save can hold")
         )
     return None if abs(value) <= MAX_NUMBER else f"{value} is too large"
 

@@ -20,6 +20,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 
+from app import USUAL_THRESHOLDS
 from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
@@ -71,6 +72,15 @@ def _warm_up() -> None:
     modules = ("app.commands.combat", "app.commands.npcs")
     for module in (*modules, "screens.tray", "screens.npcs", "screens.party", "screens.help"):
         importlib.import_module(module)
+
+
+def _settle_collector() -> None:
+    """After the first frame: what start-up built moves out of the collector's sight (the
+    loaded campaign, a 5,000-NPC library is ~10^6 objects, and the widget tree live as long as
+    the app, so a full collection no longer lands on a keypress as a 30 ms pause), and the
+    collector gets Python's usual thresholds back (app/__init__ raised them for start-up)."""
+    gc.freeze()
+    gc.set_threshold(*USUAL_THRESHOLDS)
 
 
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
@@ -303,10 +313,7 @@ class TablesideApp(GameSafe, App[None]):
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(signum, self._on_signal)
-        # The loaded campaign (a 5,000-NPC library is ~10^6 objects) and the widget tree live
-        # as long as the app: moved out of the collector's sight, a full collection no longer
-        # lands on a keypress as a 30 ms pause.
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(_settle_collector)
         self._load_keymap()
         guard.listeners.append(self._on_game_fault)
 

@@ -1,0 +1,40 @@
+"""The registry opens a game Tableside ships without reading installed packages' metadata
+(issue 26's start-up), and its list of those games agrees with what pyproject.toml registers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from rulesets import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_shipped_games_are_the_entry_points_pyproject_registers() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"][registry.GROUP] == registry.SHIPPED
+    installed = {name: ep.value for name, ep in registry._entry_points().items()}
+    assert registry.SHIPPED.items() <= installed.items()
+
+
+def test_opening_a_shipped_game_reads_no_package_metadata() -> None:
+    code = (
+        "import sys\n"
+        "from rulesets import registry\n"
+        "game = registry.game('shadows')\n"
+        "print(game.name, 'importlib.metadata' in sys.modules)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.split()[-1] == "False", ran.stdout
+    assert ran.stdout.startswith(registry.game("shadows").name)
+
+
+def test_a_shipped_game_is_listed_and_known_like_any_other() -> None:
+    assert set(registry.SHIPPED) <= set(registry.ids())
+    assert all(registry.is_known(game_id) for game_id in registry.SHIPPED)
+    assert registry.origin("nemron") == "rulesets.nemron"
