@@ -100,6 +100,7 @@ class TablesideFooter(Footer):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._signature: Signature | None = None
+        self._rebuild_queued = False
 
     def _room(self) -> int:
         """Cells for the keys: the Footer's width less the palette key docked at its right."""
@@ -119,18 +120,31 @@ class TablesideFooter(Footer):
             tuple(
                 (binding.key, binding.description, binding.action, enabled, tooltip)
                 for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
-                if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
+                if binding.show
+                or key == screen.app.COMMAND_PALETTE_BINDING
                 or binding.id in footer_order(screen)
             ),
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if self.is_attached and screen is self.screen and screen.app.app_focus:
-            signature = self._shown_keys(screen)
-            if signature == self._signature and self._bindings_ready:
-                return
-            self._signature = signature
-        super().bindings_changed(screen)
+        if not (self.is_attached and screen is self.screen and screen.app.app_focus):
+            super().bindings_changed(screen)
+            return
+        signature = self._shown_keys(screen)
+        if signature == self._signature and self._bindings_ready:
+            return
+        self._signature = signature
+        self._bindings_ready = True
+        # One rebuild per frame, with the keys as they are then: at start-up the bindings
+        # change twice before the first frame (the panel reads its encounter in between), and
+        # each queued a rebuild of every key (8 ms each, issue 26).
+        if not self._rebuild_queued:
+            self._rebuild_queued = True
+            self.call_after_refresh(self._rebuild)
+
+    async def _rebuild(self) -> None:
+        self._rebuild_queued = False
+        await self.recompose()
 
     def on_resize(self, event: events.Resize) -> None:
         # Another width fits other keys: choose them again.
