@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.segment import Segment
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
@@ -28,6 +28,7 @@ from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
 from rulesets import guard
 from rulesets.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS, GameSafe
+from widgets.footer import TablesideFooter
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
 # frame, so their widgets and stylesheets stay out of start-up.
@@ -75,12 +76,15 @@ def _warm_up() -> None:
 
 
 def _settle_collector() -> None:
-    """After the first frame: what start-up built moves out of the collector's sight (the
+    """At the first whole frame: what start-up built moves out of the collector's sight (the
     loaded campaign, a 5,000-NPC library is ~10^6 objects, and the widget tree live as long as
     the app, so a full collection no longer lands on a keypress as a 30 ms pause), and the
-    collector gets Python's usual thresholds back (app/__init__ raised them for start-up)."""
+    collector runs again with Python's usual thresholds (app/__init__ raised them for the
+    imports; the app stops it from its Load event: at 100,000 its first collection came just
+    before the first whole frame and took 33 ms of it, issue 26)."""
     gc.freeze()
     gc.set_threshold(*USUAL_THRESHOLDS)
+    gc.enable()
 
 
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
@@ -233,6 +237,7 @@ class TablesideApp(GameSafe, App[None]):
         self._quit_unsaved = False
         self._faults_said: set[str] = set()
         self._notified: list[str] = []
+        self._warmed = False
 
     # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
     # Textual forwards a key to the focused widget and runs the app's bindings when it comes
@@ -293,11 +298,24 @@ class TablesideApp(GameSafe, App[None]):
         if self._keys:
             self.call_later(self._pump_keys)
 
-    def on_ready(self) -> None:
-        # Load the dice parser in the background once the first frame is on screen, so the first
-        # roll is instant. Started on mount, its ~130 ms of grammar building held the GIL
-        # against composing and painting the opening panel.
+    @on(TablesideFooter.KeysShown)
+    def _first_frame_whole(self) -> None:
+        # Load the dice parser and the other panels in the background once the first frame is
+        # on screen whole, so the first roll and the first visits are instant. Its ~130 ms of
+        # grammar building holds the GIL: started on mount it held up composing the opening
+        # panel, started at Ready (the first layout) it held up the Footer's keys.
+        if not self._warmed:
+            self._warmed = True
+            self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        _settle_collector()
         self.run_worker(_warm_up, thread=True, group="warm-up", exit_on_error=False)
+
+    def on_load(self) -> None:
+        # No collection until the first whole frame (_settle_collector): start-up makes
+        # objects that live all session, and next to no garbage.
+        gc.disable()
 
     def on_mount(self) -> None:
         self._warn_if_large()  # a save opened already large says so at once
@@ -313,13 +331,14 @@ class TablesideApp(GameSafe, App[None]):
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(signum, self._on_signal)
-        self.call_after_refresh(_settle_collector)
         self._load_keymap()
         guard.listeners.append(self._on_game_fault)
 
     def on_unmount(self) -> None:
         with contextlib.suppress(ValueError):
             guard.listeners.remove(self._on_game_fault)
+        if not gc.isenabled():  # ended before its first whole frame
+            _settle_collector()
 
     # --- a game's hook that raised (rulesets.guard) ------------------------------------------------
     def _on_game_fault(self, fault: guard.GameHookError) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -30,6 +31,14 @@ def _isolated_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Nor the GM's own keymap (user config folder): every test starts with the default keys.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _collector_left_on() -> Iterator[None]:
+    """The app stops the garbage collector from its Load event to its first whole frame
+    (app.tui._settle_collector): an app that ended, however, must have turned it back on."""
+    yield
+    assert gc.isenabled(), "an app left the garbage collector off"
 
 
 @pytest.fixture

@@ -195,7 +195,7 @@ def test_a_crash_in_the_app_is_a_failing_exit_code(
     def run_headless(self: TablesideApp, **_: Any) -> Any:
         return run(self, headless=True, size=SIZE)
 
-    monkeypatch.setattr(TablesideApp, "on_ready", crash)
+    monkeypatch.setattr(TablesideApp, "on_mount", crash)
     monkeypatch.setattr(TablesideApp, "run", run_headless)
     code = cli.main([str(tmp_path / "c.json")])
     assert code == 1

@@ -23,6 +23,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -97,10 +98,14 @@ def _roomy(key: FooterKey) -> FooterKey:
 class TablesideFooter(Footer):
     """A Footer that skips the rebuild when the shown keys, labels and states are unchanged."""
 
+    class KeysShown(Message):
+        """The Footer has its keys for the first time: the panel's first frame is whole."""
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._signature: Signature | None = None
         self._rebuild_queued = False
+        self._shown = False
 
     def _room(self) -> int:
         """Cells for the keys: the Footer's width less the palette key docked at its right."""
@@ -145,6 +150,9 @@ class TablesideFooter(Footer):
     async def _rebuild(self) -> None:
         self._rebuild_queued = False
         await self.recompose()
+        if not self._shown:
+            self._shown = True
+            self.post_message(self.KeysShown())
 
     def on_resize(self, event: events.Resize) -> None:
         # Another width fits other keys: choose them again.
