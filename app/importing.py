@@ -8,7 +8,7 @@ link would otherwise be read until memory runs out), JSON, in a format told apar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ import orjson
 from app.bounded import FileReadError, read_regular_file
 from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
+from rulesets.values import frozen
 
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 """The whole 5e SRD is ~4 MB and 8,000 monsters ~27 MB; a bigger file is not a statblock file."""
@@ -48,7 +49,7 @@ def read_json(path: Path) -> Any:
         raise ImportFileError(f"{path} is not JSON ({exc})") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class Converted:
     """A file's statblocks converted (NPC-09): its format, the conversions, and the skipped
     entries as (index, name or "", reason)."""

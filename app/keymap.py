@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_ch
 
 from app.bounded import FileReadError, read_regular_file
 from app.paths import APP_NAME
+from rulesets.values import frozen
 
 KEYMAP_FILE = "keys.toml"
 MAX_KEYMAP_BYTES = 256 * 1024
@@ -65,7 +65,7 @@ def _own_bindings(cls: type) -> list[Binding]:
     return found
 
 
-@dataclass(frozen=True)
+@frozen
 class Group:
     """The bindings live together: the App's (everywhere) or one panel's."""
 

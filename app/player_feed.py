@@ -23,7 +23,7 @@ import re
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from app.player_view import (
 from app.store import StoreError, owner_path, read_campaign
 from rulesets import registry
 from rulesets.game import Game
+from rulesets.values import frozen
 
 POLL_SECONDS = 0.15
 """How often the save is looked at (one ``stat``): a GM's change reaches the pages well within
@@ -96,7 +97,7 @@ def clock_text(stamp: float, now: float | None = None) -> str:
     return time.strftime("%d %b %H:%M", when).lstrip("0")
 
 
-@dataclass(frozen=True)
+@frozen
 class Reading:
     """The last good read of the save and the view built from it."""
 

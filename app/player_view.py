@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from app.player_settings import FOE_HEALTH, SECRET_KEY, SETTINGS_KEY
@@ -24,6 +23,7 @@ from rulesets.game import Game
 from rulesets.players import Band, Hand, band_of, no_hands
 from rulesets.table import Field
 from rulesets.turn_orders import turn_order
+from rulesets.values import frozen
 
 Data = Mapping[str, Mapping[str, dict[str, Any]]]
 """A campaign as read: ``{table: {doc_id: document}}``."""
@@ -34,7 +34,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerSettings:
     """What the GM lets the players see."""
 
@@ -106,7 +106,7 @@ class Lockout:
 
 
 # --- the view --------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class Row:
     """One visible combatant as the players see it."""
 
@@ -120,7 +120,7 @@ class Row:
     extras: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerView:
     campaign: str
     game: str

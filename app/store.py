@@ -56,6 +56,7 @@ from tinydb.storages import Storage
 from app import schema
 from rulesets import registry
 from rulesets.text import visible
+from rulesets.values import frozen
 
 BACKUPS_KEPT = 3
 MAX_SAVE_BYTES = 64 * 1024 * 1024
@@ -424,7 +425,7 @@ class MemoryStorage(Storage):
         self.data = data
 
 
-@dataclass(frozen=True)
+@frozen
 class _Fingerprint:
     """What the save on disk looked like when we last wrote (or read) it.
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from rulesets.values import frozen
 
 
 class RuleError(ValueError):
@@ -41,7 +43,7 @@ declares (:mod:`rulesets.turn_orders`)."""
 Character = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckResult:
     """One resolved roll or draw, ready for the roll log."""
 
@@ -73,7 +75,7 @@ class CheckResult:
         return entry
 
 
-@dataclass(frozen=True)
+@frozen
 class AttributeSpec:
     key: str
     label: str
@@ -82,7 +84,7 @@ class AttributeSpec:
     maximum: int = 99
 
 
-@dataclass(frozen=True)
+@frozen
 class ResourceSpec:
     """A current/max pool on the sheet (vitality, AP, Grip, fate points, energy ...)."""
 
@@ -95,7 +97,7 @@ class ResourceSpec:
     starts_full: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class ListSpec:
     """A list on the sheet (aspects, deliria, held Major Arcana, spells known ...)."""
 
@@ -105,7 +107,7 @@ class ListSpec:
     """False where the rules make entries permanent (deliria, RR-04)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetSpec:
     attributes: tuple[AttributeSpec, ...] = ()
     resources: tuple[ResourceSpec, ...] = ()
@@ -126,7 +128,7 @@ class SheetSpec:
         return self.usual or (self.statuses[0] if self.statuses else "")
 
 
-@dataclass(frozen=True)
+@frozen
 class Ruleset:
     """One game: its identity, its check, its turn model and its character sheet."""
 

@@ -17,12 +17,12 @@ the tray then shows the decks and one hand, and a game without one gets no card 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from rulesets.base import RuleError
 from rulesets.table import Command, Doc, Field, Tx
+from rulesets.values import frozen
 
 InputKind = Literal["cycle", "number", "pick", "typed"]
 Rows = Callable[[str], list[tuple[int, Doc]]]
@@ -32,7 +32,7 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckInput:
     """One thing the GM sets before a check: what it is, how a key changes it, what it shows.
 
@@ -137,7 +137,7 @@ class CheckInput:
         return Field(self.key, self.label, self.shown(value), "choice", choices=names)
 
 
-@dataclass(frozen=True)
+@frozen
 class Setup:
     """A check as the GM has set it up: the inputs' values and who rolls."""
 
@@ -152,7 +152,7 @@ class Setup:
         return self.rows(table) if self.rows is not None else []
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckSpec:
     """One check, fully set up: its odds and its roll come from the same values."""
 
@@ -176,7 +176,7 @@ class CheckSpec:
         return " ".join(self.odds_title.replace("{modifier}", shown).split())
 
 
-@dataclass(frozen=True)
+@frozen
 class CliFlag:
     """An option ``tableside odds --game ID`` takes for this check (``--name``)."""
 
@@ -186,7 +186,7 @@ class CliFlag:
     required: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Check:
     """A check the tray can state."""
 
@@ -232,7 +232,7 @@ class Check:
         return values
 
 
-@dataclass(frozen=True)
+@frozen
 class CardTable:
     """A game that plays with hands of cards: the tray shows its decks (``Game.decks``, read
     through :mod:`rulesets.decks`) and one hand at a time.
@@ -250,7 +250,7 @@ class CardTable:
     """The names of holders who are not PCs (a foe's hand in the running fight), by holder."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Preset:
     """Inputs a game sets for the roller from the running fight, and why (said in the tray)."""
 
@@ -262,7 +262,7 @@ def _no_preset(encounter: Doc | None, who: int | None) -> Preset | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckRules:
     """The tray's questions to a game: the checks it states, and whether cards are on the table."""
 

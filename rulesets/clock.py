@@ -41,10 +41,11 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from rulesets.base import RuleError
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from rulesets.table import Tx
@@ -132,7 +133,7 @@ def duration_text(seconds: int) -> str:
 
 
 # --- the game's part -------------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class Passage:
     """One stretch of time as a game's time rule sees it: from ``start`` to ``end`` (seconds
     since the campaign began), what the party did, and the named rest it was (if any)."""
@@ -165,7 +166,7 @@ PARTS_OF_DAY: tuple[tuple[int, str], ...] = (
 """(hour it ends before, name): the default words for the time of day."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TimeRules:
     """What time does in a game: the clock's questions to a game (the default says nothing).
 
@@ -212,7 +213,7 @@ class TimeRules:
 
 
 # --- the clock's state -----------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class Effect:
     """A timed effect kept outside the fight: it ends at clock time ``ends``."""
 
@@ -236,7 +237,7 @@ class Effect:
         return f"{self.name} ({self.on})" if self.on else self.name
 
 
-@dataclass(frozen=True)
+@frozen
 class TableEntry:
     name: str
     count: str = "1"
@@ -249,7 +250,7 @@ class TableEntry:
         return self.name if self.count == "1" else f"{self.name} {self.count}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Check:
     """A random-encounter check: every ``every`` seconds from ``since``, ``chance`` = n in d."""
 
@@ -283,7 +284,7 @@ class Check:
             yield self.since + k * self.every
 
 
-@dataclass(frozen=True)
+@frozen
 class Foe:
     name: str
     count: int
@@ -292,7 +293,7 @@ class Foe:
         return {"name": self.name, "count": self.count}
 
 
-@dataclass(frozen=True)
+@frozen
 class CameUp:
     """What the last encounter check brought up, until it becomes a fight or time moves on."""
 
@@ -304,7 +305,7 @@ class CameUp:
         return {"at": self.at, "text": self.text, "foes": [f.to_dict() for f in self.foes]}
 
 
-@dataclass(frozen=True)
+@frozen
 class Clock:
     seconds: int = 0
     start_hour: int = START_HOUR
@@ -595,7 +596,7 @@ def remove_check(clock: Clock, check_id: int) -> tuple[Clock, str]:
 
 
 # --- time passing ----------------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class Encounter:
     """An encounter check that came up: when, which check, the roll and what came up."""
 
@@ -665,7 +666,7 @@ def _rest(tx: Tx, passage: Passage) -> Lines:
     return run_rest(tx, passage.rest, RestCall(hours=passage.hours))
 
 
-@dataclass(frozen=True)
+@frozen
 class Advanced:
     """What one advance did: its lines, how far it went and what came up."""
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from rulesets.base import RuleError
 from rulesets.players import Hand
 from rulesets.table import Tx
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from rulesets.game import Game
@@ -46,7 +47,7 @@ class DeckError(RuleError):
     """A deck operation the table cannot do (a card not in the hand, no card left to draw ...)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Card:
     """One card of a deck: ``rank`` and ``suit`` name it, ``value`` is what it counts in the
     game, ``reversed`` how it lies (only in a deck whose cards reverse). A game may subclass it
@@ -87,7 +88,7 @@ class Card:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class CardText:
     """How a card reads in a list: ``Queen of Cups (13) face``, ``The Tower — Sudden change``.
 
@@ -185,7 +186,7 @@ def deck_spec(game: Game, deck_id: str) -> DeckSpec[Any]:
     raise DeckError(f"{game.name} has no deck {deck_id!r:.40}; its decks: {ids}")
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawResult(Generic[C]):
     """Cards drawn and anything worth a log line (a reshuffle)."""
 
@@ -418,7 +419,7 @@ def _listed(data: Mapping[str, Any], key: str, spec: DeckSpec[Any]) -> list[Any]
     return found
 
 
-@dataclass(frozen=True)
+@frozen
 class HandView:
     """What one viewer may see of one hand (SOH-12): always the count, cards only if allowed."""
 
@@ -528,7 +529,7 @@ def _holder_name(tx: Tx, holder: str) -> str:
 # --- commands any game with decks can offer ---------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawCards:
     """Draw cards face up onto the discards (a reshuffle, if needed, is logged; SOH-01).
 
@@ -554,7 +555,7 @@ class DrawCards:
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class DealCards:
     """Deal ``count`` cards to each holder (every PC of the party when none are named), to
     their hands; ``recall``: the hands go to the discards first (a new round's cards)."""
@@ -586,7 +587,7 @@ class DealCards:
         return [*lines, *result.events, f"{state.title} dealt: {dealt}"]
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayCard:
     """A holder plays one card of their hand (by its key) face up onto the discards."""
 

@@ -24,12 +24,12 @@ import random
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
 from rulesets.base import RuleError
+from rulesets.values import frozen
 
 MAX_EXPRESSION_LENGTH = 200
 """A GM types a handful of characters; anything longer is a paste accident, refused early."""
@@ -57,7 +57,7 @@ class DiceError(RuleError):
     """A dice expression that cannot be rolled; the message says what and where."""
 
 
-@dataclass(frozen=True)
+@frozen
 class DiceRoll:
     """The outcome of one dice expression."""
 

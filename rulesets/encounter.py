@@ -85,6 +85,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rulesets.base import RuleError, TurnModel
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from rulesets.turn_orders.base import TurnOrder
@@ -327,7 +328,7 @@ class Encounter:
         return enc
 
 
-@dataclass(frozen=True)
+@frozen
 class OrderRow:
     """One display row of ``order_view``."""
 

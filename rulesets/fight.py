@@ -44,6 +44,7 @@ from rulesets.base import Character, CheckResult, RuleError
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 from rulesets.turn_orders import TurnOrder, turn_order
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 HealthKind = Literal["pc", "foe", "hp"]
@@ -300,7 +301,7 @@ def _countdowns(enc: er.Encounter) -> dict[int, int | None]:
     return {id(e): e.remaining for c in enc.combatants for e in c.conditions}
 
 
-@dataclass(frozen=True)
+@frozen
 class EncounterCommand:
     """Base: load the encounter, :meth:`change` it, save it; rules errors are refusals."""
 
@@ -349,7 +350,7 @@ def _time_passed(fight: Fight, reached: int) -> list[str]:
     return rounds_passed(fight.tx, now - reached) if reached >= 1 and now > reached else []
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatantCommand(EncounterCommand):
     """An encounter command about one combatant (``combatant_id``)."""
 
@@ -359,7 +360,7 @@ class CombatantCommand(EncounterCommand):
 # --------------------------------------------------------------------------- what a game says
 
 
-@dataclass(frozen=True)
+@frozen
 class Hit:
     """One damage or heal being applied: the fight, the target and the form's answers."""
 
@@ -430,7 +431,7 @@ def hp_out(stats: Mapping[str, Any]) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@frozen
 class FoeSheet:
     """What a foe tracks in a game, and how it is made, hurt, healed and shown.
 
@@ -466,7 +467,7 @@ HD_FOES = FoeSheet()
 """Foes with plain HD HP and morale (the NPC rules' own foes)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class FightRules:
     """The combat tracker's questions to a game; every hook has the generic answer as default."""
 

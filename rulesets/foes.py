@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from rulesets import encounter as er
@@ -36,6 +36,7 @@ from rulesets.base import CheckResult, RuleError
 from rulesets.fight import CombatantCommand, EncounterCommand, Fight, deal_damage
 from rulesets.npc import NPC, QuickBuild
 from rulesets.table import Reader
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 RollKind = Literal["attack", "defence", "save", "skill", "morale", "effort"]
@@ -45,7 +46,7 @@ STRIKE_KEY = "strike"
 """Encounter-document key of the attack waiting to land (``T``)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Foe:
     """A combatant with a statblock, as its game's foe hooks see it."""
 
@@ -66,7 +67,7 @@ class Foe:
         return self.combatant.stats
 
 
-@dataclass(frozen=True)
+@frozen
 class Swing:
     """One press of ``A``: who attacks whom, with what, and the fight it happens in."""
 
@@ -93,7 +94,7 @@ class Swing:
         return self.fight.tx.log_roll(self.attacker.name, result, extra=extra)
 
 
-@dataclass(frozen=True)
+@frozen
 class Strike:
     """A foe's attack, rolled: what lands on its target when the GM presses ``T``.
 
@@ -228,7 +229,7 @@ def generic_roll(foe: Foe, kind: RollKind, attribute: str, rng: random.Random, e
     raise RuleError(f"{foe.name} has no {kind} roll in this game")
 
 
-@dataclass(frozen=True)
+@frozen
 class FoeRules:
     """How a game turns an HD statblock into its foe and how that foe acts (module docstring).
 
@@ -335,7 +336,7 @@ def default_target(
     return others[0]
 
 
-@dataclass(frozen=True)
+@frozen
 class FoeAttack(CombatantCommand):
     """``A``: the combatant attacks ``target_id`` (blank: :func:`default_target`) by its game's
     mechanic (:attr:`FoeRules.attack`); the strike waits in the encounter until ``T`` lands it.
@@ -389,7 +390,7 @@ class FoeAttack(CombatantCommand):
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class LandStrike(EncounterCommand):
     """``T`` after ``A``: the waiting strike lands on its target through the one damage path,
     with the defender's answer (``answer``: a defence roll, a total, defence cards) where the

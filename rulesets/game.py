@@ -11,7 +11,7 @@ group (:mod:`rulesets.registry`); the five built-in games register there like an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from rulesets.base import Ruleset, TurnModel
@@ -23,6 +23,7 @@ from rulesets.players import PlayerViewRules
 from rulesets.sheet import SheetRules
 from rulesets.table import Action, Panel
 from rulesets.turn_orders.base import TurnOrder
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     # Only a game with cards needs the deck rules: its own module imports them (a game
@@ -61,7 +62,7 @@ def api_problem(declared: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@frozen
 class DemoPC:
     """A demo party member: attributes by key, and anything else to set on the sheet."""
 
@@ -70,7 +71,7 @@ class DemoPC:
     details: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Game:
     """A game as the app sees it. ``ruleset`` holds its id, name, turn model and PC sheet."""
 

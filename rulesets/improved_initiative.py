@@ -26,11 +26,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from rulesets import npc as npc_rules
+from rulesets.values import frozen
 
 SYSTEM = "Improved Initiative"
 TABLESIDE_SOURCE = "Tableside"
@@ -78,7 +79,7 @@ def statblocks_in(data: object) -> list[Any] | None:
     return values if values and all(is_statblock(v) for v in values) else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Tag:
     """A condition on an Improved Initiative combatant; ``remaining`` None lasts until removed,
     ``at_start`` says it counts down at the start of its bearer's turn (else at the end)."""
@@ -88,7 +89,7 @@ class Tag:
     at_start: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class EncounterEntry:
     """One combatant of an Improved Initiative encounter, as the tracker needs it."""
 
@@ -105,7 +106,7 @@ class EncounterEntry:
     tags: tuple[Tag, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class SavedEncounter:
     """An Improved Initiative encounter: its combatants in turn order, the round counter (0:
     not started) and whose turn it is."""

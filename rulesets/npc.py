@@ -56,12 +56,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rulesets.base import CheckResult, RuleError, rng_or_new
 from rulesets.dice import roll
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     pass
@@ -260,7 +261,7 @@ def even_split(hd: int) -> Fraction:
 # --- statblocks ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Statblock:
     """NPC-01/02: an NPC built from its attributes, every derived stat filled in."""
 
@@ -320,7 +321,7 @@ class Statblock:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class QuickBuild:
     """NPC-03: a generic NPC of a given HD, one row of the text's second table."""
 
@@ -503,7 +504,7 @@ def roll_hp(statblock: NPC, rng: random.Random | None = None) -> CheckResult:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackResult(CheckResult):
     """NPC-02: one NPC attack: the d20 roll (``total``), the damage rolled and any Shock."""
 
@@ -647,7 +648,7 @@ def skill_check(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class EffortUse:
     """NPC-05: one use of Effort: whether it fired, the usage roll, what is left."""
 
@@ -728,7 +729,7 @@ ABILITIES_5E: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Conversion:
     """NPC-09: a 5e monster converted: the new statblock plus the report against 2 x CR."""
 
@@ -949,7 +950,7 @@ def import_5e_file(
     return conversions, errors
 
 
-@dataclass(frozen=True)
+@frozen
 class WNConversion:
     """NPC-10: a Without Number statblock converted; Save and HP recalculated."""
 

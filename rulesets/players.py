@@ -16,10 +16,11 @@ Initiative's labels do (healthy, hurt, bloodied at half or less, down).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from rulesets.base import Character, SheetSpec
+from rulesets.values import frozen
 
 Band = Literal["healthy", "hurt", "bloodied", "down"]
 BANDS: tuple[Band, ...] = ("healthy", "hurt", "bloodied", "down")
@@ -28,7 +29,7 @@ Rows = Sequence[tuple[int, dict[str, Any]]]
 """The documents of one table as ``(doc_id, document)`` pairs."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Hand:
     """Cards one player holds privately: a title and one line per card."""
 
@@ -74,7 +75,7 @@ def no_hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]
     return ()
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerViewRules:
     """The players' view's questions to a game."""
 

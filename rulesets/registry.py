@@ -18,7 +18,6 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
@@ -26,6 +25,7 @@ from rulesets import turn_orders
 from rulesets.base import Ruleset
 from rulesets.game import API_VERSION, Game, api_problem
 from rulesets.guard import guard_value, one_line, package_of
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -73,7 +73,7 @@ class GameUnavailable(UnknownGame):
         super().__init__(f"the game {game_id!r} ({where}) {what}: {reason}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Listed:
     """One installed game as a list of games shows it."""
 

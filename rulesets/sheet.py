@@ -16,11 +16,12 @@ document; it changes the document in place and returns the log lines, or raises
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from rulesets.base import Character, RuleError
 from rulesets.table import Field, Reader, Tx
+from rulesets.values import frozen
 
 Part = tuple[str, str]
 """A piece of a row's value: (text shown literally, Rich style)."""
@@ -33,7 +34,7 @@ Step = Callable[[Tx, Character, str, int], Lines]
 """``+``/``-`` on a row the game added (``limb:torso`` → ``step(tx, pc, "torso", delta)``)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetRow:
     """A row of the detail pane the game adds beyond the generic ones.
 
@@ -62,7 +63,7 @@ class SheetRow:
         return self.key.partition(":")[2]
 
 
-@dataclass(frozen=True)
+@frozen
 class Adding:
     """What ``n`` adds on a row: a list entry, a skill, a domain's feature.
 
@@ -81,7 +82,7 @@ class Adding:
         return tuple(self.fields(pc, target))
 
 
-@dataclass(frozen=True)
+@frozen
 class RestCall:
     """The GM's answers to a rest's form, as one rest's rule reads them."""
 
@@ -93,7 +94,7 @@ class RestCall:
 PerPc = Callable[[Tx, Character, RestCall], Lines]
 
 
-@dataclass(frozen=True)
+@frozen
 class Rest:
     """One party-wide rest: the form it asks, what it does first, and its rule for each PC.
 
@@ -114,7 +115,7 @@ REST_IDS = ("session", "scene", "regroup", "rest")
 """The party-wide rests the panel offers (S, C, g, R); a game says which it has."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SheetRules:
     """The party sheet's questions to a game; the defaults are the plain sheet."""
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rulesets.base import Character, CheckResult, RuleError
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from rulesets.game import Game
@@ -31,7 +32,7 @@ PANELS: tuple[Panel, ...] = ("combat", "tray", "npcs", "party")
 FieldKind = Literal["text", "int", "optint", "amount", "choice"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Field:
     """One thing a form asks the GM.
 
@@ -108,7 +109,7 @@ class Command(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     """What the GM has in hand when an action is offered or taken; panels fill what they know."""
 
@@ -146,7 +147,7 @@ def _always(ctx: Context) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """Something a GM can do in a panel of this game, by one key.
 
@@ -181,7 +182,7 @@ class Action:
         return self.description or self.label
 
 
-@dataclass(frozen=True)
+@frozen
 class PcChange:
     """One rule applied to one PC's sheet, one undo step: the common shape of a sheet action."""
 

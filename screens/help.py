@@ -7,7 +7,6 @@ help never teaches a key another game owns or one that would only be refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
@@ -18,8 +17,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from rulesets.values import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class KeyRow:
     """One action and every key that does it, as a person types them (``"u, ^z"``)."""
 

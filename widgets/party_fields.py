@@ -10,7 +10,6 @@ is never read as markup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -18,11 +17,12 @@ from rich.text import Text
 from rulesets.base import Character
 from rulesets.game import Game
 from rulesets.sheet import Parts, SheetRow
+from rulesets.values import frozen
 from widgets.literal import literal
 from widgets.resource_bar import resource_bar
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldRow:
     """One line of the detail pane: ``key`` says what +/-, e, n and delete act on."""
 

@@ -8,12 +8,12 @@ TUI, the command line and a script get the same refusal in the same words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulesets import clock
 from rulesets.base import RuleError
 from rulesets.table import Tx
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     from app.state import Transaction
@@ -35,7 +35,7 @@ def is_light(name: str) -> bool:
     return any(word in words for word in LIGHT_WORDS)
 
 
-@dataclass(frozen=True)
+@frozen
 class Advance:
     """Time passes: ``duration`` as typed (``10m``, ``8h``) or ``step`` (``hour``, ``round``,
     ``rest``), while the party does ``activity`` (time, rest, effort)."""
@@ -69,7 +69,7 @@ class Advance:
         return clock.advance(tx, seconds, self.activity, what=what).lines
 
 
-@dataclass(frozen=True)
+@frozen
 class AddTimedEffect:
     """A timed effect kept outside the fight (a torch of 1 hour, a curse of 3 days)."""
 
@@ -93,7 +93,7 @@ class AddTimedEffect:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class EndTimedEffect:
     effect_id: int
 
@@ -107,7 +107,7 @@ class EndTimedEffect:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class SetEncounterCheck:
     """A random-encounter check every ``every`` (``10m``, ``1h``) at ``chance`` (``1 in 6``),
     on ``table`` (``Goblin 2d4; Wolf 1d3``: library NPC names and counts)."""
@@ -129,7 +129,7 @@ class SetEncounterCheck:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class RemoveEncounterCheck:
     check_id: int
 
@@ -143,7 +143,7 @@ class RemoveEncounterCheck:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class ClockSettings:
     """The hour the campaign began at, and whether the players' view shows the time."""
 
@@ -165,7 +165,7 @@ class ClockSettings:
         return [f"Now {new.text(tx.game.time)}; the players' view {shown} the time and light"]
 
 
-@dataclass(frozen=True)
+@frozen
 class FightWhatCameUp:
     """What the last encounter check brought up becomes the running encounter: a new fight with
     the party and the foes (library NPCs by name, quick-added foes otherwise)."""

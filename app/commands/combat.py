@@ -11,7 +11,7 @@ Anomaly, a fate, the turn economy) live in its package, ``rulesets/<id>/fight.py
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from rulesets import encounter as er
@@ -38,6 +38,7 @@ from rulesets.fight import (
 )
 from rulesets.table import Tx
 from rulesets.turn_orders import turn_order
+from rulesets.values import frozen
 
 __all__ = [
     "MAX_AMOUNT",
@@ -54,7 +55,7 @@ __all__ = [
 # --------------------------------------------------------------------------- encounters
 
 
-@dataclass(frozen=True)
+@frozen
 class NewEncounter:
     """GEN-04: a new, empty encounter in the game's turn model, made current."""
 
@@ -84,7 +85,7 @@ class NewEncounter:
         return [f"New encounter {name} ({order.name}{groups})"]
 
 
-@dataclass(frozen=True)
+@frozen
 class SelectEncounter:
     """Make another encounter the one the tracker runs."""
 
@@ -105,7 +106,7 @@ class SelectEncounter:
         return [f"Running {fight.enc.name}"]
 
 
-@dataclass(frozen=True)
+@frozen
 class SetModel(EncounterCommand):
     """Switch this encounter's turn model (before it starts)."""
 
@@ -126,7 +127,7 @@ class SetModel(EncounterCommand):
 # --------------------------------------------------------------------------- roster
 
 
-@dataclass(frozen=True)
+@frozen
 class AddParty(EncounterCommand):
     """GEN-04: every PC of the party not already in the encounter, with one key."""
 
@@ -154,7 +155,7 @@ class AddParty(EncounterCommand):
         return er.add_combatants(fight.enc, new) + fight.reinforced("pc")
 
 
-@dataclass(frozen=True)
+@frozen
 class QuickAdd(EncounterCommand):
     """GEN-04: an ad-hoc foe (or a numbered group of them) with its game's foe sheet."""
 
@@ -225,7 +226,7 @@ class QuickAdd(EncounterCommand):
         return er.add_group(enc, self.name, self.count, make)
 
 
-@dataclass(frozen=True)
+@frozen
 class RemoveCombatant(EncounterCommand):
     combatant_id: str = ""
 
@@ -236,7 +237,7 @@ class RemoveCombatant(EncounterCommand):
         return er.remove_combatant(fight.enc, self.combatant_id)
 
 
-@dataclass(frozen=True)
+@frozen
 class DuplicateCombatant(EncounterCommand):
     combatant_id: str = ""
 
@@ -252,7 +253,7 @@ class DuplicateCombatant(EncounterCommand):
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class MoveCombatant(EncounterCommand):
     combatant_id: str = ""
     delta: int = 1
@@ -263,7 +264,7 @@ class MoveCombatant(EncounterCommand):
         return er.move_combatant(fight.enc, self.combatant_id, self.delta)
 
 
-@dataclass(frozen=True)
+@frozen
 class ToggleHidden(EncounterCommand):
     combatant_id: str = ""
 
@@ -274,7 +275,7 @@ class ToggleHidden(EncounterCommand):
         return er.set_hidden(fight.enc, c.id, not c.hidden)
 
 
-@dataclass(frozen=True)
+@frozen
 class EditCombatant(EncounterCommand):
     """Rename, set initiative by hand, set HP / AP by hand."""
 
@@ -332,7 +333,7 @@ def _ap_maxes(fight: Fight) -> dict[str, int]:
     return maxes
 
 
-@dataclass(frozen=True)
+@frozen
 class StartEncounter(EncounterCommand):
     """GEN-04: round 1. AP rounds (SOH-10): every combatant gets 5 + ceil(Quickness / 2) AP."""
 
@@ -365,7 +366,7 @@ def _scene_start(fight: Fight) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class EndEncounter(EncounterCommand):
     LABEL = "End encounter"
 
@@ -374,7 +375,7 @@ class EndEncounter(EncounterCommand):
         return er.end(fight.enc)
 
 
-@dataclass(frozen=True)
+@frozen
 class NextTurn(EncounterCommand):
     """GEN-04: next turn (AP rounds: the actor passes; chosen-next: the first who may act)."""
 
@@ -398,7 +399,7 @@ def _mark_fallen_pcs(fight: Fight) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class ToggleDefeated(EncounterCommand):
     """Mark the selected combatant defeated (skipped, dimmed, out of the players' view), or
     put it back in the fight."""
@@ -416,7 +417,7 @@ class ToggleDefeated(EncounterCommand):
         return er.set_defeated(fight.enc, c.id, not c.defeated)
 
 
-@dataclass(frozen=True)
+@frozen
 class PreviousTurn(EncounterCommand):
     LABEL = "Previous turn"
 
@@ -424,7 +425,7 @@ class PreviousTurn(EncounterCommand):
         return er.previous_turn(fight.enc)
 
 
-@dataclass(frozen=True)
+@frozen
 class Delay(EncounterCommand):
     places: int = 1
 
@@ -434,7 +435,7 @@ class Delay(EncounterCommand):
         return er.delay(fight.enc, self.places)
 
 
-@dataclass(frozen=True)
+@frozen
 class Hold(EncounterCommand):
     LABEL = "Hold action"
 
@@ -442,7 +443,7 @@ class Hold(EncounterCommand):
         return er.hold(fight.enc)
 
 
-@dataclass(frozen=True)
+@frozen
 class UseHeld(EncounterCommand):
     combatant_id: str = ""
 
@@ -452,7 +453,7 @@ class UseHeld(EncounterCommand):
         return er.use_held(fight.enc, self.combatant_id)
 
 
-@dataclass(frozen=True)
+@frozen
 class ChooseNext(EncounterCommand):
     """Chosen-next (aspects): the acting character names who acts next."""
 
@@ -464,7 +465,7 @@ class ChooseNext(EncounterCommand):
         return er.choose_next(fight.enc, self.combatant_id)
 
 
-@dataclass(frozen=True)
+@frozen
 class SpendAp(EncounterCommand):
     """SOH-10: spend AP (default 1); SOH-09: a counter action spends 1 AP of the counterer."""
 
@@ -540,7 +541,7 @@ def _roll_for(
     return rolled, cs
 
 
-@dataclass(frozen=True)
+@frozen
 class ToggleGroupInitiative(EncounterCommand):
     """GEN-04: group initiative on or off for this encounter (before the fight or between
     rounds): each group of the same NPC rolls once and takes its turn together."""
@@ -552,7 +553,7 @@ class ToggleGroupInitiative(EncounterCommand):
         return er.set_group_initiative(fight.enc, not fight.enc.group_initiative)
 
 
-@dataclass(frozen=True)
+@frozen
 class RollInitiative(EncounterCommand):
     """GEN-04/NEM-05: roll for those who have no initiative yet (or the NPCs among them) and
     sort each into its place; PCs win ties with NPCs. Nobody already placed rolls again (as
@@ -586,7 +587,7 @@ class RollInitiative(EncounterCommand):
         return said + _sorted_in(fight, newcomers)
 
 
-@dataclass(frozen=True)
+@frozen
 class RerollInitiative(EncounterCommand):
     """GEN-04: everyone rolls again and the order is rebuilt, before the fight or between
     rounds only (mid-round it would take turns from those who have not acted)."""
@@ -604,7 +605,7 @@ class RerollInitiative(EncounterCommand):
         return lines + er.restart_round(fight.enc)
 
 
-@dataclass(frozen=True)
+@frozen
 class PartyInitiative(EncounterCommand):
     """The players' own initiative rolls, typed for the whole party at once (by combatant id;
     None leaves one as it is); each is sorted into its place."""
@@ -634,7 +635,7 @@ class PartyInitiative(EncounterCommand):
 # --------------------------------------------------------------------------- effects (GEN-05)
 
 
-@dataclass(frozen=True)
+@frozen
 class AddEffect(EncounterCommand):
     """GEN-05: a condition (no duration) or a timed effect ticking on a chosen turn or round.
 
@@ -671,7 +672,7 @@ class AddEffect(EncounterCommand):
         return er.add_effect(fight.enc, self.combatant_id, effect)
 
 
-@dataclass(frozen=True)
+@frozen
 class RemoveEffect(EncounterCommand):
     combatant_id: str = ""
     name: str = ""
@@ -691,7 +692,7 @@ class RemoveEffect(EncounterCommand):
 # --------------------------------------------------------------------------- damage
 
 
-@dataclass(frozen=True)
+@frozen
 class Damage(EncounterCommand):
     """Damage by the game's rules (``tx.game.fight``).
 
@@ -709,7 +710,7 @@ class Damage(EncounterCommand):
         return deal_damage(fight, self.combatant_id, str(self.amount), self.answers)
 
 
-@dataclass(frozen=True)
+@frozen
 class Heal(EncounterCommand):
     """Heal by the game's rules: HP up to the max for an HD NPC; a PC's or a foe's sheet by
     the game (a Nemron limb, a Shadows pool, minor injuries in the aspects game)."""
@@ -739,7 +740,7 @@ class Heal(EncounterCommand):
         return lines + settle_defeated(fight, c, was_out, sheet)
 
 
-@dataclass(frozen=True)
+@frozen
 class Area(EncounterCommand):
     """One damage or heal on several combatants at once (an area), one undo for all.
 
@@ -767,7 +768,7 @@ class Area(EncounterCommand):
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class TempHp(EncounterCommand):
     """Temporary HP: absorbs damage first; a new value replaces a lower one."""
 
@@ -787,7 +788,7 @@ class TempHp(EncounterCommand):
         return [f"{c.name} has {c.stats['temp_hp']} temporary HP"]
 
 
-@dataclass(frozen=True)
+@frozen
 class MoraleCheck(EncounterCommand):
     """NPC-08: 2d6 + Will on the morale table, for an HD NPC (the due ones are offered)."""
 
@@ -810,7 +811,7 @@ def _morale(fight: Fight, c: er.Combatant) -> list[str]:
     return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class MoraleDue(EncounterCommand):
     """NPC-08: every NPC whose morale check is due rolls it, in one key."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.state import Transaction
 from rulesets import dice
 from rulesets.base import CheckResult
+from rulesets.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class RollDice:
     """Roll any dice expression into the log (the quick-roll prompt, the tray's dice line)."""
 

@@ -18,7 +18,7 @@ out and said so, since the tracker reads a PC's health from its sheet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from app.commands.combat import StartEncounter
@@ -29,6 +29,7 @@ from rulesets import improved_initiative as ii
 from rulesets import npc as npc_rules
 from rulesets.fight import DEFAULT_QUICKNESS, FightRules, load
 from rulesets.turn_orders import turn_order
+from rulesets.values import frozen
 
 
 def carried_hp(current: int | None, ii_max: int | None, new_max: int) -> int:
@@ -48,7 +49,7 @@ def _effects(entry: ii.EncounterEntry) -> list[er.Effect]:
     ]
 
 
-@dataclass(frozen=True)
+@frozen
 class ImportEncounters:
     """NPC-09 + GEN-04: the file's monsters into the library and its encounters into the
     tracker, the last one made current."""

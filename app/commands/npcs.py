@@ -17,7 +17,7 @@ A quick build (NPC-03) stores ``quick_hd`` and its E (stats) value as each attri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from app.state import CommandError, Transaction
@@ -37,6 +37,7 @@ from rulesets.fight import (
 from rulesets.npc import ATTRIBUTE_RANGE
 from rulesets.table import Tx
 from rulesets.turn_orders import turn_order
+from rulesets.values import frozen
 
 HpMode = Literal["rolled", "fixed"]
 HP_MODES: tuple[str, ...] = ("rolled", "fixed")
@@ -136,7 +137,7 @@ def _npc(tx: Transaction, npc_id: int) -> dict[str, Any]:
         raise CommandError("That NPC is no longer in the library") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class SaveNpc:
     """Save the builder into the library: a new NPC (``npc_id`` None) or an edit."""
 
@@ -164,7 +165,7 @@ class SaveNpc:
         return [f"NPC {doc['name']} updated"]
 
 
-@dataclass(frozen=True)
+@frozen
 class DuplicateNpc:
     """A copy of a library NPC, named "<name> (copy)", ready to be edited."""
 
@@ -182,7 +183,7 @@ class DuplicateNpc:
         return [f"NPC {doc['name']} added (#{new_id})"]
 
 
-@dataclass(frozen=True)
+@frozen
 class DeleteNpc:
     """Remove an NPC from the library (combatants already in an encounter stay)."""
 
@@ -239,7 +240,7 @@ KEPT_ON_UPDATE = ("effort_left",)
 """What the table did to a library NPC that a fresh import must not undo."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ImportNpcs:
     """NPC-09: add converted monsters to the library in one undoable step.
 
@@ -300,7 +301,7 @@ def import_summary(added: int, updated: int, unchanged: int) -> str:
     return f"{added} added, {updated} updated, {unchanged} left alone"
 
 
-@dataclass(frozen=True)
+@frozen
 class AddNpcsToEncounter:
     """GEN-04/NPC-04: add ``count`` copies of a library NPC to the current encounter.
 
@@ -453,7 +454,7 @@ def spend_effort(
     return [tx.log_roll(who, check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class RollNpc:
     """NPC-02/04/05/07/08: a roll from a library statblock, into the roll log.
 
@@ -490,7 +491,7 @@ def instance_block(c: enc_rules.Combatant, library: dict[str, Any] | None) -> np
     return npc_rules.statblock_of(c.stats, library)
 
 
-@dataclass(frozen=True)
+@frozen
 class RollStatblock(CombatantCommand):
     """NPC-02/05/07/08 from the tracker: one combatant's statblock roll (attack, save, skill,
     morale, Effort), logged under its name (``Goblin 2``). Its Effort is its own
@@ -534,7 +535,7 @@ class RollStatblock(CombatantCommand):
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class RefreshEffort:
     """NPC-05: give a library NPC its full Effort back (after a rest)."""
 
@@ -553,7 +554,7 @@ class RefreshEffort:
         return [f"{doc.get('name', '')} has full Effort ({npc_block(doc).effort})"]
 
 
-@dataclass(frozen=True)
+@frozen
 class RefreshInstanceEffort(CombatantCommand):
     """NPC-05: one combatant's full Effort back (the tracker's F)."""
 

@@ -14,7 +14,6 @@ PCs are the same ``party`` documents the combat tracker damages, so both views a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from app.state import CommandError
@@ -23,6 +22,7 @@ from rulesets.base import Character, RuleError, Ruleset, rederive
 from rulesets.clock import HOUR
 from rulesets.sheet import MAX_REST_HOURS, REST_IDS, RestCall, SheetRules, run_rest
 from rulesets.table import Tx
+from rulesets.values import frozen
 
 Arg = str | int
 MAX_NAME = 80
@@ -253,7 +253,7 @@ OPS: dict[str, tuple[str, Op]] = {
 """Every sheet operation by name: (label word, function)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ChangePC:
     """One sheet operation (:data:`OPS`) on one PC; the rule's refusal is shown as is."""
 
@@ -283,7 +283,7 @@ class ChangePC:
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class AddPC:
     """Add a fresh PC built by the game's rules (full resources, derived maxes)."""
 
@@ -299,7 +299,7 @@ class AddPC:
         return [f"{name} joins the party"]
 
 
-@dataclass(frozen=True)
+@frozen
 class RemovePC:
     """Remove a PC from the party (the combat tracker's entries stay, as history)."""
 
@@ -335,7 +335,7 @@ def _rest_seconds(tx: Tx, action: str, hours: int) -> int:
     return hours * HOUR or rules.rest_hours.get(action, 0) * HOUR or rules.asked_rest_from
 
 
-@dataclass(frozen=True)
+@frozen
 class PartyAction:
     """A party-wide rest on every PC at once: one command, one undo step.
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 
 from app.player_settings import SECRET_KEY, SETTINGS_KEY, settings_problem
 from app.player_view import PlayerSettings
 from app.state import CommandError, Transaction
+from rulesets.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class SetPlayerView:
     """Save the players' view settings; the first time, also the secret the PC codes come from.
 

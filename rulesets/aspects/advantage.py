@@ -9,7 +9,6 @@ creator (``by``), wherever it was placed (:func:`rulesets.aspects.rules.place_ad
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets.aspects import rules
@@ -17,6 +16,7 @@ from rulesets.base import Character, RuleError
 from rulesets.checks import require_game
 from rulesets.clock import campaign_date
 from rulesets.table import Doc, PcChange, Reader, Tx
+from rulesets.values import frozen
 
 SCENE_KEY = "scene_aspects"
 """The running encounter's key for aspects on the scene (kept by the tracker's merge)."""
@@ -118,7 +118,7 @@ class Places:
         self.tx.put(key[0], key[1], self.docs[key])
 
 
-@dataclass(frozen=True)
+@frozen
 class CreateAdvantage:
     """ASP-04: ``by`` creates an advantage on ``holder`` (a PC, a foe, or the scene)."""
 

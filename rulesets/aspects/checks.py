@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets.aspects import advantage
@@ -20,6 +19,7 @@ from rulesets.checks import (
     roller,
 )
 from rulesets.table import Action, Command, Context, Doc, Field, Tx, need_pc, roll_line
+from rulesets.values import frozen
 
 GAME = aspects.RULESET.id
 ROLL_KEY = "aspects_roll"
@@ -58,7 +58,7 @@ def _pair(value: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     return first, second
 
 
-@dataclass(frozen=True)
+@frozen
 class AspectsCheck:
     """ASP-01: 2d6 + skill (− the NPC's skill), five bands and the failure grade."""
 
@@ -86,7 +86,7 @@ def last_aspects_roll(rows: list[tuple[int, Doc]]) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class SpendFate:
     """ASP-02/03: the roller spends a fate point on their roll: reroll (keep either) or invoke.
 
@@ -148,7 +148,7 @@ def _other_hint(roll: aspects.AspectsRoll) -> str:
     return f" · k keeps {sum(other)} instead"
 
 
-@dataclass(frozen=True)
+@frozen
 class KeepReroll:
     """ASP-03: the player keeps the other result of a rerolled roll (the first, or the reroll)."""
 
@@ -172,7 +172,7 @@ class KeepReroll:
         return [roll_line(entry) + _other_hint(roll)]
 
 
-@dataclass(frozen=True)
+@frozen
 class FreeInvoke:
     """ASP-04: ``who`` uses the free invoke of an advantage they created (on ``holder``) on a
     roll: +2 to their own, −2 against another's, or a reroll. No fate point is paid, so it

@@ -20,7 +20,7 @@ foe answers a PC's attack, and a PC a foe's, without the GM working it out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from rulesets.aspects import advantage
@@ -43,6 +43,7 @@ from rulesets.fight import (
     waiting_choice,
 )
 from rulesets.table import Action, Context, Field
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 CHOICES = ("Darkest Self", "Taken Out")
@@ -218,7 +219,7 @@ before the fight starts may be out of it."""
 # --------------------------------------------------------------------------- the choice
 
 
-@dataclass(frozen=True)
+@frozen
 class ChooseDarkestSelf(CombatantCommand):
     """ASP-06: at the consequence limit, enter the Darkest Self or be Taken Out."""
 
@@ -310,7 +311,7 @@ def _held(ctx: Context) -> tuple[str, ...]:
     return tuple(aspects.consequence_names(_sheet_of(ctx)))
 
 
-@dataclass(frozen=True)
+@frozen
 class ConsequenceChange(CombatantCommand):
     """ASP-05/07 on the selected combatant's sheet: name (or rename) a consequence, or let it
     heal into a negative aspect (then it no longer holds a consequence slot)."""

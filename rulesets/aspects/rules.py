@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import datetime
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -56,6 +56,7 @@ from rulesets.base import (
 )
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
+from rulesets.values import frozen
 
 
 class RuleError(_BaseRuleError):
@@ -129,7 +130,7 @@ def failure_grade(total: int) -> str:
     return FAILURE_GRADES[max(2, total)]
 
 
-@dataclass(frozen=True)
+@frozen
 class AspectsRoll:
     """ASP-01/03: a 2d6 roll as fate points are spent on it."""
 
@@ -570,7 +571,7 @@ CONSEQUENCE = "consequence"
 CHOICE = "darkest self or taken out"
 
 
-@dataclass(frozen=True)
+@frozen
 class ConfrontationOutcome:
     """ASP-05/06: what an attack did to the defender."""
 

@@ -10,7 +10,6 @@ granting Luck.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets.base import RuleError
@@ -26,6 +25,7 @@ from rulesets.checks import (
 )
 from rulesets.nemron import rules as nemron
 from rulesets.table import Action, Command, Context, Doc, Field, Tx, roll_line
+from rulesets.values import frozen
 
 BOONS = {
     "": "no boon or penalty",
@@ -72,7 +72,7 @@ def character_pool(
     return pool
 
 
-@dataclass(frozen=True)
+@frozen
 class NemronCheck:
     """NEM-01..05: the PC's attribute and nodes as rank dice, one net boon or penalty, keep
     the highest against the DC after its minimums; the drama d20 beside it (Good Drama: the GM
@@ -130,7 +130,7 @@ def newest_good_drama(rows: list[tuple[int, Doc]], who: int | None) -> int | Non
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class ChooseGoodDrama:
     """NEM-03: the GM's choice on a Good Drama roll: +1 Luck, an automatic success, or an event."""
 

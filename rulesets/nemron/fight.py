@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets import encounter as er
@@ -33,6 +32,7 @@ from rulesets.foes import statted
 from rulesets.nemron import rules as nemron
 from rulesets.nemron.foes import defence_roll
 from rulesets.table import Action, Context, Field
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 
@@ -217,7 +217,7 @@ FIGHT = FightRules(
 # --------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True)
+@frozen
 class ToggleEconomy(CombatantCommand):
     """NEM-06: mark the action, reaction or movement used this turn (or give it back)."""
 

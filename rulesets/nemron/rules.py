@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -55,6 +55,7 @@ from rulesets.base import (
     rederive,
 )
 from rulesets.base import RuleError as _BaseRuleError
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     import icepool
@@ -427,7 +428,7 @@ def initiative_sort_key(initiative: int, is_pc: bool) -> tuple[int, int]:
 Spendable = Literal["action", "reaction", "movement", "bonus_action", "bonus_reaction", "held"]
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnEconomy:
     """NEM-06: one action, one reaction and one movement per turn, plus bonuses and a held action.
 
@@ -497,7 +498,7 @@ def buy_bonus_reaction(character: Character, economy: TurnEconomy) -> tuple[Turn
 # --------------------------------------------------------------------------- NEM-07/08/09 combat
 
 
-@dataclass(frozen=True)
+@frozen
 class DamageOutcome:
     """NEM-08: damage dealt to one limb."""
 
@@ -514,7 +515,7 @@ class DamageOutcome:
     log: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class AoeOutcome:
     """NEM-09: AOE damage, one location die per point."""
 
@@ -526,7 +527,7 @@ class AoeOutcome:
     log: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackResult:
     """NEM-07: an attack roll, its defence roll and the damage that gets through."""
 

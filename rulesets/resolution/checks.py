@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets.base import CheckResult, RuleError
@@ -20,6 +19,7 @@ from rulesets.checks import (
 )
 from rulesets.resolution import rules as resolution
 from rulesets.table import Action, Command, Context, Field, Tx, need_pc
+from rulesets.values import frozen
 
 GAME = resolution.RULESET.id
 DCS = (6, 8, 10, 12, 14)
@@ -37,7 +37,7 @@ def dc_note(dc: int) -> str:
     return f"{prefix}CE DM {ce:+d}, 5e DC {dnd}"
 
 
-@dataclass(frozen=True)
+@frozen
 class ResolutionCheck:
     """RR-01/02: 2d6 or d20 + modifier against an SWN DC; the log names the CE DM and 5e DC."""
 
@@ -61,7 +61,7 @@ class ResolutionCheck:
         return [tx.log_roll(name, result)]
 
 
-@dataclass(frozen=True)
+@frozen
 class GripCheck:
     """RR-03: d20 roll-under the character's Grip; a failure costs 1 Grip (2 if major)."""
 
@@ -85,7 +85,7 @@ class GripCheck:
         return lines + changes
 
 
-@dataclass(frozen=True)
+@frozen
 class AcceptDelirium:
     """RR-04: the character takes a permanent delirium and rolls d20 against deliria held."""
 
@@ -105,7 +105,7 @@ class AcceptDelirium:
         return [tx.log_roll(str(doc["name"]), result), *changes]
 
 
-@dataclass(frozen=True)
+@frozen
 class OpposedCheck:
     """RR-02: the NPC rolls first and its total (at least its morale, if the GM uses that
     minimum) is the DC of the roller's check; both rolls go in the log."""

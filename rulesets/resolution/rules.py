@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +55,7 @@ from rulesets.base import (
 )
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
+from rulesets.values import frozen
 
 if TYPE_CHECKING:
     import icepool
@@ -76,7 +76,7 @@ DEAD = "dead"
 # --- RR-01: the DC table ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class DCRow:
     """RR-01: one row of the unopposed-check table."""
 
@@ -257,7 +257,7 @@ def odds(
     return {SUCCESS: success, FAILURE: 1 - success}
 
 
-@dataclass(frozen=True)
+@frozen
 class OpposedResult:
     """RR-02: the NPC's roll (which sets the DC) and the PC's check against it."""
 

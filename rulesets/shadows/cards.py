@@ -9,7 +9,6 @@ Hands are keyed by party doc id as text (``"2"``); the tray shows only one at a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from rulesets import encounter as er
@@ -20,6 +19,7 @@ from rulesets.shadows.foes import FOE_PREFIX
 from rulesets.shadows.tarot import MINOR_RANKS, SUITS, Card, DeckKind, minor_card
 from rulesets.shadows.tarot import TarotDeck as DeckState  # every deck here is of tarot cards
 from rulesets.table import Tx
+from rulesets.values import frozen
 
 
 def _names(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -34,7 +34,7 @@ def _holder_name(tx: Tx, holder: str) -> str:
     return holder
 
 
-@dataclass(frozen=True)
+@frozen
 class SkillDraw:
     """SOH-02..06: a single or middle-of-three draw + skill + attribute against a difficulty.
 
@@ -77,7 +77,7 @@ class SkillDraw:
         return [tx.log_roll(name, drawn.as_check())]
 
 
-@dataclass(frozen=True)
+@frozen
 class OpposedDraw:
     """SOH-08: both sides draw a card + bonus; a tie draws again and adds."""
 
@@ -108,7 +108,7 @@ class OpposedDraw:
         return [tx.log_roll(self.side_a if self.side_a.strip() not in ("", "A") else "GM", check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class DealHands:
     """SOH-11: gather and shuffle the Minor Arcana, deal each PC still in the fight cards by
     its own focus (Body + ½ Physical, Mind + ½ Mental or Spirit + ½ Emotional), and each foe of
@@ -192,7 +192,7 @@ def _hand_size(pc: dict[str, Any], focus: str, default: int) -> int:
     return shadows.hand_size(attributes, focus)
 
 
-@dataclass(frozen=True)
+@frozen
 class SetFocus:
     """SOH-11: a character states its focus for the round (None: the next one in turn)."""
 
@@ -218,7 +218,7 @@ def _focus_rule(focus: str) -> str:
     return f"{whole.capitalize()} + ½ {half.capitalize()} cards, {shadows.OFF_FOCUS_PENALTY} off it"
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayCards:
     """SOH-12: play cards from a hand onto the discards (an action or a defence)."""
 
@@ -272,7 +272,7 @@ def parse_card(text: str) -> Card:
     return minor_card(words[0], words[1])
 
 
-@dataclass(frozen=True)
+@frozen
 class RedrawCards:
     """SOH-11: forgo the first AP to discard up to three cards and be dealt as many.
 
@@ -342,7 +342,7 @@ def _holds(c: er.Combatant, holder: str) -> bool:
     return holder == FOE_PREFIX + c.id
 
 
-@dataclass(frozen=True)
+@frozen
 class DamageModifier:
     """SOH-15: draw a weapon's damage modifier (D1, D2, L2, H2, L3, H3, M3)."""
 
@@ -365,7 +365,7 @@ class DamageModifier:
         return [tx.log_roll("GM", check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class CriticalChain:
     """SOH-16: a face attack card beat a non-face defence: draw the critical chain."""
 
@@ -390,7 +390,7 @@ class CriticalChain:
         return [tx.log_roll("GM", check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatFumble:
     """SOH-06: an Ace played to attack: draw against the weapon's fumble value."""
 
@@ -418,7 +418,7 @@ class CombatFumble:
         return [tx.log_roll(self.who, check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Shuffle:
     """Gather hands and discards into the deck and shuffle it."""
 
@@ -435,7 +435,7 @@ class Shuffle:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class ReshuffleDiscards:
     """Put the discards back into the draw pile and shuffle it."""
 
@@ -452,7 +452,7 @@ class ReshuffleDiscards:
         return [line]
 
 
-@dataclass(frozen=True)
+@frozen
 class RecallHands:
     """Every hand of the Minor Arcana goes to the discards."""
 
@@ -472,7 +472,7 @@ class RecallHands:
 # --- SOH-09 counter actions ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class CounterAction:
     """SOH-09: the counterer draws (or plays from their hand) one Minor card against the
     target's card; an appropriate suit and a higher card subtract the difference from the
@@ -591,7 +591,7 @@ def contest_status(doc: dict[str, Any]) -> str:
     return f"{score} after {draws} draw(s); scored on {contest.scoring}"
 
 
-@dataclass(frozen=True)
+@frozen
 class StartContest:
     """SOH-08: start a multi-draw contest to a margin only the GM knows.
 
@@ -637,7 +637,7 @@ class StartContest:
         ]
 
 
-@dataclass(frozen=True)
+@frozen
 class ContestDraw:
     """SOH-08: one more opposed draw of the running contest, scored; the winner is declared
     when the hidden margin is reached."""
@@ -675,7 +675,7 @@ class ContestDraw:
         return [tx.log_roll("GM", check)]
 
 
-@dataclass(frozen=True)
+@frozen
 class EndContest:
     """Put the contest away (decided or abandoned)."""
 

@@ -14,7 +14,7 @@ because "each character/protagonist and/or NPC/Antagonist uses these cards as at
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from rulesets import encounter as er
@@ -37,6 +37,7 @@ from rulesets.shadows.cards import DealHands, SetFocus, held_card, parse_card
 from rulesets.shadows.foes import FOE_PREFIX, best_defence, holder_of
 from rulesets.shadows.tarot import SUITS, Card, find_deck
 from rulesets.table import Action, Context, Field, Tx
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 FOE_POOLS = shadows.POOLS
@@ -292,7 +293,7 @@ def _weapon_answers(answers: Answers) -> dict[str, Any]:
     return {"fumble": fumble, "critical": critical, "weapon": code}
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayAttackCard(EncounterCommand):
     """SOH-10..16: the attacker plays a card from its hand as an attack on the target.
 

@@ -68,7 +68,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -90,6 +90,7 @@ from rulesets.decks import DeckError as DeckError
 from rulesets.decks import hand_summary
 from rulesets.shadows.tarot import SUITS, Card, as_card, deck_from_dict, new_deck
 from rulesets.shadows.tarot import TarotDeck as DeckState  # every deck here is of tarot cards
+from rulesets.values import frozen
 
 
 class RuleError(_BaseRuleError):
@@ -107,7 +108,7 @@ CRITICAL_SUCCESS = "Critical Success"
 BANDS: tuple[str, ...] = (CRITICAL_FAILURE, FAILURE, SUCCESS, CRITICAL_SUCCESS)
 
 
-@dataclass(frozen=True)
+@frozen
 class Difficulty:
     """One row of the Complexity or Risk table (SOH-05)."""
 
@@ -179,7 +180,7 @@ def middle_card(cards: Sequence[Card]) -> Card:
     return sorted(cards, key=lambda c: c.value)[1]
 
 
-@dataclass(frozen=True)
+@frozen
 class SkillDraw:
     """One all-or-nothing draw resolved (SOH-02..06)."""
 
@@ -352,7 +353,7 @@ def _drop_listed(character: Character, card: Card) -> Character:
     raise RuleError(f"{character.get('name', '?')} holds no {card.name}")
 
 
-@dataclass(frozen=True)
+@frozen
 class FateUse:
     """A Major Arcana spent as Fate intervening (SOH-04)."""
 
@@ -382,7 +383,7 @@ def use_major_arcana(
     return FateUse(new, wanted, meaning, (line,))
 
 
-@dataclass(frozen=True)
+@frozen
 class SessionEnd:
     """Characters after the session's Major Arcana are returned (SOH-04)."""
 
@@ -426,7 +427,7 @@ def end_session(
 Side = Literal["a", "b"]
 
 
-@dataclass(frozen=True)
+@frozen
 class OpposedDraw:
     """SOH-08: each side's cards (ties add another), totals and the winner."""
 
@@ -463,7 +464,7 @@ def opposed_draw(rng: random.Random, deck: DeckState, bonus_a: int, bonus_b: int
             )
 
 
-@dataclass(frozen=True)
+@frozen
 class Contest:
     """SOH-08: a multi-draw contest scored on won draws or points until a hidden margin.
 
@@ -563,7 +564,7 @@ SUIT_FOCUS: dict[str, str] = {
 """The suits' focus, for the GM judging which suit may counter an action (SOH-09)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class CounterResult:
     """SOH-09: a counter action against a target's draw."""
 
@@ -694,7 +695,7 @@ def off_focus_penalty(round_focus: str, action_focus: str) -> int:
     return 0 if round_focus == action_focus else OFF_FOCUS_PENALTY
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatDeal:
     """SOH-11: cards dealt per combatant at the start of a round."""
 
@@ -725,7 +726,7 @@ def deal_combat_hands(rng: random.Random, deck: DeckState, sizes: Mapping[str, i
     return CombatDeal(dealt, dict(sizes), tuple(events))
 
 
-@dataclass(frozen=True)
+@frozen
 class Redraw:
     """SOH-11: cards discarded and re-dealt, at the cost of the first AP."""
 
@@ -785,7 +786,7 @@ DEFENCE_ATTRIBUTES: dict[str, str] = {
 COVER_BONUSES: tuple[int, ...] = (0, 5, 10, 15, 20)
 
 
-@dataclass(frozen=True)
+@frozen
 class Defence:
     """SOH-13: a defender's value against one attack."""
 
@@ -880,7 +881,7 @@ def modifier_value(code: str, values: Sequence[int]) -> int:
     }[code]()
 
 
-@dataclass(frozen=True)
+@frozen
 class ModifierDraw:
     """SOH-15: a weapon's damage modifier drawn."""
 
@@ -903,7 +904,7 @@ def draw_damage_modifier(rng: random.Random, deck: DeckState, code: str) -> Modi
 CriticalLevel = Literal["none", "minor", "major"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Critical:
     """SOH-16: the critical chain after a face attack card beats a non-face defence."""
 
@@ -945,7 +946,7 @@ def critical_chain(
     return Critical(tuple(cards), tuple(majors), sum(c.value for c in cards), tuple(events))
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatFumble:
     """SOH-06: the extra Minor card drawn when an Ace is played to attack."""
 
@@ -960,7 +961,7 @@ def combat_fumble(rng: random.Random, deck: DeckState, fumble_value: int) -> Com
     return CombatFumble(card, fumble_value, card.value <= fumble_value)
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackResult:
     """SOH-14..16: one attack card played against a defence."""
 
@@ -1069,7 +1070,7 @@ def scale_damage(amount: int, modifier: str = "normal") -> int:
     return max(0, amount) * times // per
 
 
-@dataclass(frozen=True)
+@frozen
 class DamageOutcome:
     """SOH-17: damage applied to one pool; ``character`` is the new dict."""
 

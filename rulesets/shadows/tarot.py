@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from rulesets import decks
 from rulesets.decks import CardText, DeckError, DeckSpec, DeckState, Rows
+from rulesets.values import frozen
 
 DeckKind = Literal["minor", "major"]
 
@@ -49,7 +49,7 @@ SUIT_COLOURS: Mapping[str, str] = {
 """How each suit's cards are coloured in a list (a Major Arcana card: the list's default)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Arcanum:
     """One Major Arcana card's name, number and meanings as the rules text lists them."""
 
@@ -114,7 +114,7 @@ _ARCANA_BY_NAME: dict[str, Arcanum] = {a.name.lower(): a for a in MAJOR_ARCANA}
 _ARCANA_BY_NAME.update({a.name.lower().removeprefix("the "): a for a in MAJOR_ARCANA})
 
 
-@dataclass(frozen=True)
+@frozen
 class Card(decks.Card):
     """One tarot card: a deck's card with what Shadows reads of it (a face card, a meaning).
     ``reversed`` only matters for the Major Arcana."""

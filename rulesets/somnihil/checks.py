@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets.checks import (
@@ -20,12 +19,13 @@ from rulesets.checks import (
 from rulesets.somnihil import rules as somnihil
 from rulesets.somnihil.fight import inside_anomaly
 from rulesets.table import Action, Doc, Tx
+from rulesets.values import frozen
 
 EDGE_NAMES = {0: "none", 1: "advantage", -1: "disadvantage"}
 DICE = {0: "d20", 1: "2d20 keep highest", -1: "2d20 keep lowest"}
 
 
-@dataclass(frozen=True)
+@frozen
 class SomnihilCheck:
     """SOM-01/02/04/06: d20 (two with an edge), the band and its setbacks; a natural 1 gives
     the rolling Cipher 1 AP back."""

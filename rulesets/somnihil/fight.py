@@ -20,7 +20,6 @@ yet is In Reach after either step, the band the GM starts counting from.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rulesets import encounter as er
@@ -42,6 +41,7 @@ from rulesets.fight import (
 from rulesets.foes import FoeRules
 from rulesets.somnihil import rules as somnihil
 from rulesets.table import Action, Context, Field, Reader
+from rulesets.values import frozen
 
 Doc = dict[str, Any]
 ANOMALY = "Anomaly"
@@ -210,7 +210,7 @@ FIGHT = FightRules(
 # --------------------------------------------------------------------------- commands
 
 
-@dataclass(frozen=True)
+@frozen
 class AddAnomaly(CombatantCommand):
     """SOM-05: an Anomaly lasting 2/4/6/8 turns by the spell's AP cost; disadvantage while it
     lasts (Cheat Death included)."""
@@ -229,7 +229,7 @@ class AddAnomaly(CombatantCommand):
         return er.add_effect(fight.enc, self.combatant_id, effect)
 
 
-@dataclass(frozen=True)
+@frozen
 class CastSpell(CombatantCommand):
     """SOM-04/05: a Cipher casts from the tracker in any turn model: the AP comes off its sheet,
     a rolled spell is rolled (with disadvantage inside an Anomaly), a natural 1 recovers 1 AP,
@@ -265,7 +265,7 @@ class CastSpell(CombatantCommand):
         return lines
 
 
-@dataclass(frozen=True)
+@frozen
 class ToggleInAnomaly(CombatantCommand):
     """SOM-05: the selected steps into the Anomaly (its count so far, on the same clock) or out
     of it."""
@@ -304,7 +304,7 @@ def distance_step(band: str | None, closer: bool) -> str:
     return step
 
 
-@dataclass(frozen=True)
+@frozen
 class SetDistance(CombatantCommand):
     """SOM-11: the distance band between the party and this combatant."""
 
@@ -320,7 +320,7 @@ class SetDistance(CombatantCommand):
         return [f"{c.name} is {self.band}"]
 
 
-@dataclass(frozen=True)
+@frozen
 class ChooseFate(CombatantCommand):
     """SOM-09: a perished Cipher becomes a Seditious Spirit, a Shill, or passes into the Void."""
 

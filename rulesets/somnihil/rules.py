@@ -29,7 +29,6 @@ Reading: an Anomaly ticks at the end of each turn, so a 2-turn Anomaly hinders t
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -45,6 +44,7 @@ from rulesets.base import (
 )
 from rulesets.base import RuleError as _BaseRuleError
 from rulesets.dice import roll
+from rulesets.values import frozen
 
 
 class RuleError(_BaseRuleError):
@@ -310,7 +310,7 @@ def anomaly(ap_cost: int) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@frozen
 class SpellCast:
     """What casting a spell did: AP paid, the roll if any, and an Anomaly if it went wrong."""
 
@@ -378,7 +378,7 @@ def _require_active(character: Character) -> None:
         raise RuleError(f"{character['name']} is {character.get('status')}, no longer in play")
 
 
-@dataclass(frozen=True)
+@frozen
 class DamageOutcome:
     """SOM-07/08: what a hit did to a Cipher."""
 
