@@ -297,7 +297,7 @@ class Campaign:
             return []
         self._append_log(tx, command.label, lines)
         try:
-            self._persist(list(tx.changes))
+            self._persist(list(tx.changes), {key: c.before for key, c in tx.changes.items()})
         except TypeError:
             # A number past 64 bits (10**100 HP typed into any field): kept in memory it would
             # make every later autosave fail, so the change is refused whole.
@@ -399,9 +399,12 @@ class Campaign:
         )
         return doc_id
 
-    def _persist(self, keys: list[tuple[str, int]]) -> None:
-        """Journal the changed documents (on disk before this returns), then tell the views."""
-        self.store.record(keys)
+    def _persist(
+        self, keys: list[tuple[str, int]], before: dict[tuple[str, int], Doc | None] | None = None
+    ) -> None:
+        """Journal the changed documents (on disk before this returns), then tell the views.
+        ``before``: each document as it was stored (checked then), for the store's check."""
+        self.store.record(keys, before)
         changed = sorted({table for table, _ in keys} | {"log"})
         self.version += 1
         for listener in list(self.listeners):

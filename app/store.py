@@ -42,7 +42,7 @@ import stat
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -897,11 +897,17 @@ class CampaignStore:
         if cached is not None:
             cached._next_id = None  # TinyDB counts again if anything inserts through it
 
-    def record(self, changed: Iterable[tuple[str, int]]) -> int:
+    def record(
+        self,
+        changed: Iterable[tuple[str, int]],
+        before: Mapping[tuple[str, int], Any] | None = None,
+    ) -> int:
         """Make the change to these documents durable before it is shown: checked by the
         reader's rules, appended to the journal and synced. Returns the change's number.
 
         Call it holding :meth:`changing`, after the change is made in :attr:`data`.
+        ``before``: the documents as they were stored before the change (the undo record), so
+        that what the change left as it was is not checked again.
 
         Raises (the journal untouched, so the caller can undo its change):
             UnopenableChange: a document the reader would refuse (names the field).
@@ -920,7 +926,8 @@ class CampaignStore:
                 doc = self.data.get(table, {}).get(str(doc_id))
                 if doc is not None:
                     try:
-                        schema.check_document(table, str(doc_id), doc, game)
+                        prior = before.get((table, doc_id)) if before else None
+                        schema.check_document(table, str(doc_id), doc, game, before=prior)
                     except schema.SchemaError as exc:
                         raise UnopenableChange(str(exc)) from None
                 docs.append((table, str(doc_id), doc))
