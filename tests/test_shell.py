@@ -16,7 +16,7 @@ from screens.npcs import NpcScreen
 from screens.party import PartyScreen
 from screens.quick_roll import QuickRollScreen
 from screens.tray import TrayScreen
-from tests.apphelpers import SIZE, demo_app, open_demo
+from tests.apphelpers import SIZE, demo_app, open_demo, screen_text
 
 
 async def test_digits_switch_panels_and_escape_leaves_a_field(tmp_path: Path) -> None:
@@ -143,3 +143,21 @@ async def test_save_changed_by_another_program_stops_saving_with_a_message(tmp_p
     with contextlib.suppress(StoreError):
         app.campaign.store.close()
     assert path.read_bytes() == theirs
+
+
+async def test_a_dialog_keeps_the_panel_in_sight_behind_it(tmp_path: Path) -> None:
+    """The quick roll (any dialog) dims the tracker behind it instead of hiding it: the GM
+    rolling for a goblin still reads the fight (app/tui.tcss gave every screen, dialogs too,
+    an opaque background)."""
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        behind = [line for line in screen_text(app) if "Goblin 1" in line]
+        assert behind, screen_text(app)
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, QuickRollScreen)
+        shown = "\n".join(screen_text(app))
+        assert "Roll (e.g." in shown
+        assert "Vesna Kade" in shown and "Ambush at the Mill" in shown, shown
+    app.campaign.store.close()
