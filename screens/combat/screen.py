@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -167,7 +168,10 @@ class CombatScreen(CombatForms):
         self.set_class(shown, "-list-hidden")
 
     def on_mount(self) -> None:
-        self.query_one("#encounter-list", DataTable).add_columns("", "Encounter", "Rnd", "Size")
+        # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
+        # 3.6 ms emoji table on the first frame for it; issue 26).
+        headings = (Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
+        self.query_one("#encounter-list", DataTable).add_columns(*headings)
         super().on_mount()
 
     def _fit_size(self, width: int, height: int) -> None:

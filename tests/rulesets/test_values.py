@@ -3,7 +3,9 @@ same (equality, hash, repr, field options, methods of its own, inheritance, recu
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -69,7 +71,28 @@ def _kinds(decorate: Decorator) -> dict[str, type]:
     class Holder:
         items: list[Any]
 
-    return {k.__name__: k for k in (Plain, Options, One, Empty, Child, OwnEq, OwnHash, OwnRepr, Holder)}
+    @decorate
+    class Built:
+        a: int
+        made: list[int] = dataclasses.field(default_factory=list)
+        later: int = dataclasses.field(default=4, init=False)
+        counted: list[int] = dataclasses.field(default_factory=lambda: [1], init=False)
+        never: int = dataclasses.field(init=False)
+        named: str = dataclasses.field(default="n", kw_only=True)
+        required: int = dataclasses.field(kw_only=True)
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "never", self.a * 2)
+
+    @decorate
+    class OwnInit:
+        a: int
+
+        def __init__(self, text: str) -> None:
+            object.__setattr__(self, "a", int(text))
+
+    kinds = (Plain, Options, One, Empty, Child, OwnEq, OwnHash, OwnRepr, Holder, Built, OwnInit)
+    return {k.__name__: k for k in kinds}
 
 
 def _behaviour(decorate: Decorator) -> list[Any]:
@@ -106,10 +129,48 @@ def _behaviour(decorate: Decorator) -> list[Any]:
         dataclasses.replace(plain, a=3) == k["Plain"](3, "y", (2,)),
         dataclasses.asdict(child),
     ]
+    built = k["Built"](1, required=3)
+    facts += [
+        repr(built).replace(LOCAL, ""),
+        (built.made, built.later, built.counted, built.never, built.named, built.required),
+        repr(k["Built"](2, [5], named="m", required=0)).replace(LOCAL, ""),
+        built.made is not k["Built"](1, required=3).made,
+        str(inspect.signature(k["Built"])),
+        str(inspect.signature(k["Plain"])),
+        (k["Plain"].__doc__ or "").replace(LOCAL, ""),
+        k["Plain"].__match_args__,  # type: ignore[attr-defined]
+        k["OwnInit"]("7").a,
+        copy.deepcopy(plain) == plain,
+        copy.copy(k["One"](5)) == k["One"](5),
+        k["Plain"].__dataclass_params__.frozen,  # type: ignore[attr-defined]
+    ]
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
         plain.a = 2
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'b'"):
         del plain.b
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'other'"):
+        plain.other = 1
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'required'"):
+        k["Built"](1)
+
+    plain_class: Any = k["Plain"]
+
+    class Loose(plain_class):  # type: ignore[misc]
+        """A plain subclass: not a dataclass of its own, so it may set what is not a field."""
+
+    loose = Loose(1)
+    loose.note = "kept"
+    facts.append(loose.note)
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
+        loose.a = 2
+
+    @dataclasses.dataclass(frozen=True)
+    class Stricter(plain_class):  # type: ignore[misc]
+        e: int = 0
+
+    facts.append(repr(Stricter(1, e=2)).replace(LOCAL.replace("_kinds", "_behaviour"), ""))
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+        dataclasses.dataclass(type("Thawed", (plain_class,), {}))
     return facts
 
 
@@ -127,6 +188,21 @@ def test_a_value_class_behaves_as_the_frozen_dataclass_it_stands_for() -> None:
     assert theirs[16] is True and theirs[18] == 7 and theirs[19] == "mine"
     assert theirs[20] == "Holder(items=[...])"
     assert theirs[21] is NotImplemented
+    assert theirs[25] == "Built(a=1, made=[], later=4, counted=[1], never=2, named='n', required=3)"
+    assert theirs[29] == (
+        "(a: 'int', made: 'list[int]' = <factory>, *, named: 'str' = 'n', required: 'int') -> None"
+    )
+    assert theirs[31] == "Plain(a: 'int', b: 'str' = 'x', c: 'tuple[int, ...]' = ())"
+    assert theirs[33:] == [7, True, True, True, "kept", "Stricter(a=1, b='x', c=(), e=2)"]
+
+
+def test_a_value_class_refuses_a_default_before_a_required_field_as_the_dataclass_does() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @frozen
+        class Wrong:
+            a: int = 0
+            b: int  # type: ignore[misc]
 
 
 def test_a_value_class_shares_its_compared_methods_instead_of_compiling_its_own() -> None:
@@ -140,4 +216,5 @@ def test_a_value_class_shares_its_compared_methods_instead_of_compiling_its_own(
 
     assert First.__eq__ is Second.__eq__ and First.__repr__ is Second.__repr__
     assert First.__hash__ is Second.__hash__
+    assert First.__setattr__ is Second.__setattr__ and First.__delattr__ is Second.__delattr__
     assert dataclasses.is_dataclass(First) and First.__dataclass_params__.frozen  # type: ignore[attr-defined]
