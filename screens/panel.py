@@ -373,8 +373,11 @@ class PanelScreen(GameSafe, Screen[None]):
         self._fit_size(event.size.width, event.size.height)
 
     def _fit_size(self, width: int, height: int) -> None:
-        self.set_class(width < self.NARROW, "-narrow")
-        self.set_class(height < self.SHORT, "-short")
+        # Before the first mount (compose) no restyle: the children are styled as they mount
+        # and the screen itself when it is first shown; each class set here restyled it.
+        update = self.is_mounted
+        self.set_class(width < self.NARROW, "-narrow", update=update)
+        self.set_class(height < self.SHORT, "-short", update=update)
         if self.is_mounted:
             self.show_header()
 

@@ -40,8 +40,8 @@ class CombatPane(CombatRows):
     def _fit_pane(self) -> None:
         """The pane shows from 100 columns, or as the GM chose by alt+s at any width."""
         shown = self._pane_choice if self._pane_choice is not None else self._width >= self.NARROW
-        self.set_class(shown, "-statblock")
-        self.set_class(self._width < self.ROOMY, "-crowded")
+        self.set_class(shown, "-statblock", update=self.is_mounted)
+        self.set_class(self._width < self.ROOMY, "-crowded", update=self.is_mounted)
         if shown and self.is_mounted:
             self._follow_selection(refresh_keys=False)
 
