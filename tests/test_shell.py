@@ -161,3 +161,29 @@ async def test_a_dialog_keeps_the_panel_in_sight_behind_it(tmp_path: Path) -> No
         assert "Roll (e.g." in shown
         assert "Vesna Kade" in shown and "Ambush at the Mill" in shown, shown
     app.campaign.store.close()
+
+
+async def test_the_panels_stylesheets_are_read_once_the_first_frame_is_up(tmp_path: Path) -> None:
+    """A panel's first visit reads no stylesheet: Textual read a screen's CSS_PATH when it first
+    showed, then parsed all the app's CSS again and restyled every panel behind it (issue 26).
+    The panels, dialogs and forms all find their styles already in the app's stylesheet."""
+    from app.tui import panel_stylesheets
+
+    app = demo_app(tmp_path)
+    wanted = panel_stylesheets()
+    assert {path.name for path in wanted} >= {"tray.tcss", "npcs.tcss", "party.tcss", "form.tcss"}
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if all(app.stylesheet.has_source(str(path), "") for path in wanted):
+                break
+        assert all(app.stylesheet.has_source(str(path), "") for path in wanted)
+        files = {path for path, class_var in app.stylesheet.source if not class_var}
+        for key, panel in (("2", TrayScreen), ("3", NpcScreen), ("4", PartyScreen)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, panel)
+            assert {str(path) for path in app.screen.css_path} <= files
+        # (widgets' DEFAULT_CSS joins as new kinds of widget mount; no file does)
+        assert {path for path, class_var in app.stylesheet.source if not class_var} == files
+    app.campaign.store.close()
