@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -51,17 +51,24 @@ def key_width(display: str, word: str) -> int:
 
 
 def chosen_keys(
-    screen: Screen[object], width: int, display: Mapping[str, str] | None = None
+    screen: Screen[object],
+    width: int,
+    display: Mapping[str, str] | None = None,
+    active: Mapping[str, ActiveBinding] | None = None,
 ) -> list[Shown]:
     """The keys the Footer shows on ``screen`` at ``width`` cells: by the panel's order, then
-    the other shown ones in theirs; one per action; each only if it fits whole."""
+    the other shown ones in theirs; one per action; each only if it fits whole. ``active``:
+    the screen's active bindings when the caller has them (Textual works them out again on
+    every read, asking every binding's check_action)."""
     order = {bid: rank for rank, bid in enumerate(footer_order(screen))}
     words = footer_words(screen)
     app = screen.app
     # The app's own keys (undo, help …) after the panel's, in the app's order.
     app_order = {bid: rank for rank, bid in enumerate(getattr(app, "FOOTER", ()))}
     ranked: dict[str, tuple[tuple[int, int, int], Shown]] = {}
-    for place, (node, binding, enabled, tooltip) in enumerate(screen.active_bindings.values()):
+    if active is None:
+        active = screen.active_bindings
+    for place, (node, binding, enabled, tooltip) in enumerate(active.values()):
         listed = binding.id is not None and binding.id in order
         if binding.action in ranked or not (listed or binding.show):
             continue
@@ -107,10 +114,10 @@ class TablesideFooter(Footer):
         self._rebuild_queued = False
         self._shown = False
 
-    def _room(self) -> int:
+    def _room(self, active: Mapping[str, ActiveBinding]) -> int:
         """Cells for the keys: the Footer's width less the palette key docked at its right."""
         width = self.size.width or self.app.size.width
-        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         if palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             binding = palette[1]
             # compact: "ctrl+p palette", a border on its left and a blank on its right
@@ -119,15 +126,17 @@ class TablesideFooter(Footer):
         return width
 
     def _shown_keys(self, screen: Screen[object]) -> Signature:
+        # One reading of the active bindings: each read asks every binding's check_action
+        # (some 60 on the tracker), and the first frame read them 13 times (issue 26).
+        active = screen.active_bindings
+        order = footer_order(screen)
         return (
-            self._room(),
-            footer_order(screen),
+            self._room(active),
+            order,
             tuple(
                 (binding.key, binding.description, binding.action, enabled, tooltip)
-                for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
-                if binding.show
-                or key == screen.app.COMMAND_PALETTE_BINDING
-                or binding.id in footer_order(screen)
+                for key, (_node, binding, enabled, tooltip) in active.items()
+                if binding.show or key == screen.app.COMMAND_PALETTE_BINDING or binding.id in order
             ),
         )
 
@@ -165,7 +174,7 @@ class TablesideFooter(Footer):
         if not self._bindings_ready:
             return
         active = self.screen.active_bindings
-        shown = chosen_keys(self.screen, self._room())
+        shown = chosen_keys(self.screen, self._room(active), active=active)
         self.styles.grid_size_columns = len(shown)
         for binding, enabled, tooltip, word in shown:
             yield _roomy(
