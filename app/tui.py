@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,7 +22,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 
-from app import USUAL_THRESHOLDS
+from app import USUAL_THRESHOLDS, css_cache
 from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
@@ -140,45 +141,7 @@ def _guard_the_terminal() -> None:
 _guard_the_terminal()
 
 
-def _share_css_parses() -> None:
-    """Keep parsed CSS across Textual's reparses, as Textual keeps it within one stylesheet.
-
-    Each new stylesheet source (a panel's .tcss, a widget's DEFAULT_CSS on its first mount)
-    makes Textual reparse every source into a fresh Stylesheet with an empty cache: the first
-    visit to a panel spent most of its 100 ms parsing CSS that had not changed (issue 26). The
-    parse of a source depends only on its text, where it is from and the theme's variables, so
-    that is the key; the rules are not changed after parsing.
-    Recheck on a Textual upgrade (``Stylesheet._parse_rules``)."""
-    from textual.css.stylesheet import Stylesheet
-
-    if getattr(Stylesheet._parse_rules, "shared", False):
-        return
-    parse = Stylesheet._parse_rules
-    shared: dict[tuple[Any, ...], Any] = {}
-    seen: list[Any] = [None, None]
-
-    def parse_rules(
-        self: Stylesheet,
-        css: str,
-        read_from: Any,
-        is_default_rules: bool = False,
-        tie_breaker: int = 0,
-        scope: str = "",
-    ) -> Any:
-        variables = self._variables
-        if seen[0] is not variables:  # a theme change sets a new dict: key it once
-            seen[:] = [variables, frozenset(variables.items())]
-        key = (css, read_from, is_default_rules, tie_breaker, scope, seen[1])
-        found = shared.get(key)
-        if found is None:
-            found = shared[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
-        return found
-
-    parse_rules.shared = True  # type: ignore[attr-defined]
-    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
-
-
-_share_css_parses()
+css_cache.share_parses()
 
 
 class TablesideApp(GameSafe, App[None]):
@@ -335,6 +298,10 @@ class TablesideApp(GameSafe, App[None]):
                 stylesheet.read(path)
             stylesheet.reparse()
             stylesheet.update(self)
+        payload = css_cache.parses_to_save()
+        if payload is not None:  # the next start reads the first frame's CSS parsed
+            save = partial(css_cache.save_parses, payload)
+            self.run_worker(save, thread=True, group="css-cache", exit_on_error=False)
 
     def on_load(self) -> None:
         # No collection until the first whole frame (_settle_collector): start-up makes

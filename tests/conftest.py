@@ -30,6 +30,8 @@ def _isolated_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TABLESIDE_SAVES", str(folder))
     # Nor the GM's own keymap (user config folder): every test starts with the default keys.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    # Nor the user's cache folder (app.css_cache writes parsed CSS there).
+    monkeypatch.setenv("TABLESIDE_CACHE", str(tmp_path / "cache"))
     return folder
 
 

@@ -1,0 +1,139 @@
+"""Parsed CSS kept across Textual's reparses and from one run to the next (issue 26).
+
+Textual parses every stylesheet source (a panel's ``.tcss``, each widget's ``DEFAULT_CSS``)
+into rules, and parses them all again into a fresh stylesheet whenever a source is added or the
+theme changes. The first frame of the tracker spent 15-17 ms parsing CSS (a bare Textual app:
+8 ms), the same text every start. A parse depends only on the source's text, where it is from,
+its options and the theme's variables, so that is the key; Textual does not change rules after
+parsing them, so one parse serves every reparse in the run (:func:`share_parses`).
+
+The parses the first frame and the panels used are written to the user's cache folder
+(:func:`save_parses`, once the panels' stylesheets are in) and read at the next start: the
+file is Python's ``pickle`` of Textual's rule objects, so it is read only if this user owns it
+and nobody else may write it, and only for the same Textual and Python (the format stamp);
+anything else about it (missing, damaged, another version) means parsing as Textual does.
+``TABLESIDE_CACHE`` names another folder (the tests give each test its own).
+Recheck on a Textual upgrade (``Stylesheet._parse_rules``).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+import sys
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+CACHE_FILE = "css-parses.pickle"
+
+_shared: dict[tuple[Hashable, ...], Any] = {}
+"""Every parse of this run, by key."""
+_used: set[tuple[Hashable, ...]] = set()
+"""The keys this run asked for: what the next start will ask for again."""
+_state = {"read": False, "parsed": 0}
+"""Whether the cache file was read yet, and how many sources this run parsed itself."""
+
+
+def cache_folder() -> Path:
+    chosen = os.environ.get("TABLESIDE_CACHE")
+    if chosen:
+        return Path(chosen)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("tableside", appauthor=False)
+
+
+def _stamp() -> tuple[object, ...]:
+    """What the pickled rules depend on: Python's version and Textual's CSS modules (their
+    size and time: an upgrade, or an editable install changed, writes them anew)."""
+    from textual.css import model, styles, stylesheet
+
+    files = (model.__file__, styles.__file__, stylesheet.__file__)
+    return (sys.version_info[:2], *((s.st_size, s.st_mtime_ns) for s in map(os.stat, files)))
+
+
+def _trusted(path: Path) -> bool:
+    """Ours alone: a file others can write could run code when unpickled."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()
+
+
+def _read_cache() -> None:
+    _state["read"] = True
+    path = cache_folder() / CACHE_FILE
+    try:
+        if not _trusted(path):
+            return
+        stamp, parses = pickle.loads(path.read_bytes())
+        if stamp == _stamp() and isinstance(parses, dict):
+            for key, rules in parses.items():
+                _shared.setdefault(key, rules)
+    except Exception:  # noqa: BLE001 - a cache that cannot be used is parsed again, as Textual does
+        return
+
+
+def share_parses() -> None:
+    """Textual's stylesheets parse each source once per run, and the cache file's sources
+    not at all."""
+    from textual.css.stylesheet import Stylesheet
+
+    if getattr(Stylesheet._parse_rules, "shared", False):
+        return
+    parse: Callable[..., Any] = Stylesheet._parse_rules
+    seen: list[Any] = [None, None]
+
+    def parse_rules(
+        self: Stylesheet,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        variables = self._variables
+        if seen[0] is not variables:  # a theme change sets a new dict: key it once
+            seen[:] = [variables, frozenset(variables.items())]
+        key = (css, read_from, is_default_rules, tie_breaker, scope, seen[1])
+        found = _shared.get(key)
+        if found is None and not _state["read"]:
+            _read_cache()
+            found = _shared.get(key)
+        if found is None:
+            found = _shared[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+            _state["parsed"] += 1
+        _used.add(key)
+        return found
+
+    parse_rules.shared = True  # type: ignore[attr-defined]
+    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+
+
+def parses_to_save() -> bytes | None:
+    """The cache file's new content, or None when this run parsed nothing the file lacked.
+    Called on the UI thread (the parses are read as they stand); writing may happen elsewhere."""
+    if not _state["parsed"]:
+        return None
+    _state["parsed"] = 0
+    try:
+        return pickle.dumps((_stamp(), {key: _shared[key] for key in _used}), protocol=5)
+    except Exception:  # noqa: BLE001 - rules that do not pickle are parsed at each start
+        return None
+
+
+def save_parses(payload: bytes) -> None:
+    """Write the cache file (a worker thread's job: it is fsynced)."""
+    from app.store import atomic_write
+
+    folder = cache_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        atomic_write(folder / CACHE_FILE, payload)
+    except OSError:
+        return  # a read-only or full disk: the next start parses, as before
+
+
+__all__ = ["CACHE_FILE", "cache_folder", "parses_to_save", "save_parses", "share_parses"]

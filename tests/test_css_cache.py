@@ -1,0 +1,130 @@
+"""Parsed CSS from one run to the next (app/css_cache.py, issue 26): the next start reads the
+parses back instead of parsing; a cache file that others may write, that is damaged or that
+another Textual wrote is not used, and the app parses as Textual does."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+
+import app.tui  # noqa: F401 - installs the shared parses, as the app does
+from app import css_cache
+from tests.apphelpers import SIZE, demo_app
+
+CSS = "Label.-css-cache-test { color: red; padding: 1 2; }"
+
+
+@pytest.fixture
+def fresh_run() -> Iterator[None]:
+    """This process's parses put aside, as if the app started now; put back afterwards."""
+    shared, used, state = dict(css_cache._shared), set(css_cache._used), dict(css_cache._state)
+    yield
+    css_cache._shared.clear()
+    css_cache._shared.update(shared)
+    css_cache._used.clear()
+    css_cache._used.update(used)
+    css_cache._state.update(state)
+
+
+def _start() -> None:
+    css_cache._shared.clear()
+    css_cache._used.clear()
+    css_cache._state.update(read=False, parsed=0)
+
+
+def _parse() -> list[object]:
+    sheet = Stylesheet()
+    sheet.add_source(CSS, read_from=("test.tcss", ""))
+    sheet.parse()
+    return list(sheet.rules)
+
+
+def _saved_run() -> list[object]:
+    """A run that parses CSS and writes the cache file, as the app does after its first frame."""
+    _start()
+    rules = _parse()
+    payload = css_cache.parses_to_save()
+    assert payload is not None
+    css_cache.save_parses(payload)
+    return rules
+
+
+def test_the_next_start_reads_the_parsed_css_instead_of_parsing(fresh_run: None) -> None:
+    rules = _saved_run()
+    assert (css_cache.cache_folder() / css_cache.CACHE_FILE).is_file()
+    _start()
+    again = _parse()
+    assert css_cache._state["parsed"] == 0  # nothing parsed: all read from the file
+    assert again == rules and "padding" in repr(again[0])
+    assert css_cache.parses_to_save() is None  # nothing new to write
+
+
+def test_a_cache_file_others_may_write_is_not_read(fresh_run: None) -> None:
+    _saved_run()
+    path = css_cache.cache_folder() / css_cache.CACHE_FILE
+    os.chmod(path, 0o666)
+    _start()
+    assert _parse()
+    assert css_cache._state["parsed"] == 1
+
+
+@pytest.mark.parametrize("content", [b"", b"not a pickle", b"\x80\x05garbage"])
+def test_a_damaged_cache_file_is_parsed_over_and_written_anew(
+    fresh_run: None, content: bytes
+) -> None:
+    rules = _saved_run()
+    path = css_cache.cache_folder() / css_cache.CACHE_FILE
+    path.write_bytes(content)
+    _start()
+    assert _parse() == rules
+    assert css_cache._state["parsed"] == 1
+    payload = css_cache.parses_to_save()
+    assert payload is not None
+    css_cache.save_parses(payload)
+    _start()
+    assert _parse() == rules and css_cache._state["parsed"] == 0
+
+
+def test_a_cache_file_of_another_textual_or_python_is_not_used(
+    fresh_run: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _saved_run()
+    monkeypatch.setattr(css_cache, "_stamp", lambda: ((2, 7), (0, 0)))
+    _start()
+    assert _parse()
+    assert css_cache._state["parsed"] == 1
+
+
+def test_an_unwritable_cache_folder_costs_nothing(
+    fresh_run: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("TABLESIDE_CACHE", str(blocker / "cache"))
+    _start()
+    _parse()
+    payload = css_cache.parses_to_save()
+    assert payload is not None
+    css_cache.save_parses(payload)  # no error: the next start parses
+    assert not (blocker / "cache").exists()
+
+
+async def test_the_app_writes_the_first_frames_css_for_the_next_start(
+    fresh_run: None, tmp_path: Path
+) -> None:
+    _start()
+    app = demo_app(tmp_path)
+    path = css_cache.cache_folder() / css_cache.CACHE_FILE
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if path.is_file():
+                break
+        await app.workers.wait_for_complete()
+    app.campaign.store.close()
+    assert path.is_file()
+    assert b"combat.tcss" in path.read_bytes() and b"tray.tcss" in path.read_bytes()
