@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any, Protocol, cast
 
@@ -26,6 +26,7 @@ from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
 from rulesets.guard import GameHookError, culprit
 from rulesets.table import roll_line
+from rulesets.values import record
 
 Doc = dict[str, Any]
 UNDO_LIMIT = 500
@@ -55,7 +56,7 @@ class Command(Protocol):
         ...
 
 
-@dataclass
+@record
 class _Change:
     table: str
     doc_id: int
@@ -63,7 +64,7 @@ class _Change:
     after: Doc | None
 
 
-@dataclass
+@record
 class Entry:
     """One applied command on the undo stack."""
 
@@ -72,7 +73,7 @@ class Entry:
     lines: list[str]
 
 
-@dataclass
+@record
 class Transaction:
     """What a command sees: reads, writes that are recorded, the campaign's rng, the clock."""
 

@@ -43,7 +43,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ from tinydb.storages import Storage
 from app import schema
 from rulesets import registry
 from rulesets.text import visible
-from rulesets.values import frozen
+from rulesets.values import frozen, record
 
 BACKUPS_KEPT = 3
 MAX_SAVE_BYTES = 64 * 1024 * 1024
@@ -192,7 +192,7 @@ def _unframe(line: bytes) -> Any:
 Docs = list[tuple[str, str, "dict[str, Any] | None"]]
 
 
-@dataclass
+@record
 class JournalRead:
     """What a journal holds: the save it was started on, the folds noted since, the changes."""
 
@@ -298,7 +298,7 @@ def _id_order(doc_id: str) -> int:
 
 
 # --- reading --------------------------------------------------------------------------------------
-@dataclass
+@record
 class Loaded:
     """A save as read: the campaign (with the journal's changes replayed), the file's bytes,
     and its journal."""

@@ -81,11 +81,11 @@ import copy
 import heapq
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rulesets.base import RuleError, TurnModel
-from rulesets.values import frozen
+from rulesets.values import frozen, record
 
 if TYPE_CHECKING:
     from rulesets.turn_orders.base import TurnOrder
@@ -111,7 +111,7 @@ def _fresh_economy() -> dict[str, bool]:
     return _NO_ECONOMY_USED.copy()
 
 
-@dataclass
+@record
 class Effect:
     """GEN-05: a condition or timed effect on a combatant.
 
@@ -161,7 +161,7 @@ class Effect:
         )
 
 
-@dataclass
+@record
 class Combatant:
     """One row of the tracker: a PC, an NPC from the library, or an ad-hoc foe.
 
@@ -248,7 +248,7 @@ class Combatant:
         )
 
 
-@dataclass
+@record
 class Encounter:
     """GEN-04: one fight. ``combatants`` is the turn order; ``round`` 0 = not started."""
 

@@ -35,7 +35,7 @@ import copy
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any, ClassVar, Literal, cast
 
 from rulesets import dice
@@ -44,7 +44,7 @@ from rulesets.base import Character, CheckResult, RuleError
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 from rulesets.turn_orders import TurnOrder, turn_order
-from rulesets.values import frozen
+from rulesets.values import frozen, record
 
 Doc = dict[str, Any]
 HealthKind = Literal["pc", "foe", "hp"]
@@ -164,7 +164,7 @@ class Answers:
 # --------------------------------------------------------------------------- the fight
 
 
-@dataclass
+@record
 class Fight:
     """What an encounter command works on: the document, the model, and writes to do."""
 

@@ -15,6 +15,9 @@ field options (``compare``, ``hash``, ``repr``, ``init``, ``kw_only``, factories
 decides (tests/rulesets/test_values.py holds them side by side). A class the shared methods do
 not cover (a dataclass base, an ``InitVar``, its own ``__setattr__``) is the dataclass itself.
 Type checkers see a frozen dataclass (:func:`typing.dataclass_transform`).
+
+``@record`` does the same for a mutable ``@dataclass``: ``__repr__`` and ``__eq__`` shared,
+``__init__`` the dataclass's.
 """
 
 from __future__ import annotations
@@ -195,6 +198,10 @@ def frozen(cls: type[_T]) -> type[_T]:
     else:
         documented = bool(cls.__doc__)
         own_init = "__init__" in own
+        if not documented:
+            # For now: the dataclass would write the signature of object's __init__, which
+            # inspect reads by tokenizing its text (5 ms for the first, compiling the regex).
+            cls.__doc__ = cls.__name__
         # Not frozen to the dataclass, which would compile the two refusing methods; it is
         # frozen below, where a subclass's dataclass looks (a frozen base, a frozen subclass).
         made = dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
@@ -215,4 +222,20 @@ def frozen(cls: type[_T]) -> type[_T]:
     return made
 
 
-__all__ = ["frozen"]
+@dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: type[_T]) -> type[_T]:
+    """``@dataclass`` (mutable) whose ``__repr__`` and ``__eq__`` are the shared ones: its
+    ``__init__`` is the dataclass's own; unhashable, as a mutable dataclass that compares is."""
+    own = cls.__dict__
+    own_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    made = dataclasses.dataclass(repr=False, eq=False)(cls)
+    if "__repr__" not in own:
+        made.__repr__ = _repr  # type: ignore[method-assign]
+    if "__eq__" not in own:
+        made.__eq__ = _eq  # type: ignore[method-assign]
+    if not own_hash:
+        made.__hash__ = None  # type: ignore[assignment]
+    return made
+
+
+__all__ = ["frozen", "record"]

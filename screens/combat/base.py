@@ -5,13 +5,18 @@ command. The tracker is built in floors, each a class on the one below, by what 
 :mod:`.forms` (the forms that add and edit), and :mod:`.screen` (the keys and the layout).
 Each floor calls only its own and the floors below; the turn order's own parts are asked of
 the encounter's :class:`rulesets.turn_orders.TurnOrder`.
+
+The floors are the screen's only to a type checker: at run time they are plain classes and
+:class:`~screens.combat.screen.CombatScreen` alone is a Textual screen (``CombatForms,
+PanelScreen``). Textual works out each screen class's reactives, bindings and CSS names when
+the class is made, over its whole ancestry: six floors as screens cost 4 ms of every start
+(issue 26). A floor therefore declares no bindings, CSS or ``@on`` handlers of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -23,8 +28,14 @@ from rulesets import foes as fo
 from rulesets.npc import NPC
 from rulesets.table import Context
 from rulesets.turn_orders import TurnOrder, turn_order
+from rulesets.values import record
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
+
+if TYPE_CHECKING:
+    _Floor = PanelScreen
+else:
+    _Floor = object
 from widgets.combat_table import CombatTable, Row
 from widgets.event_line import fitted
 from widgets.literal import literal
@@ -47,7 +58,7 @@ STATBLOCK_KEYS: tuple[str, ...] = (
 """Binding ids of the selected combatant's statblock keys, which the pane lists."""
 
 
-@dataclass
+@record
 class _Inline:
     """What the inline amount is for: damage or heal, the game's form, the target."""
 
@@ -80,7 +91,7 @@ class _Inline:
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 
-@dataclass
+@record
 class _Find:
     """A jump to a combatant by part of its name (/): what is typed, which match, and where the
     selection was (escape goes back there)."""
@@ -90,7 +101,7 @@ class _Find:
     hit: int = 0
 
 
-@dataclass
+@record
 class _Seen:
     """A combatant's document, its parse, and the row last shown for it."""
 
@@ -100,7 +111,7 @@ class _Seen:
     row: Row | None = None
 
 
-class CombatBase(PanelScreen):
+class CombatBase(_Floor):
     """The tracker's state and the calls every part of it shares."""
 
     def __init__(self) -> None:

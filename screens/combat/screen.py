@@ -29,6 +29,7 @@ from screens.combat.base import (
     _b,
 )
 from screens.combat.forms import CombatForms
+from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
 
@@ -38,7 +39,7 @@ else:
     cmd = LazyModule("app.commands.combat")
 
 
-class CombatScreen(CombatForms):
+class CombatScreen(CombatForms, PanelScreen):
     """The tracker: j/k select, n next turn, t damage, l heal … (``?`` lists every key)."""
 
     PANEL_ID = "combat"

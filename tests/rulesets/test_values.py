@@ -218,3 +218,49 @@ def test_a_value_class_shares_its_compared_methods_instead_of_compiling_its_own(
     assert First.__hash__ is Second.__hash__
     assert First.__setattr__ is Second.__setattr__ and First.__delattr__ is Second.__delattr__
     assert dataclasses.is_dataclass(First) and First.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def _mutable_behaviour(decorate: Decorator) -> list[Any]:
+    @decorate
+    class Tracked:
+        name: str
+        hp: int = 0
+        notes: list[str] = dataclasses.field(default_factory=list, compare=False)
+
+    @decorate
+    class OwnHash:
+        a: int
+
+        def __hash__(self) -> int:
+            return 7
+
+    one, two = Tracked("Goblin", 7), Tracked("Goblin", 7, ["fled"])
+    facts: list[Any] = [
+        repr(two).replace("_mutable_behaviour.<locals>.", ""),
+        one == two,
+        one != Tracked("Goblin", 6),
+        Tracked.__hash__ is None,
+        hash(OwnHash(1)),
+        OwnHash(1) == OwnHash(1),
+        str(inspect.signature(Tracked)),
+        (Tracked.__doc__ or "").replace("_mutable_behaviour.<locals>.", ""),
+        dataclasses.replace(one, hp=3) == Tracked("Goblin", 3),
+        dataclasses.asdict(two),
+        one.__eq__(object()),
+    ]
+    one.hp = 2  # mutable: equality follows the values as they are now
+    facts.append(one == two)
+    with pytest.raises(TypeError, match="unhashable type"):
+        hash(one)
+    return facts
+
+
+def test_a_mutable_record_behaves_as_the_dataclass_it_stands_for() -> None:
+    from rulesets.values import record
+
+    ours, theirs = _mutable_behaviour(record), _mutable_behaviour(dataclasses.dataclass)
+    assert ours == theirs
+    assert theirs[0] == "Tracked(name='Goblin', hp=7, notes=['fled'])"
+    assert theirs[1:6] == [True, True, True, 7, True]
+    assert theirs[6] == "(name: 'str', hp: 'int' = 0, notes: 'list[str]' = <factory>) -> None"
+    assert theirs[10] is NotImplemented and theirs[11] is False
