@@ -345,3 +345,40 @@ async def test_the_palette_lists_each_action_once(
         named = [line for line in lines if title in line]
         assert len(named) == 1, named
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_footer_relabels_its_keys_in_place_and_shows_what_a_rebuild_would(
+    tmp_path: Path, game: str
+) -> None:
+    """``n`` changes which keys work (a PC's turn, then a foe's): the Footer shows the keys
+    now chosen on the keys it has when as many fit, instead of mounting a dozen new ones on
+    every turn (issue 26); what it shows is exactly what a rebuild would show."""
+    from textual.widgets._footer import FooterKey
+
+    from widgets.footer import TablesideFooter, chosen_keys
+
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("alt+r")
+        await pilot.pause()
+        footer = app.screen.query_one(TablesideFooter)
+        relabelled = 0
+        for _ in range(6):
+            before, shown = list(footer.query_children(FooterKey)), footer_keys(app)
+            await pilot.press("n")
+            await pilot.pause()
+            await pilot.pause()
+            after = list(footer.query_children(FooterKey))
+            active = app.screen.active_bindings
+            wanted = [
+                " ".join(f"{app.get_key_display(b)} {w}".split())
+                for b, _, _, w in chosen_keys(app.screen, footer._room(active), active=active)
+            ]
+            assert footer_keys(app) == " ".join(wanted)
+            if footer_keys(app) != shown and len(before) == len(after):
+                assert list(map(id, before)) == list(map(id, after)), "new keys mounted"
+                relabelled += 1
+        assert relabelled, "no turn changed the keys shown"
+    app.campaign.store.close()
