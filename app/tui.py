@@ -101,6 +101,8 @@ def _settle_collector() -> None:
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
 """Keys never queued behind others: quitting works even while a key is stuck."""
 KEY_TIMEOUT = 0.5
+PANEL_STYLES_AFTER = 0.25
+"""Seconds after the first whole frame that the other panels' stylesheets are read."""
 """Longest a key may take to pass through its widgets before the next is sent anyway."""
 PROMPT_WAIT = 1.0
 """Longest keys are held for a prompt whose field has not taken focus."""
@@ -284,7 +286,9 @@ class TablesideApp(GameSafe, App[None]):
     def _after_first_frame(self) -> None:
         _settle_collector()
         self.run_worker(_warm_up, thread=True, group="warm-up", exit_on_error=False)
-        self.call_after_refresh(self._load_panel_styles)
+        # A moment later: restyling the panel on screen holds the interpreter while Textual's
+        # writer thread is still sending the first frame to the terminal.
+        self.set_timer(PANEL_STYLES_AFTER, self._load_panel_styles)
 
     def _load_panel_styles(self) -> None:
         """Every panel's and dialog's stylesheet joins the app's once the first frame is up.
