@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import socket
 import stat
@@ -165,8 +164,16 @@ def atomic_write(path: Path, payload: bytes) -> None:
     fsync_dir(folder)
 
 
+try:
+    # hashlib's own BLAKE2 (CPython builds it in): hashlib itself loads OpenSSL's bindings
+    # first, 2 ms of every start for a digest that does not use them (issue 26).
+    from _blake2 import blake2b
+except ImportError:  # another Python
+    from hashlib import blake2b
+
+
 def digest(payload: bytes) -> bytes:
-    return hashlib.blake2b(payload, digest_size=16).digest()
+    return blake2b(payload, digest_size=16).digest()
 
 
 # --- the journal ----------------------------------------------------------------------------------
