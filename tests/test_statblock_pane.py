@@ -220,11 +220,16 @@ async def test_the_pane_is_hidden_at_80x24_until_alt_s_and_shown_at_120x36(
         assert screen.query_one("#statblock-pane").display
         # The pane takes the encounter list's room; L brings the list back beside it.
         assert not screen.query_one("#encounter-list-pane").display
+        # Folded away, the list is not even built (issue 26: 6-7 ms of every start)
+        assert not screen.query("#encounter-list")
         assert "Hit die" in pane_text(app)
         await pilot.press("L")
         await pilot.pause()
         assert screen.query_one("#encounter-list-pane").display
         assert screen.query_one("#statblock-pane").display
+        # built when it first shows, with every encounter and the current one marked
+        shown = "\n".join(screen_text(app))
+        assert "Encounter" in shown and "▶  Ambush at the Mill" in shown, shown
     app.campaign.store.close()
 
 

@@ -44,6 +44,7 @@ class CombatPane(CombatRows):
         self.set_class(self._width < self.ROOMY, "-crowded", update=self.is_mounted)
         if shown and self.is_mounted:
             self._follow_selection(refresh_keys=False)
+        self._follow_list()
 
     def action_statblock(self) -> None:
         """alt+s: show or hide the statblock pane (the table takes or gives back the room)."""

@@ -4,9 +4,9 @@ status line, and which of the shell's keys are on offer for the selection."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual.widgets import DataTable
+from rich.text import Text
 
 from app.queries import timed_effect_lines
 from rulesets import encounter as er
@@ -18,6 +18,9 @@ from screens.combat.base import (
 )
 from widgets.combat_table import Row
 from widgets.literal import clean, literal
+
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
 
 
 class CombatRows(CombatBase):
@@ -62,8 +65,33 @@ class CombatRows(CombatBase):
         self._has_hd = hd
         return rows
 
+    def _follow_list(self) -> None:
+        """The encounter list is built the first time it shows. At most widths the statblock
+        pane or the narrow layout folds it away, and a DataTable (its import, a dozen styled
+        parts) was 6-7 ms of every start that never showed it (issue 26)."""
+        if not self.is_mounted or self._list_table() is not None:
+            return
+        pane = self.query_one("#encounter-list-pane")
+        if not pane.display:
+            return
+        from textual.widgets import DataTable
+
+        table: DataTable[Text] = DataTable(id="encounter-list", cursor_type="row", zebra_stripes=True)
+        # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
+        # 3.6 ms emoji table for it).
+        table.add_columns(Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
+        pane.mount(table)
+        self._list_rows = []
+        self._show_list(self.encounter_id)
+
+    def _list_table(self) -> DataTable[Text] | None:
+        found = self.query("#encounter-list")
+        return found.first() if found else None  # type: ignore[return-value]
+
     def _show_list(self, current: int | None) -> None:
-        table = self.query_one("#encounter-list", DataTable)
+        table = self._list_table()
+        if table is None:
+            return  # not built yet: built with its rows when it first shows
         rows = [
             (
                 "▶" if doc_id == current else "",

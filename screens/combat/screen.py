@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
@@ -34,6 +33,8 @@ from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
 
 if TYPE_CHECKING:
+    from textual.widgets import DataTable
+
     from app.commands import combat as cmd
 else:
     cmd = LazyModule("app.commands.combat")
@@ -146,7 +147,7 @@ class CombatScreen(CombatForms, PanelScreen):
         with Horizontal(id="combat-body"):
             with Vertical(id="encounter-list-pane"):
                 yield Label("Encounters  [ ]  ctrl+n", classes="panel-title")
-                yield DataTable(id="encounter-list", cursor_type="row", zebra_stripes=True)
+                # the list itself: built when it first shows (CombatRows._follow_list)
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
                 yield CombatTable(id="combatants")
@@ -167,13 +168,11 @@ class CombatScreen(CombatForms, PanelScreen):
         shown = self.query_one("#encounter-list-pane").display
         self.set_class(not shown, "-list-shown")
         self.set_class(shown, "-list-hidden")
+        self._follow_list()
 
     def on_mount(self) -> None:
-        # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
-        # 3.6 ms emoji table on the first frame for it; issue 26).
-        headings = (Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
-        self.query_one("#encounter-list", DataTable).add_columns(*headings)
         super().on_mount()
+        self._follow_list()
 
     def _fit_size(self, width: int, height: int) -> None:
         super()._fit_size(width, height)
