@@ -9,8 +9,9 @@ parsing them, so one parse serves every reparse in the run (:func:`share_parses`
 
 The parses the first frame and the panels used are written to the user's cache folder
 (:func:`save_parses`, once the panels' stylesheets are in) and read at the next start: the
-file is Python's ``pickle`` of Textual's rule objects, so it is read only if this user owns it
-and nobody else may write it, and only for the same Textual and Python (the format stamp);
+file is Python's ``pickle`` of Textual's rule objects, so it is read only if it is a regular
+file (not a link, at most 8 MB) this user owns and nobody else may write, checked and read
+through one open file, and only for the same Textual and Python (the format stamp);
 anything else about it (missing, damaged, another version) means parsing as Textual does.
 ``TABLESIDE_CACHE`` names another folder (the tests give each test its own).
 Recheck on a Textual upgrade (``Stylesheet._parse_rules``).
@@ -54,10 +55,15 @@ def _stamp() -> tuple[object, ...]:
     return (sys.version_info[:2], *((s.st_size, s.st_mtime_ns) for s in map(os.stat, files)))
 
 
-def _trusted(path: Path) -> bool:
+MAX_BYTES = 8 * 1024 * 1024
+"""A cache file larger than this is not read (a few hundred KB is usual)."""
+
+
+def _trusted(info: os.stat_result) -> bool:
     """Ours alone: a file others can write could run code when unpickled."""
-    info = path.stat()
     if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    if info.st_size > MAX_BYTES:
         return False
     return not hasattr(os, "getuid") or info.st_uid == os.getuid()
 
@@ -66,9 +72,16 @@ def _read_cache() -> None:
     _state["read"] = True
     path = cache_folder() / CACHE_FILE
     try:
-        if not _trusted(path):
-            return
-        stamp, parses = pickle.loads(path.read_bytes())
+        # One open file, checked and read: not a link, and not swapped between the check and
+        # the read (the folder may be one others can write to, such as /tmp).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "rb") as file:
+            if not _trusted(os.fstat(file.fileno())):
+                return
+            stamp, parses = pickle.loads(file.read(MAX_BYTES + 1))
         if stamp == _stamp() and isinstance(parses, dict):
             for key, rules in parses.items():
                 _shared.setdefault(key, rules)

@@ -72,6 +72,25 @@ def test_a_cache_file_others_may_write_is_not_read(fresh_run: None) -> None:
     assert css_cache._state["parsed"] == 1
 
 
+def test_a_cache_file_that_is_a_link_or_too_large_is_not_read(
+    fresh_run: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _saved_run()
+    path = css_cache.cache_folder() / css_cache.CACHE_FILE
+    elsewhere = tmp_path / "elsewhere.pickle"
+    path.rename(elsewhere)
+    path.symlink_to(elsewhere)
+    _start()
+    assert _parse()
+    assert css_cache._state["parsed"] == 1  # the link was not followed
+    path.unlink()
+    elsewhere.rename(path)
+    monkeypatch.setattr(css_cache, "MAX_BYTES", 10)
+    _start()
+    assert _parse()
+    assert css_cache._state["parsed"] == 1
+
+
 @pytest.mark.parametrize("content", [b"", b"not a pickle", b"\x80\x05garbage"])
 def test_a_damaged_cache_file_is_parsed_over_and_written_anew(
     fresh_run: None, content: bytes
