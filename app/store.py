@@ -146,7 +146,9 @@ def atomic_write(path: Path, payload: bytes) -> None:
     except FileNotFoundError:
         mode = 0o644
     tmp = folder / f"{_temp_prefix(path)}{os.getpid()}.{threading.get_ident()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    # Not through a link planted at the temp file's name (a folder others can write to).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, mode)
     try:
         try:
             _write_all(fd, payload)

@@ -52,6 +52,23 @@ def test_atomic_write_keeps_permissions_and_leaves_no_temp(tmp_path: Path) -> No
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
 
 
+def test_atomic_write_does_not_write_through_a_link_planted_at_its_temp_name(
+    tmp_path: Path,
+) -> None:
+    """In a folder others can write to, a link at the temp file's (guessable) name must not
+    make the write land on the file it points at."""
+    import threading
+
+    target, victim = tmp_path / "c.json", tmp_path / "victim.txt"
+    victim.write_bytes(b"precious")
+    planted = tmp_path / f".c.json.{os.getpid()}.{threading.get_ident()}.tmp"
+    planted.symlink_to(victim)
+    with pytest.raises(OSError, match="Too many levels of symbolic links"):
+        atomic_write(target, b'{"a": 1}')
+    assert victim.read_bytes() == b"precious"
+    assert not target.exists()
+
+
 def test_leftover_temp_files_are_cleaned_on_open(save_path: Path) -> None:
     CampaignStore.open(save_path).close()
     junk = save_path.with_name(f".{save_path.name}.999.1.tmp")
