@@ -126,7 +126,10 @@ def main() -> None:
     )
     print(f"bare Textual      spawn→first frame  median {b * 1000:7.1f} ms")
     print(f"tableside --demo  spawn→first frame  median {o * 1000:7.1f} ms")
-    print(f"ratio: {o / b:.2f}x (goal <= 1.25x)")
+    # Each round runs both back to back: the median of the rounds' ratios leaves out the host's
+    # drift from one round to the next, which moves the two medians' ratio.
+    paired = statistics.median(t / u for t, u in zip(ours_t, bare_t, strict=True))
+    print(f"ratio: {o / b:.2f}x (goal <= 1.25x)   median of each round's ratio: {paired:.2f}x")
 
 
 if __name__ == "__main__":
