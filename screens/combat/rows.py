@@ -76,7 +76,9 @@ class CombatRows(CombatBase):
             return
         from textual.widgets import DataTable
 
-        table: DataTable[Text] = DataTable(id="encounter-list", cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = DataTable(
+            id="encounter-list", cursor_type="row", zebra_stripes=True
+        )
         # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
         # 3.6 ms emoji table for it).
         table.add_columns(Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
