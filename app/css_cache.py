@@ -29,7 +29,10 @@ from typing import Any
 
 CACHE_FILE = "css-parses.pickle"
 
-_shared: dict[tuple[Hashable, ...], Any] = {}
+Parses = dict[tuple[Hashable, ...], Any]
+"""Textual's rules parsed from one source, by the source's key (see :func:`share_parses`)."""
+
+_shared: Parses = {}
 """Every parse of this run, by key."""
 _used: set[tuple[Hashable, ...]] = set()
 """The keys this run asked for: what the next start will ask for again."""
@@ -125,23 +128,25 @@ def share_parses() -> None:
     Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
 
 
-def parses_to_save() -> bytes | None:
-    """The cache file's new content, or None when this run parsed nothing the file lacked.
-    Called on the UI thread (the parses are read as they stand); writing may happen elsewhere."""
+def parses_to_save() -> Parses | None:
+    """What the cache file should hold now (the parses this run used), or None when this run
+    parsed nothing the file lacked. Taken on the UI thread, where Textual parses; the rules are
+    not changed after parsing, so pickling and writing them may happen elsewhere."""
     if not _state["parsed"]:
         return None
     _state["parsed"] = 0
-    try:
-        return pickle.dumps((_stamp(), {key: _shared[key] for key in _used}), protocol=5)
-    except Exception:  # noqa: BLE001 - rules that do not pickle are parsed at each start
-        return None
+    return {key: _shared[key] for key in _used}
 
 
-def save_parses(payload: bytes) -> None:
-    """Write the cache file (a worker thread's job: it is fsynced)."""
+def save_parses(parses: Parses) -> None:
+    """Write the cache file (a worker thread's job: pickled, then written and fsynced)."""
     from app.store import atomic_write
 
     folder = cache_folder()
+    try:
+        payload = pickle.dumps((_stamp(), parses), protocol=5)
+    except Exception:  # noqa: BLE001 - rules that do not pickle are parsed at each start
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         atomic_write(folder / CACHE_FILE, payload)

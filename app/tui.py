@@ -101,9 +101,9 @@ def _settle_collector() -> None:
 _NOW = frozenset({"ctrl+q", "ctrl+c"})
 """Keys never queued behind others: quitting works even while a key is stuck."""
 KEY_TIMEOUT = 0.5
+"""Longest a key may take to pass through its widgets before the next is sent anyway."""
 PANEL_STYLES_AFTER = 0.25
 """Seconds after the first whole frame that the other panels' stylesheets are read."""
-"""Longest a key may take to pass through its widgets before the next is sent anyway."""
 PROMPT_WAIT = 1.0
 """Longest keys are held for a prompt whose field has not taken focus."""
 
@@ -302,9 +302,9 @@ class TablesideApp(GameSafe, App[None]):
                 stylesheet.read(path)
             stylesheet.reparse()
             stylesheet.update(self)
-        payload = css_cache.parses_to_save()
-        if payload is not None:  # the next start reads the first frame's CSS parsed
-            save = partial(css_cache.save_parses, payload)
+        parses = css_cache.parses_to_save()
+        if parses is not None:  # the next start reads the first frame's CSS parsed
+            save = partial(css_cache.save_parses, parses)
             self.run_worker(save, thread=True, group="css-cache", exit_on_error=False)
 
     def on_load(self) -> None:

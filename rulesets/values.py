@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
@@ -170,7 +170,7 @@ def _init(cls: type) -> Callable[..., None]:
         if f.kw_only:
             keywords.append(parameter)
             continue
-        if "=" in parameter:
+        if parameter != f.name:  # it has a default
             seen_default = True
         elif seen_default:
             raise TypeError(f"non-default argument {f.name!r} follows default argument")
@@ -186,13 +186,25 @@ def _init(cls: type) -> Callable[..., None]:
     return init
 
 
+def _shared_methods(
+    made: type[_T], own: Mapping[str, Any], hash_method: Callable[[Any], int] | None
+) -> type[_T]:
+    """The shared ``__repr__`` and ``__eq__``, and ``hash_method`` as ``__hash__`` (None:
+    unhashable), wherever the class did not write its own, as the dataclass decides."""
+    if "__repr__" not in own:
+        made.__repr__ = _repr  # type: ignore[method-assign]
+    if "__eq__" not in own:
+        made.__eq__ = _eq  # type: ignore[method-assign]
+    # A class that defines __eq__ alone has __hash__ = None from Python: not a hash of its own.
+    if "__hash__" not in own or (own["__hash__"] is None and "__eq__" in own):
+        made.__hash__ = hash_method  # type: ignore[assignment, method-assign]
+    return made
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def frozen(cls: type[_T]) -> type[_T]:
     """A frozen dataclass whose methods but ``__init__`` are shared."""
-    own = cls.__dict__
-    # As dataclass decides: a class that defines __eq__ alone has __hash__ = None from Python,
-    # which is not a hash of its own.
-    own_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    own = dict(cls.__dict__)  # as declared: the dataclass adds to it
     if not _shareable(cls):
         made = dataclasses.dataclass(frozen=True, repr=False, eq=False)(cls)
     else:
@@ -213,29 +225,15 @@ def frozen(cls: type[_T]) -> type[_T]:
         if not documented:
             signature = str(inspect.signature(made)).replace(" -> None", "")
             made.__doc__ = made.__name__ + signature
-    if "__repr__" not in own:
-        made.__repr__ = _repr  # type: ignore[method-assign]
-    if "__eq__" not in own:
-        made.__eq__ = _eq  # type: ignore[method-assign]
-    if not own_hash:
-        made.__hash__ = _hash  # type: ignore[method-assign]
-    return made
+    return _shared_methods(made, own, _hash)
 
 
 @dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
 def record(cls: type[_T]) -> type[_T]:
     """``@dataclass`` (mutable) whose ``__repr__`` and ``__eq__`` are the shared ones: its
     ``__init__`` is the dataclass's own; unhashable, as a mutable dataclass that compares is."""
-    own = cls.__dict__
-    own_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
-    made = dataclasses.dataclass(repr=False, eq=False)(cls)
-    if "__repr__" not in own:
-        made.__repr__ = _repr  # type: ignore[method-assign]
-    if "__eq__" not in own:
-        made.__eq__ = _eq  # type: ignore[method-assign]
-    if not own_hash:
-        made.__hash__ = None  # type: ignore[assignment]
-    return made
+    own = dict(cls.__dict__)
+    return _shared_methods(dataclasses.dataclass(repr=False, eq=False)(cls), own, None)
 
 
 __all__ = ["frozen", "record"]

@@ -43,14 +43,26 @@ def _parse() -> list[object]:
     return list(sheet.rules)
 
 
+def _save() -> None:
+    """Write the cache file, as the app does after its first frame."""
+    parses = css_cache.parses_to_save()
+    assert parses is not None
+    css_cache.save_parses(parses)
+
+
 def _saved_run() -> list[object]:
-    """A run that parses CSS and writes the cache file, as the app does after its first frame."""
+    """A run that parses CSS and writes the cache file."""
     _start()
     rules = _parse()
-    payload = css_cache.parses_to_save()
-    assert payload is not None
-    css_cache.save_parses(payload)
+    _save()
     return rules
+
+
+def _parsed_anew() -> bool:
+    """A new start parses the CSS itself (the cache file was not used)."""
+    _start()
+    assert _parse()
+    return css_cache._state["parsed"] == 1
 
 
 def test_the_next_start_reads_the_parsed_css_instead_of_parsing(fresh_run: None) -> None:
@@ -67,9 +79,7 @@ def test_a_cache_file_others_may_write_is_not_read(fresh_run: None) -> None:
     _saved_run()
     path = css_cache.cache_folder() / css_cache.CACHE_FILE
     os.chmod(path, 0o666)
-    _start()
-    assert _parse()
-    assert css_cache._state["parsed"] == 1
+    assert _parsed_anew()
 
 
 def test_a_cache_file_that_is_a_link_or_too_large_is_not_read(
@@ -80,15 +90,11 @@ def test_a_cache_file_that_is_a_link_or_too_large_is_not_read(
     elsewhere = tmp_path / "elsewhere.pickle"
     path.rename(elsewhere)
     path.symlink_to(elsewhere)
-    _start()
-    assert _parse()
-    assert css_cache._state["parsed"] == 1  # the link was not followed
+    assert _parsed_anew()  # the link was not followed
     path.unlink()
     elsewhere.rename(path)
     monkeypatch.setattr(css_cache, "MAX_BYTES", 10)
-    _start()
-    assert _parse()
-    assert css_cache._state["parsed"] == 1
+    assert _parsed_anew()
 
 
 @pytest.mark.parametrize("content", [b"", b"not a pickle", b"\x80\x05garbage"])
@@ -101,9 +107,7 @@ def test_a_damaged_cache_file_is_parsed_over_and_written_anew(
     _start()
     assert _parse() == rules
     assert css_cache._state["parsed"] == 1
-    payload = css_cache.parses_to_save()
-    assert payload is not None
-    css_cache.save_parses(payload)
+    _save()
     _start()
     assert _parse() == rules and css_cache._state["parsed"] == 0
 
@@ -113,9 +117,7 @@ def test_a_cache_file_of_another_textual_or_python_is_not_used(
 ) -> None:
     _saved_run()
     monkeypatch.setattr(css_cache, "_stamp", lambda: ((2, 7), (0, 0)))
-    _start()
-    assert _parse()
-    assert css_cache._state["parsed"] == 1
+    assert _parsed_anew()
 
 
 def test_an_unwritable_cache_folder_costs_nothing(
@@ -124,11 +126,7 @@ def test_an_unwritable_cache_folder_costs_nothing(
     blocker = tmp_path / "a file"
     blocker.write_text("")
     monkeypatch.setenv("TABLESIDE_CACHE", str(blocker / "cache"))
-    _start()
-    _parse()
-    payload = css_cache.parses_to_save()
-    assert payload is not None
-    css_cache.save_parses(payload)  # no error: the next start parses
+    _saved_run()  # no error: the next start parses
     assert not (blocker / "cache").exists()
 
 

@@ -102,24 +102,19 @@ def _roomy(key: FooterKey) -> FooterKey:
     return key
 
 
+def _tooltip(binding: Binding, tooltip: str, word: str) -> str:
+    """A key's tooltip: the binding's own, else its description when the Footer shows a
+    shorter word for it."""
+    return tooltip or (binding.description if word != binding.description else "")
+
+
 def _show(key: FooterKey, binding: Binding, display: str, word: str, enabled: bool) -> None:
     """A mounted key shows another binding (FooterKey keeps what it shows in attributes
     read when it renders; its ``disabled`` look is the ``-disabled`` class and a flag)."""
-    if (key.key, key.key_display, key.description, key.action, key._disabled) == (
-        binding.key,
-        display,
-        word,
-        binding.action,
-        not enabled,
-    ):
+    now = (binding.key, display, word, binding.action, not enabled)
+    if (key.key, key.key_display, key.description, key.action, key._disabled) == now:
         return
-    key.key, key.key_display, key.description, key.action = (
-        binding.key,
-        display,
-        word,
-        binding.action,
-    )
-    key._disabled = not enabled
+    key.key, key.key_display, key.description, key.action, key._disabled = now
     key.set_class(not enabled, "-disabled")
     key.refresh(layout=True)
 
@@ -136,12 +131,18 @@ class TablesideFooter(Footer):
         self._rebuild_queued = False
         self._shown = False
 
+    def _palette(self, active: Mapping[str, ActiveBinding]) -> ActiveBinding | None:
+        """The palette key, when the Footer shows it (docked at its right)."""
+        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
+            return None
+        return active.get(self.app.COMMAND_PALETTE_BINDING)
+
     def _room(self, active: Mapping[str, ActiveBinding]) -> int:
         """Cells for the keys: the Footer's width less the palette key docked at its right."""
         width = self.size.width or self.app.size.width
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            binding = palette[1]
+        palette = self._palette(active)
+        if palette is not None:
+            binding = palette.binding
             # compact: "ctrl+p palette", a border on its left and a blank on its right
             width -= cell_len(self.app.get_key_display(binding)) + cell_len(binding.description)
             width -= 3
@@ -196,20 +197,17 @@ class TablesideFooter(Footer):
             return False
         active = self.screen.active_bindings
         shown = chosen_keys(self.screen, self._room(active), active=active)
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        palette = self._palette(active)
         palettes = keys.filter(".-command-palette")
-        wants_palette = (
-            palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE
-        )
-        if len(mounted) != len(shown) or bool(palettes) != wants_palette:
+        if len(mounted) != len(shown) or bool(palettes) != (palette is not None):
             return False
         for widget, (binding, enabled, tooltip, word) in zip(mounted, shown, strict=True):
             _show(widget, binding, self.app.get_key_display(binding), word, enabled)
-            tip = tooltip or (binding.description if word != binding.description else None)
+            tip = _tooltip(binding, tooltip, word) or None
             if widget.tooltip != tip:
                 widget.tooltip = tip
         if palette is not None and palettes:
-            _node, binding, enabled, _tooltip = palette
+            binding, enabled = palette.binding, palette.enabled
             display = self.app.get_key_display(binding)
             _show(palettes.first(), binding, display, binding.description, enabled)
         return True
@@ -235,12 +233,12 @@ class TablesideFooter(Footer):
                     word,
                     binding.action,
                     disabled=not enabled,
-                    tooltip=tooltip or (binding.description if word != binding.description else ""),
+                    tooltip=_tooltip(binding, tooltip, word),
                 )
             )
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if palette is not None and self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            _node, binding, enabled, _tooltip = palette
+        palette = self._palette(active)
+        if palette is not None:
+            binding, enabled = palette.binding, palette.enabled
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),

@@ -69,11 +69,10 @@ class CombatRows(CombatBase):
         """The encounter list is built the first time it shows. At most widths the statblock
         pane or the narrow layout folds it away, and a DataTable (its import, a dozen styled
         parts) was 6-7 ms of every start that never showed it (issue 26)."""
-        if not self.is_mounted or self._list_table() is not None:
+        panes = self.query("#encounter-list-pane")  # none yet while the screen composes
+        if not panes or not panes.first().display or self._list_table() is not None:
             return
-        pane = self.query_one("#encounter-list-pane")
-        if not pane.display:
-            return
+        pane = panes.first()
         from textual.widgets import DataTable
 
         table: DataTable[Text] = DataTable(

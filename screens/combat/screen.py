@@ -170,10 +170,6 @@ class CombatScreen(CombatForms, PanelScreen):
         self.set_class(shown, "-list-hidden")
         self._follow_list()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self._follow_list()
-
     def _fit_size(self, width: int, height: int) -> None:
         super()._fit_size(width, height)
         self._width = width
