@@ -13,6 +13,7 @@ from app.state import Campaign
 from app.store import CampaignStore
 from app.tui import TablesideApp
 from tests.conftest import FIXED_NOW
+from widgets.footer import TablesideFooter
 
 SIZE = (120, 36)
 
@@ -34,6 +35,11 @@ def screen_text(app: TablesideApp) -> list[str]:
     """The top screen as the GM reads it: one string per terminal row (styles dropped)."""
     update = app.screen._compositor.render_full_update()
     return ["".join(segment.text for segment in strip) for strip in update.strips]
+
+
+def footer_words(app: TablesideApp) -> set[str]:
+    """The words of the keys the top screen's Footer draws now (its palette key's too)."""
+    return {key.description for key in app.screen.query_one(TablesideFooter).shown}
 
 
 async def select_combatant(pilot: Pilot[None], cid: str) -> None:

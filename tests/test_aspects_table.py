@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
 
 from app.commands import combat as cmd
 from app.queries import current_encounter
 from app.tui import TablesideApp
 from screens.form import FormScreen
 from screens.help import HelpScreen
-from tests.apphelpers import SIZE, demo_app, last_roll, select_combatant
+from tests.apphelpers import SIZE, demo_app, footer_words, last_roll, select_combatant
 from tests.test_party_ui import goto_field
 
 ROWAN, GOBLIN = "c1", "c5"
@@ -42,7 +41,7 @@ def foe_sheet(app: TablesideApp, cid: str) -> dict[str, Any]:
 
 async def offered(app: TablesideApp, pilot: Pilot[None]) -> tuple[set[str], set[str]]:
     """The game keys the Footer shows, and every line help lists."""
-    footer = {str(k.description) for k in app.screen.query(FooterKey)}
+    footer = footer_words(app)
     await pilot.press("question_mark")
     await pilot.pause()
     assert isinstance(app.screen, HelpScreen)

@@ -13,7 +13,7 @@ from app.state import Transaction
 from app.store import read_campaign
 from screens.form import FormScreen
 from screens.tray_prompt import TrayPrompt
-from tests.apphelpers import SIZE, demo_app
+from tests.apphelpers import SIZE, demo_app, footer_words
 from tests.games import BUILT_IN
 from widgets.odds_chart import OddsChart
 
@@ -376,13 +376,11 @@ class GiveFate:
 
 
 async def test_footer_keeps_the_common_card_keys_and_help_lists_the_rest(tmp_path: Path) -> None:
-    from textual.widgets._footer import FooterKey
-
     app = demo_app(tmp_path, "shadows")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")
         await pilot.pause()
-        shown = {k.description for k in app.screen.query(FooterKey)}
+        shown = footer_words(app)
         assert {"Roll check", "Draw card", "Deal hands", "Counter"} <= shown
         assert not shown & {"Recall hands", "Shuffle", "Next D-code", "Contest draw"}
         await pilot.press("question_mark")
@@ -509,26 +507,24 @@ async def test_a_typed_value_out_of_bounds_is_refused_in_the_form(tmp_path: Path
 
 async def test_actions_that_would_be_refused_are_not_offered(tmp_path: Path) -> None:
     """A Grip check is a character's; fate is spent on a character's roll: offered only then."""
-    from textual.widgets._footer import FooterKey
-
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")
         await pilot.pause()
-        shown = {k.description for k in app.screen.query(FooterKey)}
+        shown = footer_words(app)
         assert "Grip check" not in shown and "Roll check" in shown
         await pilot.press("p")
         await pilot.pause()
-        assert "Grip check" in {k.description for k in app.screen.query(FooterKey)}
+        assert "Grip check" in footer_words(app)
     app.campaign.store.close()
     other = demo_app(tmp_path, "aspects")
     async with other.run_test(size=SIZE) as pilot:
         await pilot.press("2", "c")  # the GM's roll: no fate point to spend on it
         await pilot.pause()
-        assert "Fate reroll" not in {k.description for k in other.screen.query(FooterKey)}
+        assert "Fate reroll" not in footer_words(other)
         await pilot.press("p", "c")
         await pilot.pause()
-        assert "Fate reroll" in {k.description for k in other.screen.query(FooterKey)}
+        assert "Fate reroll" in footer_words(other)
     other.campaign.store.close()
 
 

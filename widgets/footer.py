@@ -1,12 +1,14 @@
-"""The Footer every panel shows, rebuilt only when the keys it shows change.
+"""The Footer every panel shows: the keys a GM needs most, drawn as one line.
 
-Textual's Footer recomposes itself (a widget per key, each restyled) whenever the screen's
-bindings *may* have changed: every focus move, every modal opened or closed. On the combat
-panel that is ~80 ms per damage prompt for a Footer that ends up showing the same keys.
-
-It also composes its keys without binding each one to the Footer's ``compact`` flag (never
-set here): that binding restyles every key twice as it mounts, 10-30 ms of the first paint;
-each key is given the non-compact look before it mounts instead.
+Textual's Footer is a container of widgets, one per key, recomposed whenever the screen's
+bindings *may* have changed (every focus move, every modal opened or closed): ~80 ms per damage
+prompt on the combat panel for a Footer that ends up showing the same keys. Each of its keys is
+a widget to mount, style and lay out; a key whose label changed (a PC's turn, then a foe's: `n`
+changes which keys work) lays out the whole screen again, 7 ms of a 16 ms keypress (issue 26).
+This Footer is one widget one cell high: it draws the keys chosen now as one line, and a change
+of keys is a repaint of that line, never a layout. It looks and answers the mouse as Textual's
+keys do (a click presses the key, a disabled key rings the bell, hover highlights the key and
+shows its tooltip), in the Footer's theme colours.
 
 Keys are shown whole, most needed first: a panel names its bindings in the order a GM needs
 them (``footer_order()``, binding ids, and ``FOOTER_WORDS``, a shorter word for the Footer
@@ -20,13 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widget import Widget
+
+from rulesets.values import frozen
 
 GAME_KEYS = "game"
 """In a panel's Footer order: where the open game's shown keys go (a Darkest Self, a card
@@ -96,40 +100,89 @@ def chosen_keys(
     return shown
 
 
-def _roomy(key: FooterKey) -> FooterKey:
-    """The non-compact look the Footer's binding would give, set before mount (no restyle)."""
-    key.set_reactive(FooterKey.compact, False)
-    return key
-
-
 def _tooltip(binding: Binding, tooltip: str, word: str) -> str:
     """A key's tooltip: the binding's own, else its description when the Footer shows a
     shorter word for it."""
     return tooltip or (binding.description if word != binding.description else "")
 
 
-def _show(key: FooterKey, binding: Binding, display: str, word: str, enabled: bool) -> None:
-    """A mounted key shows another binding (FooterKey keeps what it shows in attributes
-    read when it renders; its ``disabled`` look is the ``-disabled`` class and a flag)."""
-    now = (binding.key, display, word, binding.action, not enabled)
-    if (key.key, key.key_display, key.description, key.action, key._disabled) == now:
-        return
-    key.key, key.key_display, key.description, key.action, key._disabled = now
-    key.set_class(not enabled, "-disabled")
-    key.refresh(layout=True)
+@frozen
+class DrawnKey:
+    """A key as the Footer draws it, and the cells it takes (``start`` to ``end``)."""
+
+    key: str
+    display: str
+    description: str
+    action: str
+    enabled: bool
+    tooltip: str
+    start: int = 0
+    end: int = 0
 
 
-class TablesideFooter(Footer):
-    """A Footer that skips the rebuild when the shown keys, labels and states are unchanged."""
+class TablesideFooter(Widget, can_focus=False):
+    """The panel's keys on one line: redrawn when the keys it shows change, nothing else."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {
+        "footer-key--key",
+        "footer-key--description",
+        "footer-key--hover",
+        "footer-key--edge",
+    }
+    # Textual's Footer and FooterKey rules (8.2), for one widget: its keys are the non-compact
+    # look, the palette key the compact one with a rule on its left.
+    DEFAULT_CSS = """
+    TablesideFooter {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        pointer: pointer;
+        & > .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .footer-key--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        & > .footer-key--edge {
+            color: $foreground 20%;
+        }
+    }
+    """
 
     class KeysShown(Message):
         """The Footer has its keys for the first time: the panel's first frame is whole."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, show_command_palette: bool = True, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.show_command_palette = show_command_palette
         self._signature: Signature | None = None
+        self._bindings_ready = False
         self._rebuild_queued = False
         self._shown = False
+        self._keys: tuple[DrawnKey, ...] = ()
+        self._palette_key: DrawnKey | None = None
+        self._hover: DrawnKey | None = None
+
+    @property
+    def shown(self) -> tuple[DrawnKey, ...]:
+        """The keys drawn now, left to right, the palette key last when it is drawn."""
+        return self._keys + ((self._palette_key,) if self._palette_key else ())
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _palette(self, active: Mapping[str, ActiveBinding]) -> ActiveBinding | None:
         """The palette key, when the Footer shows it (docked at its right)."""
@@ -138,14 +191,12 @@ class TablesideFooter(Footer):
         return active.get(self.app.COMMAND_PALETTE_BINDING)
 
     def _room(self, active: Mapping[str, ActiveBinding]) -> int:
-        """Cells for the keys: the Footer's width less the palette key docked at its right."""
+        """Cells for the keys: the Footer's width less the palette key drawn at its right."""
         width = self.size.width or self.app.size.width
         palette = self._palette(active)
         if palette is not None:
             binding = palette.binding
-            # compact: "ctrl+p palette", a border on its left and a blank on its right
-            width -= cell_len(self.app.get_key_display(binding)) + cell_len(binding.description)
-            width -= 3
+            width -= _palette_width(self.app.get_key_display(binding), binding.description)
         return width
 
     def _shown_keys(self, screen: Screen[object]) -> Signature:
@@ -164,8 +215,12 @@ class TablesideFooter(Footer):
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if not (self.is_attached and screen is self.screen and screen.app.app_focus):
-            super().bindings_changed(screen)
+        # Textual's Footer keeps its keys while the app is not focused (they come back as the
+        # focus does); so does this one.
+        if not (self.is_attached and screen is self.screen):
+            return
+        if not screen.app.app_focus:
+            self._bindings_ready = True
             return
         signature = self._shown_keys(screen)
         if signature == self._signature and self._bindings_ready:
@@ -173,78 +228,141 @@ class TablesideFooter(Footer):
         self._signature = signature
         self._bindings_ready = True
         # One rebuild per frame, with the keys as they are then: at start-up the bindings
-        # change twice before the first frame (the panel reads its encounter in between), and
-        # each queued a rebuild of every key (8 ms each, issue 26).
+        # change twice before the first frame (the panel reads its encounter in between).
         if not self._rebuild_queued:
             self._rebuild_queued = True
             self.call_after_refresh(self._rebuild)
 
-    async def _rebuild(self) -> None:
+    def _rebuild(self) -> None:
         self._rebuild_queued = False
-        if not self._relabel():
-            await self.recompose()
+        if not self.is_attached:
+            return
+        self._choose()
         if not self._shown:
             self._shown = True
             self.post_message(self.KeysShown())
 
-    def _relabel(self) -> bool:
-        """Show the keys now chosen on the keys already mounted, when there are as many (the
-        tracker's ``n`` changes which keys work, rarely how many fit). Recomposing mounted and
-        styled a dozen new keys on every such key, 3-4 ms of a 16 ms budget (issue 26)."""
-        keys = self.query_children(FooterKey)
-        mounted = [key for key in keys if not key.has_class("-command-palette")]
-        if not mounted or not self._bindings_ready:
-            return False
-        active = self.screen.active_bindings
-        shown = chosen_keys(self.screen, self._room(active), active=active)
-        palette = self._palette(active)
-        palettes = keys.filter(".-command-palette")
-        if len(mounted) != len(shown) or bool(palettes) != (palette is not None):
-            return False
-        for widget, (binding, enabled, tooltip, word) in zip(mounted, shown, strict=True):
-            _show(widget, binding, self.app.get_key_display(binding), word, enabled)
-            tip = _tooltip(binding, tooltip, word) or None
-            if widget.tooltip != tip:
-                widget.tooltip = tip
-        if palette is not None and palettes:
-            binding, enabled = palette.binding, palette.enabled
+    def _choose(self) -> None:
+        """Choose the keys for the width now and redraw them if they differ."""
+        screen = self.screen
+        active = screen.active_bindings
+        keys: list[DrawnKey] = []
+        x = 0
+        for binding, enabled, tooltip, word in chosen_keys(
+            screen, self._room(active), active=active
+        ):
             display = self.app.get_key_display(binding)
-            _show(palettes.first(), binding, display, binding.description, enabled)
-        return True
+            width = key_width(display, word)
+            keys.append(
+                DrawnKey(
+                    binding.key,
+                    display,
+                    word,
+                    binding.action,
+                    enabled,
+                    _tooltip(binding, tooltip, word),
+                    x,
+                    x + width,
+                )
+            )
+            x += width
+        palette_key = None
+        if (palette := self._palette(active)) is not None:
+            binding = palette.binding
+            display = self.app.get_key_display(binding)
+            width = self.size.width or self.app.size.width
+            start = max(x, width - _palette_width(display, binding.description))
+            palette_key = DrawnKey(
+                binding.key,
+                display,
+                binding.description,
+                binding.action,
+                palette.enabled,
+                binding.tooltip or binding.description,
+                start,
+                width,
+            )
+        if (tuple(keys), palette_key) != (self._keys, self._palette_key):
+            self._keys, self._palette_key = tuple(keys), palette_key
+            self._hover = None
+            self._show_tooltip()
+            self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
         # Another width fits other keys: choose them again.
         if self.is_attached and self._bindings_ready:
-            self.bindings_changed(self.screen)
+            self._choose()
 
-    def compose(self) -> ComposeResult:
-        # Textual's Footer.compose (8.2), less the per-key ``data_bind(compact=...)``, with
-        # the keys chosen by the panel's order and each shown only whole (see the module).
-        if not self._bindings_ready:
-            return
-        active = self.screen.active_bindings
-        shown = chosen_keys(self.screen, self._room(active), active=active)
-        self.styles.grid_size_columns = len(shown)
-        for binding, enabled, tooltip, word in shown:
-            yield _roomy(
-                FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    word,
-                    binding.action,
-                    disabled=not enabled,
-                    tooltip=_tooltip(binding, tooltip, word),
-                )
+    # --- drawing ------------------------------------------------------------------------------
+    def render(self) -> Text:
+        width = self.size.width
+        base = self.rich_style
+        key_style = self.get_component_rich_style("footer-key--key")
+        word_style = self.get_component_rich_style("footer-key--description")
+        line = Text(no_wrap=True, overflow="crop", end="")
+        for key in self._keys:
+            self._draw(
+                line, key, (f" {key.display} ", key_style), (f"{key.description} ", word_style)
             )
-        palette = self._palette(active)
+        palette = self._palette_key
         if palette is not None:
-            binding, enabled = palette.binding, palette.enabled
-            yield FooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                classes="-command-palette",
-                disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+            line.append(" " * max(0, palette.start - line.cell_len))
+            line.append("▏", self.get_component_rich_style("footer-key--edge"))
+            self._draw(
+                line,
+                palette,
+                (palette.display, key_style),
+                (f" {palette.description}", word_style),
             )
+            line.append(" ")
+        line.stylize_before(base)
+        line.truncate(width, pad=True)
+        return line
+
+    def _draw(
+        self, line: Text, key: DrawnKey, shown: tuple[str, Style], word: tuple[str, Style]
+    ) -> None:
+        """Append a key: its display, then its word (none when it has no word)."""
+        look = Style(dim=not key.enabled)
+        if key == self._hover:
+            hover = self.get_component_rich_style("footer-key--hover")
+            look += Style(color=hover.color, bgcolor=hover.bgcolor)
+        line.append(shown[0], shown[1] + look)
+        if key.description:
+            line.append(word[0], word[1] + look)
+
+    # --- the mouse ------------------------------------------------------------------------------
+    def key_at(self, x: int) -> DrawnKey | None:
+        """The key drawn at column ``x``, if any."""
+        return next((key for key in self.shown if key.start <= x < key.end), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._point_at(self.key_at(event.x))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._point_at(None)
+
+    def _point_at(self, key: DrawnKey | None) -> None:
+        if key != self._hover:
+            self._hover = key
+            self._show_tooltip()
+            self.refresh()
+
+    def _show_tooltip(self) -> None:
+        tip = self._hover.tooltip if self._hover is not None else ""
+        if self.tooltip != (tip or None):
+            self.tooltip = tip or None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self.key_at(event.x)
+        if key is None:
+            return
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
+
+
+def _palette_width(display: str, description: str) -> int:
+    """Cells the palette key takes at the Footer's right: a rule, ``key word`` and a blank."""
+    return cell_len(display) + cell_len(description) + 3
