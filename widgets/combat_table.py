@@ -63,6 +63,12 @@ def _measure(text: str) -> tuple[int, int]:
     return cell_len(shown), min(longest, WORD)
 
 
+def _measure_cells(row: Row) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each cell's width on one line, and each one's longest word (see :func:`_measure`)."""
+    measured = [_measure(text) for text, _style in row]
+    return tuple(width for width, _ in measured), tuple(word for _, word in measured)
+
+
 @lru_cache(maxsize=4096)
 def wrap_cell(text: str, width: int) -> tuple[tuple[str, ...], bool]:
     """A cell's lines at ``width`` (words kept whole where they fit), at most
@@ -193,6 +199,9 @@ class CombatTable(CursorList):
         """Each row's first line under the header (empty: every row is one line)."""
         self._cut: set[int] = set()
         """Rows with a cell cut short (the detail line reads it whole when selected)."""
+        self._measured: dict[Row, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        """Each row shown: its cells' widths and longest words (a keypress changes a row or two
+        of three hundred, and measuring every cell again was most of :meth:`show`)."""
         self._styles: dict[str, Style] = {}
         self._restyled = True
         """Styles may have changed since they were last read (see :meth:`_check_styles`)."""
@@ -218,12 +227,13 @@ class CombatTable(CursorList):
             self.refresh_lines(0)
         natural = [cell_len(c) for c in columns]
         floors = list(natural)
-        for row in rows:
-            for x, (text, _style_spec) in enumerate(row):
-                if len(text) > floors[x]:
-                    width, word = _measure(text)
-                    natural[x] = max(natural[x], width)
-                    floors[x] = max(floors[x], word)
+        measured = {row: self._measured.get(row) or _measure_cells(row) for row in rows}
+        self._measured = measured
+        if rows:
+            widths = zip(*(measured[row][0] for row in rows), strict=True)
+            words = zip(*(measured[row][1] for row in rows), strict=True)
+            natural = [max(n, *column) for n, column in zip(natural, widths, strict=True)]
+            floors = [max(f, *column) for f, column in zip(floors, words, strict=True)]
         for x, readable in READABLE.items():
             floors[x] = max(floors[x], min(natural[x], readable))
         old = self._shown
@@ -313,7 +323,12 @@ class CombatTable(CursorList):
         self._lines.clear()
         self._header = None
         width = sum(w + 2 * PAD for x, w in enumerate(self._widths) if x not in self._hidden)
-        self.virtual_size = Size(width, self._body_lines() + 1)
+        # A table narrower than its room scrolls nowhere: held at the room's width (less the
+        # vertical scrollbar's, shown or not), a column growing by a cell as the turn moves
+        # changes nothing outside the table, where a new virtual width laid the whole screen
+        # out again (issue 26).
+        inside = room - self.styles.scrollbar_size_vertical
+        self.virtual_size = Size(max(width, inside), self._body_lines() + 1)
         self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
