@@ -187,3 +187,63 @@ async def test_the_panels_stylesheets_are_read_once_the_first_frame_is_up(tmp_pa
         # (widgets' DEFAULT_CSS joins as new kinds of widget mount; no file does)
         assert {path for path, class_var in app.stylesheet.source if not class_var} == files
     app.campaign.store.close()
+
+
+async def test_the_collector_runs_when_the_keys_pause_not_while_a_key_is_drawn(
+    tmp_path: Path,
+) -> None:
+    """Once the first frame is up the collector's own thresholds are only a backstop: what the
+    keys leave is collected, as Python's thresholds would, once the key's frame is drawn and
+    the keys pause. At Python's own a 300-combatant ``n`` ran it six or seven times before
+    its frame (issue 26)."""
+    import gc
+
+    from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS
+    from app.tui import COLLECT_AFTER
+
+    app = demo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if gc.get_threshold() == BACKSTOP_THRESHOLDS:
+                break
+        assert gc.get_threshold() == BACKSTOP_THRESHOLDS and gc.isenabled()
+        await app.workers.wait_for_complete()  # the other panels loaded in the background
+        events: list[str] = []
+        screen = app.screen
+        refresh = screen._compositor_refresh
+
+        def drawn() -> None:
+            refresh()
+            events.append("frame")
+
+        def seen(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                events.append("collection")
+
+        screen._compositor_refresh = drawn  # type: ignore[method-assign]
+        gc.callbacks.append(seen)
+        try:
+            kept = [[n] for n in range(USUAL_THRESHOLDS[0] * 2)]  # as a key's change leaves
+            await pilot.press("alt+r")
+            await pilot.pause(COLLECT_AFTER * 3)
+        finally:
+            gc.callbacks.remove(seen)
+        assert "collection" in events, "nothing collected once the keys paused"
+        assert events.index("frame") < events.index("collection"), events
+        assert len(kept) == USUAL_THRESHOLDS[0] * 2
+    app.campaign.store.close()
+
+
+def test_the_collector_is_run_as_pythons_own_thresholds_would() -> None:
+    import gc
+
+    from app import USUAL_THRESHOLDS
+    from app.tui import collect_due
+
+    gc.collect()
+    assert collect_due() is None  # nothing made since
+    kept = [[n] for n in range(USUAL_THRESHOLDS[0] * 2)]
+    assert collect_due() in (0, 1, 2)
+    assert gc.get_count()[0] < USUAL_THRESHOLDS[0]
+    assert len(kept) == USUAL_THRESHOLDS[0] * 2
