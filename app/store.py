@@ -68,6 +68,13 @@ RETRY_SECONDS = 2.0
 FOLD_SECONDS = 0.1
 """At most this often the journal is folded into the save file while changes keep coming (the
 players' view and ``tableside export`` read the file); at once on flush and close."""
+FOLD_QUIET = 0.2
+"""A fold waits for the changes to pause this long: folding a large campaign (serialising
+what changed, joining and hashing megabytes) right after a key ran beside that key's redraw
+and slowed it by a third (issue 26); a key's frame is drawn well within this."""
+FOLD_LATEST = 1.0
+"""However fast the changes keep coming, the save file is at most this far behind the first
+change it lacks (the players' view reads it)."""
 JOURNAL_RESTART_BYTES = 1024 * 1024
 """Once folded, a journal longer than this is started afresh (holding only what the save
 lacks), so opening never replays much."""
@@ -565,11 +572,17 @@ class _Writer(threading.Thread):
         self._retry_now = False
         self._now = False
         self._folded_at = 0.0
+        self._changed_at = 0.0
+        self._waiting_since: float | None = None
+        """When the oldest change not yet folded was made (None: none waiting)."""
 
     def poke(self, *, now: bool = False) -> None:
-        """Something is there to fold (``now``: without waiting for :data:`FOLD_SECONDS`)."""
+        """Something is there to fold (``now``: at once, without waiting for a pause)."""
         with self.cond:
             self._now = self._now or now
+            self._changed_at = time.monotonic()
+            if self._waiting_since is None:
+                self._waiting_since = self._changed_at
             self.cond.notify_all()
 
     def retry(self) -> None:
@@ -587,7 +600,9 @@ class _Writer(threading.Thread):
             return max(0.0, self._retry_at - now)
         if self._now or self._retry_now or self.closing:
             return 0.0
-        return max(0.0, self._folded_at + FOLD_SECONDS - now)
+        since = self._changed_at if self._waiting_since is None else self._waiting_since
+        settled = min(self._changed_at + FOLD_QUIET, since + FOLD_LATEST)
+        return max(0.0, self._folded_at + FOLD_SECONDS - now, settled - now)
 
     def _next(self) -> bool:
         with self.cond:
@@ -595,10 +610,13 @@ class _Writer(threading.Thread):
                 if self.error is not None:
                     return False
                 wait = self._due()
-                if wait is None and self.closing:
-                    return False
+                if wait is None:
+                    self._now = False  # a flush with nothing to fold: the next change waits
+                    if self.closing:
+                        return False
                 if wait == 0.0:
                     self._now = False
+                    self._waiting_since = None  # a change from now on waits for the next fold
                     self.writing = True
                     return True
                 self.cond.wait(wait)

@@ -56,6 +56,45 @@ def test_a_change_is_on_disk_when_apply_returns(
     assert journal is not None and len(journal.changes) == 1
 
 
+def test_the_save_file_is_rewritten_when_the_changes_pause_or_at_the_latest_after_a_while(
+    campaign_factory: Callable[..., Campaign], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rewriting the save file (a big campaign's megabytes joined and hashed) right after a key
+    ran beside that key's redraw (issue 26): it waits for the changes to pause, and changes
+    that never pause are still in the file :data:`FOLD_LATEST` after the first."""
+    monkeypatch.setattr(store_module, "FOLD_QUIET", 0.6)
+    monkeypatch.setattr(store_module, "FOLD_LATEST", 60)
+    campaign = campaign_factory()
+    campaign.store.flush()
+    path = campaign.store.path
+    before = path.read_bytes()
+    for n in range(3):  # a GM pressing keys: each change comes before the pause
+        campaign.apply(RollDice("1d6", who=f"burst {n}"))
+        time.sleep(0.1)
+    assert path.read_bytes() == before, "rewritten while the changes kept coming"
+    assert _rolls(path) == ["burst 0", "burst 1", "burst 2"]  # the journal has them all
+    deadline = time.monotonic() + 10
+    while path.read_bytes() == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert path.read_bytes() != before, "not rewritten once the changes paused"
+    assert [e["who"] for e in orjson.loads(path.read_bytes())["log"].values()][-3:] == [
+        "burst 0",
+        "burst 1",
+        "burst 2",
+    ]
+
+    monkeypatch.setattr(store_module, "FOLD_QUIET", 60)
+    monkeypatch.setattr(store_module, "FOLD_LATEST", 0.3)
+    before = path.read_bytes()
+    deadline = time.monotonic() + 10
+    n = 0
+    while path.read_bytes() == before and time.monotonic() < deadline:
+        campaign.apply(RollDice("1d6", who=f"steady {n}"))  # never a pause of FOLD_QUIET
+        n += 1
+        time.sleep(0.05)
+    assert path.read_bytes() != before, "never rewritten while the changes kept coming"
+
+
 def test_a_journal_left_by_a_kill_is_folded_into_the_save_on_opening(tmp_path: Path) -> None:
     save = tmp_path / "c.json"
     script = textwrap.dedent("""
