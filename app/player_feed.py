@@ -43,7 +43,7 @@ from app.player_view import (
     meta_of,
     party,
 )
-from app.store import StoreError, owner_path, read_campaign
+from app.store import StoreError, journal_path, owner_path, read_campaign
 from rulesets import registry
 from rulesets.game import Game
 from rulesets.values import frozen
@@ -55,16 +55,25 @@ MAX_CODE = 32
 """A typed code longer than this is not a code (codes are five characters)."""
 
 log = logging.getLogger("tableside.serve")
-Fingerprint = tuple[int, int, int] | None
+FileStamp = tuple[int, int, int]
+Fingerprint = tuple[FileStamp, FileStamp | None] | None
+"""The save file's size, time and inode, and its journal's (None: no journal); None: no save."""
 OWNER = re.compile(r"pid (\d+) on (.+)")
 
 
-def fingerprint(path: Path) -> Fingerprint:
+def _stamp(path: Path) -> FileStamp | None:
     try:
         info = path.stat()
     except OSError:
         return None
     return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+def fingerprint(path: Path) -> Fingerprint:
+    """The save's and its journal's: a GM's change is in the journal, synced, the moment it
+    shows on the GM's screen; the save file takes it in once the keys pause (app.store)."""
+    save = _stamp(path)
+    return None if save is None else (save, _stamp(journal_path(path)))
 
 
 def gm_session_open(path: Path) -> bool:
@@ -150,7 +159,8 @@ class SaveWatch:
             log.warning("players' view: the game could not build the view (%s)", type(exc).__name__)
         else:
             self.problem = ""
-            changed = seen[1] / 1e9 if seen is not None else time.time()
+            stamps = [stamp for stamp in seen or () if stamp is not None]
+            changed = max(stamp[1] for stamp in stamps) / 1e9 if stamps else time.time()
             self.reading = Reading(data, game, view, changed)
 
     def notices(self) -> list[str]:

@@ -186,6 +186,32 @@ async def test_a_gm_change_reaches_every_open_page(gm: Any) -> None:
             await ws.close()
 
 
+async def test_a_gm_change_reaches_the_pages_before_the_save_file_is_rewritten(
+    gm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change is in the journal, synced, as it shows on the GM's screen; the save file takes
+    it in once the GM's keys pause (app.store). The view follows the journal too: it does not
+    wait for the save file."""
+    from app import store as store_module
+
+    campaign = gm()
+    e = enc_id(campaign)
+    campaign.apply(cmd.StartEncounter(e))
+    campaign.store.flush()
+    monkeypatch.setattr(store_module, "FOLD_SECONDS", 3600)  # the save file is not rewritten
+    saved = campaign.store.path.read_bytes()
+    async with players(campaign.store.path) as client, client.ws_connect("/ws") as ws:
+        first = await receive(ws, "view")
+        campaign.apply(cmd.NextTurn(e))
+        view = await receive(ws, "view", lambda m: m["headline"] != first["headline"])
+        found = current_encounter(campaign)
+        assert found is not None
+        actor = er.current_combatant(er.Encounter.from_dict(found[1]))
+        assert actor is not None
+        assert view["headline"] == f"Round 1 · {actor.name}'s turn"
+        assert campaign.store.path.read_bytes() == saved, "folded: this test would prove nothing"
+
+
 async def test_the_page_follows_the_gms_app_by_keys(tmp_path: Path) -> None:
     gm_app = demo_app(tmp_path, "shadows")
     try:
