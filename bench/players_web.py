@@ -3,7 +3,8 @@
 Starts the real ``tableside serve`` on a Shadows demo the GM's campaign holds open, opens 10
 pages' websockets, and makes 50 GM changes (next turn, a random 0.2-0.4 s apart so they fall
 anywhere in the server's poll cycle). Each change's latency, per page, is from just before the
-GM's command is applied (so the GM's own atomic write is counted) until that page has the new
+GM's command is applied (so the GM's own journal write and sync are counted; the save file
+takes the change in once the changes pause, as in the GM's app) until that page has the new
 view. Then the server's resident memory with those 10 pages open, against a bare aiohttp
 server holding 10 websockets, started and measured the same way in the same run.
 
@@ -113,8 +114,7 @@ async def measure(campaign: Campaign, port: int, pid: int) -> tuple[list[float],
             await asyncio.sleep(rng.uniform(0.2, 0.4))
             counts = [len(s) for s in seen]
             start = time.perf_counter()
-            campaign.apply(cmd.NextTurn(enc_id))
-            campaign.store.flush()
+            campaign.apply(cmd.NextTurn(enc_id))  # in the journal, synced, as the GM's app has it
             deadline = start + 10
             while any(len(s) == n for s, n in zip(seen, counts, strict=True)):
                 if time.perf_counter() > deadline:
