@@ -11,8 +11,8 @@ session (modules, classes, the widget tree) and makes almost no garbage: at Pyth
 collector ran 140 times before the first frame and took 35 ms of it, traversing the same live
 objects again and again (issue 26)."""
 USUAL_THRESHOLDS = gc.get_threshold()
-"""Python's own thresholds: the app collects by them itself, after each key's frame
-(app.tui.collect_after_frame)."""
+"""Python's own thresholds: once the app runs, it collects by them itself when the keys pause
+(app.tui.collect_due)."""
 BACKSTOP_THRESHOLDS = (20_000, 10, 10)
 """The collector's own thresholds once the app runs: high enough that a keypress (a 300-
 combatant fight's `n` makes some 8,000 containers) finishes before it, low enough that a long

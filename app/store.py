@@ -66,15 +66,16 @@ WARN_SAVE_BYTES = 32 * 1024 * 1024
 RETRY_SECONDS = 2.0
 """How often a save that could not be written (a full disk, a read-only file) is tried again."""
 FOLD_SECONDS = 0.1
-"""At most this often the journal is folded into the save file while changes keep coming (the
-players' view and ``tableside export`` read the file); at once on flush and close."""
+"""At most this often the journal is folded into the save file while changes keep coming; at
+once on flush and close. (Tableside's own readers, ``tableside export`` and the players' view,
+replay the journal: a program that copies the file alone, a backup or a sync, does not.)"""
 FOLD_QUIET = 0.2
 """A fold waits for the changes to pause this long: folding a large campaign (serialising
 what changed, joining and hashing megabytes) right after a key ran beside that key's redraw
 and slowed it by a third (issue 26); a key's frame is drawn well within this."""
 FOLD_LATEST = 1.0
 """However fast the changes keep coming, the save file is at most this far behind the first
-change it lacks (the players' view reads it)."""
+change it lacks."""
 JOURNAL_RESTART_BYTES = 1024 * 1024
 """Once folded, a journal longer than this is started afresh (holding only what the save
 lacks), so opening never replays much."""

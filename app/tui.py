@@ -91,10 +91,10 @@ def _settle_collector() -> None:
     """At the first whole frame: what start-up built moves out of the collector's sight (the
     loaded campaign, a 5,000-NPC library is ~10^6 objects, and the widget tree live as long as
     the app, so a full collection no longer lands on a keypress as a 30 ms pause), and the
-    collector runs again, with its own thresholds only a backstop: the app collects after each
-    key's frame (:func:`collect_after_frame`). (app/__init__ raised them for the imports; the
-    app stops it from its Load event: at 100,000 its first collection came just before the
-    first whole frame and took 33 ms of it, issue 26.)"""
+    collector runs again, with its own thresholds only a backstop: the app collects when the
+    keys pause (:func:`collect_due`). (app/__init__ raised them for the imports; the app stops
+    it from its Load event: at 100,000 its first collection came just before the first whole
+    frame and took 33 ms of it, issue 26.)"""
     gc.freeze()
     gc.set_threshold(*BACKSTOP_THRESHOLDS)
     gc.enable()

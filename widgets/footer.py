@@ -323,7 +323,7 @@ class TablesideFooter(Widget, can_focus=False):
         self, line: Text, key: DrawnKey, shown: tuple[str, Style], word: tuple[str, Style]
     ) -> None:
         """Append a key: its display, then its word (none when it has no word)."""
-        look = Style(dim=not key.enabled)
+        look = Style() if key.enabled else Style(dim=True)
         if key == self._hover:
             hover = self.get_component_rich_style("footer-key--hover")
             look += Style(color=hover.color, bgcolor=hover.bgcolor)
