@@ -113,7 +113,6 @@ class DrawnKey:
     key: str
     display: str
     description: str
-    action: str
     enabled: bool
     tooltip: str
     start: int = 0
@@ -168,7 +167,7 @@ class TablesideFooter(Widget, can_focus=False):
         self._signature: Signature | None = None
         self._bindings_ready = False
         self._rebuild_queued = False
-        self._shown = False
+        self._announced = False
         self._keys: tuple[DrawnKey, ...] = ()
         self._palette_key: DrawnKey | None = None
         self._hover: DrawnKey | None = None
@@ -238,8 +237,8 @@ class TablesideFooter(Widget, can_focus=False):
         if not self.is_attached:
             return
         self._choose()
-        if not self._shown:
-            self._shown = True
+        if not self._announced:
+            self._announced = True
             self.post_message(self.KeysShown())
 
     def _choose(self) -> None:
@@ -258,7 +257,6 @@ class TablesideFooter(Widget, can_focus=False):
                     binding.key,
                     display,
                     word,
-                    binding.action,
                     enabled,
                     _tooltip(binding, tooltip, word),
                     x,
@@ -276,7 +274,6 @@ class TablesideFooter(Widget, can_focus=False):
                 binding.key,
                 display,
                 binding.description,
-                binding.action,
                 palette.enabled,
                 binding.tooltip or binding.description,
                 start,

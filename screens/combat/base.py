@@ -31,19 +31,18 @@ from rulesets.turn_orders import TurnOrder, turn_order
 from rulesets.values import record
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
-
-if TYPE_CHECKING:
-    _Floor = PanelScreen
-else:
-    _Floor = object
 from widgets.combat_table import CombatTable, Row
 from widgets.event_line import fitted
 from widgets.literal import literal
 
+if TYPE_CHECKING:
+    _Floor = PanelScreen
+else:
+    _Floor = object  # see the module's docstring
+
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
-
 
 
 IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
