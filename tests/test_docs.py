@@ -1,7 +1,8 @@
 """The documentation site stays whole and true without building it (CI builds it with
 ``mkdocs build --strict``; these need neither mkdocs nor the network): every page of the nav is
 there, every page is in the nav, every key the app binds is on the keys page with its default
-key, and every ``tableside`` subcommand is on the command-line page."""
+key, every tray check input with its keys, and every ``tableside`` subcommand is on the
+command-line page."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ _SHOWN_AS = {
     "question_mark": "?", "exclamation_mark": "!", "at": "@", "number_sign": "#",
     "dollar_sign": "$", "percent_sign": "%", "circumflex_accent": "^", "ampersand": "&",
     "asterisk": "*", "plus": "+", "minus": "-", "slash": "/", "equals_sign": "=",
-    "right_square_bracket": "]", "left_square_bracket": "[",
+    "right_square_bracket": "]", "left_square_bracket": "[", "right_curly_bracket": "}",
+    "left_curly_bracket": "{", "greater_than_sign": ">", "less_than_sign": "<",
 }  # fmt: skip
 
 
@@ -95,6 +97,26 @@ def test_every_game_key_is_on_the_keys_page(game_id: str) -> None:
     for action in actions:
         assert action.binding_id in rows, f"docs/keys.md lacks {game_id}'s {action.binding_id}"
         assert shown(action.key.split(",")) in rows[action.binding_id]
+
+
+@pytest.mark.parametrize("game_id", ["aspects", "nemron", "resolution", "shadows", "somnihil"])
+def test_every_check_input_is_on_the_keys_page_with_its_keys(game_id: str) -> None:
+    text = (DOCS / "keys.md").read_text(encoding="utf-8")
+    section = text.split("## The tray's check inputs", 1)[1].split("\n## ", 1)[0]
+    game = registry.game(game_id)
+    for check in game.checks.checks:
+        heading = f"### {game.ruleset.name}: {check.name}\n"
+        assert heading in section, f"docs/keys.md lacks the inputs of {game_id}'s {check.name}"
+        table = section.split(heading, 1)[1].split("\n### ", 1)[0]
+        for spec in check.inputs:
+            keys = [shown([spec.press])] if spec.press else []
+            if spec.steps:
+                keys.append(" / ".join(shown([key]) for key in spec.steps))
+            cell = " · ".join(keys) or "(`=` only)"
+            row = f"| {cell} | {spec.label} | "
+            assert row in table and f"| `{spec.key}` |" in table, (
+                f"docs/keys.md lacks {game_id}'s input {spec.label} on {cell}"
+            )
 
 
 def test_every_subcommand_is_on_the_command_line_page() -> None:
