@@ -251,15 +251,15 @@ def tui_kill_loop(folder: Path, kills: int, seed: int) -> Counter[str]:
             counts["kills"] += 1
             counts["kills during start-up" if at_start else "kills while rolling"] += 1
 
-            shown = term.shown_rolls()
+            shown_rolls = term.shown_rolls()
             journal = read_journal(save)
             if journal is not None and journal.changes:
                 counts["kills that left changes in the journal"] += 1
             if _temp_files(save):
                 counts["kills mid-write (temp file left)"] += 1
             saved = _saved_rolls(save)
-            lost = shown - saved
-            counts["rolls shown"] += len(shown)
+            lost = shown_rolls - saved
+            counts["rolls shown"] += len(shown_rolls)
             counts["shown rolls lost"] += len(lost)
             assert not lost, f"attempt {attempt}: rolls shown on screen but not saved: {lost}"
     finally:
