@@ -15,8 +15,8 @@ import orjson
 import pytest
 
 from app.commands import combat as cmd
+from app.player_settings import SECRET_KEY
 from app.player_view import (
-    SECRET_KEY,
     Lockout,
     PlayerSettings,
     build_view,

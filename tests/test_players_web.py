@@ -63,7 +63,7 @@ async def players(path: Path, **options: Any) -> AsyncIterator[TestClient[Any, A
 def cid(campaign: Campaign, name: str) -> str:
     found = current_encounter(campaign)
     assert found is not None
-    return next(c["id"] for c in found[1]["combatants"] if c["name"] == name)
+    return str(next(c["id"] for c in found[1]["combatants"] if c["name"] == name))
 
 
 def enc_id(campaign: Campaign) -> int:
@@ -430,6 +430,7 @@ async def test_a_malformed_request_is_one_log_line_without_a_traceback(
     secret = _shadows_with_codes(campaign)
     async with players(campaign.store.path) as client:
         port = client.port
+        assert port is not None
         requests = [
             b"GARBAGE\r\n\r\n",
             b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Big: %s\r\n\r\n" % (port, b"a" * 6000),
