@@ -63,13 +63,18 @@ def serving(save: Path) -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
+        stop_server(proc)
+
+
+def stop_server(proc: subprocess.Popen[Any]) -> None:
+    """Stop a server started in its own session, as Ctrl+C would (killed if it hangs)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
 
 
 @pytest.fixture

@@ -40,9 +40,10 @@ gm = test_players_ui.gm
 
 @pytest.fixture
 def server_log() -> Iterator[io.StringIO]:
-    """What the server prints on its terminal, as ``tableside serve`` configures it."""
+    """What the server prints on its terminal, as ``tableside serve`` configures it, every
+    line (not only the first of each kind a minute: see test_players_crowd)."""
     out = io.StringIO()
-    handler = quiet_logging(out)
+    handler = quiet_logging(out, every=0.0)
     yield out
     for name in ("tableside.serve", "aiohttp.server", "aiohttp.web", "aiohttp.websocket"):
         logger = logging.getLogger(name)
@@ -263,7 +264,8 @@ async def test_a_request_from_another_site_is_refused(
 
 async def test_the_33rd_page_is_told_the_view_is_full(gm: Any, server_log: io.StringIO) -> None:
     campaign = gm()
-    async with players(campaign.store.path) as client:
+    # All from one address here; the limit per address has its own test (test_players_crowd).
+    async with players(campaign.store.path, pages_per_address=MAX_PAGES) as client:
         pages = []
         for _ in range(MAX_PAGES):
             ws = await client.ws_connect("/ws")
