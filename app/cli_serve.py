@@ -112,11 +112,14 @@ def serving(save: Path) -> Serving | None:
         SideFileError: ``SAVE.serve`` is a link, a FIFO, a device or too large (not read).
     """
     try:
-        found = json.loads(read_side_text(link_path(save), LINK_BYTES))
-        url, pid, host = str(found["url"]), int(found["pid"]), str(found["host"])
-        listen, port = str(found.get("listen", "")), int(found.get("port", DEFAULT_PORT))
+        text = read_side_text(link_path(save), LINK_BYTES)
     except FileNotFoundError:
         return None
+    try:
+        found = json.loads(text)
+        url, pid, host = str(found["url"]), int(found["pid"]), str(found["host"])
+        listen = str(found.get("listen", ""))
+        port = int(found.get("port", urlsplit(url).port or DEFAULT_PORT))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if host == socket.gethostname() and pid > 0:

@@ -149,6 +149,7 @@ def test_a_fifo_at_the_servers_link_file_never_freezes_the_party_panel(tmp_path:
     assert returns_within(2.0, lambda: found.append(serving_url(save)), link_path(save))
     assert found == [None]
     assert returns_within(2.0, lambda: found.append(join_link(save)), link_path(save))
+    assert found[1][1].startswith("camp.json.serve is not a regular file")
     os.unlink(link_path(save))
     link_path(save).symlink_to("/dev/zero")
     assert returns_within(2.0, lambda: found.append(serving_url(save)))

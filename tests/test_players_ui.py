@@ -267,3 +267,52 @@ async def test_the_party_panel_shows_where_players_join_and_its_qr_code(tmp_path
             assert not isinstance(app.screen, PlayerLinkScreen)
     finally:
         app.campaign.store.close()
+
+
+async def test_a_server_on_this_machine_only_gets_no_qr_code_but_the_command_to_share_it(
+    tmp_path: Path,
+) -> None:
+    """``tableside serve`` on its default host (localhost): no phone can open its URL, so ``Q``
+    draws no code and says how to start it on the table's network (the port it uses kept)."""
+    import json
+    import os
+    import socket
+
+    from app.cli_serve import link_path
+    from screens.player_link import PlayerLinkScreen
+    from widgets.qr_code import QrCode
+
+    app = demo_app(tmp_path, "shadows")
+    save = app.campaign.store.path
+    # As tableside serve SAVE --port 8765 leaves it (the record before "listen" was kept too).
+    mine = {"pid": os.getpid(), "host": socket.gethostname()}
+    records = [
+        {"url": "http://localhost:8765", **mine},
+        {"url": "http://localhost:8765", "listen": "localhost", "port": 8765, **mine},
+        {"url": "http://[::1]:8765", "listen": "::1", "port": 8765, **mine},
+    ]
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("4")
+            for record in records:
+                link_path(save).write_text(json.dumps(record), encoding="utf-8")
+                await pilot.press("Q")
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, PlayerLinkScreen)
+                assert not screen.query_one(QrCode).display
+                note = screen.note
+                assert note.startswith("tableside serve listens on this machine only"), note
+                assert note.endswith(f"tableside serve {save} --host 0.0.0.0 --port 8765"), note
+                shared = {**record, "url": "http://192.168.1.20:8765", "listen": "0.0.0.0"}
+                link_path(save).write_text(json.dumps(shared), encoding="utf-8")
+                for _ in range(30):  # looked at again every second
+                    await pilot.pause(0.1)
+                    if screen.scannable:
+                        break
+                assert screen.query_one(QrCode).display
+                assert screen.query_one(QrCode).text == "http://192.168.1.20:8765"
+                await pilot.press("escape")
+                await pilot.pause()
+    finally:
+        app.campaign.store.close()
