@@ -38,9 +38,9 @@ from app.player_view import (
     build_view,
     code_matches,
     hands_of,
-    has_hands,
     headline,
     meta_of,
+    own_view,
     party,
 )
 from app.side_files import OWNER_BYTES, SideFileError, read_side_file, read_side_text
@@ -227,13 +227,13 @@ class SaveWatch:
                 "headline": "Waiting for the campaign…",
                 "rows": [],
                 "notices": self.notices(),
+                "following": False,
                 "hands": "none",
             }
-        view, game = reading.view, reading.game
+        view = reading.view
         secret = meta_of(reading.data).get(SECRET_KEY)
-        hands = "none"
-        if has_hands(game):
-            hands = "ready" if isinstance(secret, str) and secret else "not set up"
+        # Every game shows a player their own PC (its declaration: app.player_view.own_view).
+        hands = "ready" if isinstance(secret, str) and secret else "not set up"
         return {
             "type": "view",
             "headline": headline(view),
@@ -244,6 +244,7 @@ class SaveWatch:
             "order_title": view.order_title,
             "rows": [asdict(row) for row in view.rows],
             "notices": self.notices(),
+            "following": self.gm_open and not self.problem,
             "changed": clock_text(reading.changed),
             "hands": hands,
             "party": [{"id": i, "name": n} for i, n in party(reading.data)]
@@ -314,6 +315,7 @@ class HandDesk:
             return {"type": "hand", "pc": pc_id, "name": name, "hands": [], "problem": ""}
         try:
             hands = hands_of(reading.data, reading.game, pc_id)
+            mine = own_view(reading.data, reading.game, pc_id)
         except Exception as exc:  # a game's failure costs one message, never the server
             log.warning("players' view: the game could not read a hand (%s)", type(exc).__name__)
             return {
@@ -324,12 +326,14 @@ class HandDesk:
                 "problem": "The game could not read this hand from the save "
                 f"({type(exc).__name__}). Ask the GM to look at the party sheet.",
             }
-        problems = [h.problem for h in hands if h.problem]
+        shown = (*mine.own, *hands, *mine.scene)
+        problems = [h.problem for h in shown if h.problem]
         return {
             "type": "hand",
             "pc": pc_id,
             "name": name,
-            "hands": [{"title": h.title, "cards": list(h.cards)} for h in hands],
+            "state": mine.state,
+            "hands": [{"title": h.title, "cards": list(h.cards)} for h in shown],
             "problem": " ".join(problems),
         }
 
