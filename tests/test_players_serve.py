@@ -20,9 +20,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 from app.demo import write_demo
 
@@ -119,7 +122,7 @@ def _browser() -> tuple[str | None, str]:
 
 
 BROWSER, NO_BROWSER = _browser()
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # Every element with text of its own, and its computed font size in px.
 TEXT_SIZES = """() => [...document.querySelectorAll('body *')]
