@@ -147,13 +147,14 @@ class OncePerMinute(logging.Filter):
         self.kinds[kind] = _Kind(now)
         return True
 
-    def overdue(self) -> list[logging.LogRecord]:
-        """The latest held record of each kind whose minute is over, each saying how many
-        more like it were held (hand them to the handler)."""
+    def overdue(self, *, all_held: bool = False) -> list[logging.LogRecord]:
+        """The latest held record of each kind whose minute is over (of every kind:
+        ``all_held``, as the server stops), each saying how many more like it were held
+        (hand them to the handler)."""
         now = self.clock()
         due = []
         for kind, seen in self.kinds.items():
-            if seen.latest is not None and now - seen.said_at >= self.every:
+            if seen.latest is not None and (all_held or now - seen.said_at >= self.every):
                 seen.latest.not_shown = seen.held - 1
                 seen.latest.overdue = True
                 due.append(seen.latest)

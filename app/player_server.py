@@ -433,12 +433,13 @@ def quiet_logging(stream: IO[str] | None = None, every: float = REPORT_SECONDS) 
     return handler
 
 
-def report_overdue() -> None:
-    """Log each kind of record held back for a minute, with how many there were."""
+def report_overdue(*, all_held: bool = False) -> None:
+    """Log each kind of record held back for a minute (every kind held: ``all_held``, as the
+    server stops), with how many there were."""
     for handler in logging.getLogger("tableside.serve").handlers:
         for found in handler.filters:
             if isinstance(found, OncePerMinute):
-                for record in found.overdue():
+                for record in found.overdue(all_held=all_held):
                     handler.handle(record)
 
 
@@ -489,3 +490,4 @@ async def serve(
         for sock in sockets:
             sock.close()
         await runner.cleanup()
+        report_overdue(all_held=True)

@@ -272,6 +272,11 @@ def test_each_kind_of_log_line_is_said_once_a_minute_with_its_count() -> None:
         now[0] = 122.0
         logger.warning("refused a connection from %s", "10.0.0.2")
         assert out[4:] == ["refused a connection from 10.0.0.2 (+1)"]
+        now[0] = 123.0
+        logger.warning("refused a connection from %s", "10.0.0.3")
+        for record in throttle.overdue(all_held=True):  # the server stops: say what is held
+            handler.handle(record)
+        assert out[5:] == ["refused a connection from 10.0.0.3"]
     finally:
         logger.removeHandler(handler)
 
