@@ -199,12 +199,9 @@ class Door(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.between and self.transport is not None:
-            if self.gate.is_page(self.transport):
-                self.between = False
-                self.tail = b"page"  # a websocket: its frames are not requests
-            else:
-                self.between = False
-                self._arm()
+            self.between = False
+            if not self.gate.is_page(self.transport):  # a page's frames are not requests
+                self._arm()  # another request begins
         if self.deadline is not None:
             seen = self.tail + data
             if b"\r\n\r\n" in seen:

@@ -569,3 +569,30 @@ async def test_the_aspects_game_shows_a_player_what_they_invoke_and_only_to_them
         campaign.store.close()  # the GM quits: the page no longer says it follows the GM
         ended = await receive(other, "view", lambda m: bool(m["notices"]))
         assert ended["following"] is False
+
+
+async def test_one_address_cannot_take_the_tables_pages(gm: Any, server_log: io.StringIO) -> None:
+    """A fifth page from one address is told so; a phone at another address still gets in."""
+    from app.player_server import PAGES_PER_ADDRESS
+
+    campaign = gm()
+    async with players(campaign.store.path) as client:
+        pages = []
+        for _ in range(PAGES_PER_ADDRESS):
+            ws = await client.ws_connect("/ws")
+            await receive(ws, "view")
+            pages.append(ws)
+        async with client.ws_connect("/ws") as extra:
+            full = await receive(extra, "full")
+            assert full["message"] == (
+                "4 pages are open from this device already. Close one, then reload."
+            )
+        other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with (
+            aiohttp.ClientSession(connector=other) as phone,
+            phone.ws_connect(f"http://127.0.0.1:{client.port}/ws") as ws,
+        ):
+            assert (await receive(ws, "view"))["rows"]
+        for ws in pages:
+            await ws.close()
+    assert server_log.getvalue().count("pages are open from that address") == 1
