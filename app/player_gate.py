@@ -48,6 +48,8 @@ REPORT_SECONDS = 60.0
 
 @frozen
 class Limits:
+    """What the door allows (the tests narrow it; ``tableside serve`` uses the defaults)."""
+
     request_seconds: float = REQUEST_SECONDS
     per_address: int = PER_ADDRESS
     fd_reserve: int = FD_RESERVE
