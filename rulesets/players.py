@@ -80,10 +80,15 @@ def no_hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]
     return ()
 
 
-def own_pools(sheet: SheetSpec, character: Character) -> tuple[Hand, ...]:
-    """The default of what a player sees of their own PC: every pool of its sheet in numbers."""
+def own_pools(
+    sheet: SheetSpec, character: Character, keys: tuple[str, ...] = ()
+) -> tuple[Hand, ...]:
+    """The default of what a player sees of their own PC: the pools of its sheet in numbers
+    (those of ``keys`` only, where given)."""
     lines = []
     for spec in sheet.resources:
+        if keys and spec.key not in keys:
+            continue
         found = pool(character, spec.key)
         if found is not None:
             lines.append(f"{spec.label} {found[0]}/{found[1]}")

@@ -393,7 +393,7 @@ def test_each_game_declares_what_a_player_sees_of_their_own_pc_and_the_scene(gm:
 
     shadows = gm("shadows")
     found = shown("shadows", shadows)
-    assert found["Pools"] == ("Health 20/20", "Life 20/20", "Æssence 20/20", "AP 7/7")
+    assert found["Pools"] == ("Health 20/20", "Life 20/20", "Æssence 20/20")  # AP: the order's
     assert "Scene aspects" not in found
     for game in ("nemron", "resolution", "somnihil"):
         assert shown(game, gm(game))["Pools"]
