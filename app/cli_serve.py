@@ -161,7 +161,8 @@ def cmd_serve(argv: Sequence[str]) -> int:
     from app import paths
     from app.player_gate import listening_sockets
     from app.player_server import quiet_logging, serve
-    from app.store import StoreError, follow_link, read_campaign
+    from app.side_files import read_side_file
+    from app.store import StoreError, follow_link, load_campaign
 
     args = _parser().parse_args(argv)
     if not 1 <= args.port <= 65535:
@@ -175,7 +176,7 @@ def cmd_serve(argv: Sequence[str]) -> int:
             # The GM's app locks and writes the file a link points to, and leaves its side
             # files beside that: serve that file. Nothing is followed after this.
             path = follow_link(path)
-        data = read_campaign(path)
+        data = load_campaign(path, read=read_side_file).data  # as the server reads it
     except StoreError as exc:
         raise UsageError(f"tableside serve: {exc}") from None
     try:
