@@ -319,7 +319,7 @@ class EncounterCommand:
         fight = load(tx, self.encounter_id)
         ticked = fight.rules.ticked
         before = _countdowns(fight.enc) if ticked is not None else {}
-        reached = fight.enc.ticked_round if fight.enc.started else 0
+        reached = _timed_round(fight) if fight.enc.started else 0
         try:
             lines = self.change(fight)
             lines += _time_passed(fight, reached)
@@ -343,11 +343,29 @@ class EncounterCommand:
         raise NotImplementedError
 
 
+TIMED_ROUND = "timed_round"
+"""Encounter document key: the highest round of this fight whose time the clock has passed."""
+
+
+def _timed_round(fight: Fight) -> int:
+    """The round the clock has reached in this fight: going back a round takes its effects'
+    ticks back, not its time, so this stays when ``ticked_round`` steps back."""
+    kept = fight.doc.get(TIMED_ROUND)
+    kept = kept if isinstance(kept, int) and not isinstance(kept, bool) else 0
+    return max(kept, fight.enc.ticked_round)
+
+
 def _time_passed(fight: Fight, reached: int) -> list[str]:
     """The campaign clock moves on by the rounds the fight went on to (rounds it never had:
     stepping back and forward again passes the time once)."""
-    now = fight.enc.ticked_round if fight.enc.started else 0
-    return rounds_passed(fight.tx, now - reached) if reached >= 1 and now > reached else []
+    if not fight.enc.started:
+        fight.doc.pop(TIMED_ROUND, None)
+        return []
+    now = fight.enc.ticked_round
+    if now <= reached:
+        return []
+    fight.doc[TIMED_ROUND] = now
+    return rounds_passed(fight.tx, now - reached) if reached >= 1 else []
 
 
 @frozen

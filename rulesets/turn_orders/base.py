@@ -74,10 +74,9 @@ class TurnOrder:
         up = [k for k in range(i + 1, n) if not enc.combatants[k].defeated]
         if up:
             return lines + er.begin_turn(enc, enc.combatants[up[0]])
-        lines += er.new_round(enc)
-        # The defeated are skipped; if everyone is, the turn walks on as it always did.
-        nxt = er.first_up(enc, 0) if i + 1 >= n else enc.combatants[i + 1]
-        return lines + er.begin_turn(enc, nxt)
+        # The round ends once, here, and the next begins with the first one still up: a
+        # defeated row at the bottom never takes a turn of its own (nor a round of its own).
+        return lines + er.new_round(enc) + er.begin_turn(enc, er.first_up(enc, 0))
 
     def previous_turn(self, enc: er.Encounter) -> list[str]:
         """Back one turn when the core has no record of the turn change (default: refused)."""
@@ -89,7 +88,7 @@ class TurnOrder:
         """``new`` were just inserted (``placed``: at a place the GM chose)."""
         if enc.started and enc.current is None and new:
             # A fight emptied mid-round resumes with whoever joins first, not with nobody acting.
-            return er.begin_turn(enc, enc.combatants[0])
+            return er.begin_turn(enc, er.first_up(enc, 0))
         return []
 
     def left(self, enc: er.Encounter, i: int) -> list[str]:

@@ -33,6 +33,8 @@ def choose_next(enc: er.Encounter, combatant_id: str) -> list[str]:
     if cur is not None:
         done.add(cur.id)
     round_over = len(done) >= len(enc.combatants)
+    if target.defeated:
+        raise er.EncounterError(f"{target.name} is out of the fight")
     if not round_over and target.id in done:
         raise er.EncounterError(f"{target.name} has already acted this round")
     lines: list[str] = []
@@ -63,8 +65,9 @@ class ChosenNext(TurnOrder):
 
     def next_turn(self, enc: er.Encounter) -> list[str]:
         # The first in order who may still act is chosen (the GM chooses with c otherwise).
-        candidates = choosable(enc)
-        return choose_next(enc, (candidates or enc.combatants)[0].id)
+        # A new round opens with the first one still up.
+        candidates = choosable(enc) or [er.first_up(enc, 0)]
+        return choose_next(enc, candidates[0].id)
 
     def joined(self, enc: er.Encounter, new: list[er.Combatant], placed: bool) -> list[str]:
         return []  # nobody acting waits for the GM's choice
