@@ -65,7 +65,8 @@ Reading: chosen-next (aspects): once everyone has acted, the last actor may choo
 next round, itself included, because the text bars re-choosing only "until each character has
 gone". The first actor of the fight is chosen by the GM (``current`` is None after ``start``).
 Reading: effects owned by a removed combatant pass to their bearer, so they keep ticking instead
-of freezing forever.
+of freezing forever; those counting on the turns of a defeated one (its turns are skipped) count
+down once each new round instead.
 Reading: group initiative (GEN-04, chosen per encounter, initiative model only): the foes of
 one library NPC (or of one name, ``Goblin 1``..``Goblin 3``) roll one initiative and stand
 together in the order; the first one's turn is the whole group's: they all begin it (each one's
@@ -467,15 +468,22 @@ def order_view(enc: Encounter, players: bool = False) -> list[OrderRow]:
 
 
 def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
-    """GEN-05: count down every effect that ticks now; drop and log the expired ones."""
+    """GEN-05: count down every effect that ticks now; drop and log the expired ones.
+
+    A new round also counts down, once, what counts on the turns of one out of the fight (its
+    turns are skipped): an Anomaly collapses on its count whoever is down."""
     lines: list[str] = []
+    out = {c.id for c in enc.combatants if c.defeated} if when == "round" else set()
     for bearer in enc.combatants:
         if not bearer.conditions:
             continue
         kept: list[Effect] = []
         expired = False
         for e in bearer.conditions:
-            if e.remaining is not None and e.tick == when and (when == "round" or e.owner == owner):
+            if e.remaining is not None and (
+                (e.tick == when and (when == "round" or e.owner == owner))
+                or (e.tick != "round" and e.owner in out)
+            ):
                 _touch(enc, bearer)
                 e.remaining -= 1
                 if e.remaining <= 0:
@@ -519,8 +527,7 @@ def _turn_start(enc: Encounter, c: Combatant) -> list[str]:
 
 
 def _names(cs: list[Combatant]) -> str:
-    names = [c.name for c in cs]
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    return _names_text([c.name for c in cs])
 
 
 def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
@@ -867,6 +874,12 @@ def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]
     return [f"{c.name} is {'defeated' if defeated else 'back in the fight'}"]
 
 
+def every_foe_out(enc: Encounter) -> bool:
+    """A running fight with foes, every one of them down or fled (marked defeated)."""
+    foes = [c for c in enc.combatants if c.side == "npc"]
+    return enc.started and bool(foes) and all(c.defeated for c in foes)
+
+
 def set_hidden(enc: Encounter, combatant_id: str, hidden: bool) -> list[str]:
     """Hide a combatant from the players' view, or reveal it."""
     c = enc.get(combatant_id)
@@ -1077,6 +1090,29 @@ def end(enc: Encounter) -> list[str]:
         c.turn_round = c.ended_round = 0
         c.economy = _fresh_economy()
     return [f"{enc.name or 'Encounter'} ends after {rounds} round{'s' if rounds != 1 else ''}"]
+
+
+def end_effects(enc: Encounter, stays: Callable[[Combatant, Effect], bool]) -> list[str]:
+    """GEN-05 at a fight's end: every effect ends with the fight but those ``stays`` keeps
+    (the game's choice); one line names what ended and on whom.
+
+    Reading: a fight's conditions and countdowns belong to it (they count its turns and
+    rounds), so they end with it unless the game says one outlives it."""
+    ended: dict[str, list[str]] = {}
+    for c in enc.combatants:
+        kept = [e for e in c.conditions if stays(c, e)]
+        for e in c.conditions:
+            if not any(e is k for k in kept):
+                ended.setdefault(e.name, []).append(c.name)
+        c.conditions = kept
+    if not ended:
+        return []
+    said = "; ".join(f"{name} on {_names_text(who)}" for name, who in ended.items())
+    return [f"Ended with the fight: {said}"]
+
+
+def _names_text(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def next_turn(enc: Encounter) -> list[str]:

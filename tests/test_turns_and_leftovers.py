@@ -5,6 +5,7 @@ check takes the foe out as fled; ``B`` changes the selected foe only."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -151,3 +152,156 @@ def test_back_and_forward_again_passes_a_rounds_time_once(
     while enc(campaign)[1].round < 3:
         campaign.apply(cmd.NextTurn(eid))
     assert seconds(campaign) == 2 * round_seconds
+
+
+# --------------------------------------------------------------------------- what a fight leaves
+
+
+def named(campaign: Campaign, name: str) -> er.Combatant:
+    return next(c for c in enc(campaign)[1].combatants if c.name == name)
+
+
+@pytest.mark.parametrize("demo", ["resolution"], indirect=True)
+def test_poisoned_ends_with_the_fight_and_the_gm_is_told(demo: Campaign) -> None:
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    sefa, goblin = named(campaign, "Sefa Ironwood"), fight0.combatants[-1]
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(cmd.AddEffect(eid, sefa.id, "Poisoned"))
+    campaign.apply(cmd.AddEffect(eid, goblin.id, "Blessed", turns=3, tick="round"))
+    lines = campaign.apply(cmd.EndEncounter(eid))
+    assert f"Ended with the fight: Poisoned on Sefa Ironwood; Blessed on {goblin.name}" in lines
+    assert all(not c.conditions for c in enc(campaign)[1].combatants)
+    campaign.undo()
+    assert [e.name for e in named(campaign, "Sefa Ironwood").conditions] == ["Poisoned"]
+
+
+def test_a_game_may_keep_an_effect_past_the_fight() -> None:
+    e = fight("initiative", "Ann", "Orc")
+    ann, orc = e.combatants
+    er.add_effect(e, ann.id, er.Effect("Cursed"))
+    er.add_effect(e, orc.id, er.Effect("Stunned", 2))
+    er.start(e)
+    er.end(e)
+    lines = er.end_effects(e, lambda c, effect: effect.name == "Cursed")
+    assert lines == ["Ended with the fight: Stunned on Orc"]
+    assert [x.name for x in ann.conditions] == ["Cursed"] and orc.conditions == []
+
+
+@pytest.mark.parametrize("demo", ["somnihil"], indirect=True)
+def test_an_anomaly_collapses_on_its_count_with_its_caster_down(demo: Campaign) -> None:
+    """Before: it counted on its caster's turns only, skipped once the caster was down: it
+    never collapsed, and after the fight the tray still said the foe was inside it."""
+    from rulesets.somnihil import fight as somnihil_fight
+
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    caster = next(c for c in fight0.combatants if c.side == "pc")
+    foe = next(c for c in fight0.combatants if c.side == "npc")
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(somnihil_fight.AddAnomaly(eid, caster.id, 1))  # 2 turns
+    campaign.apply(somnihil_fight.ToggleInAnomaly(eid, foe.id))
+    campaign.apply(cmd.ToggleDefeated(eid, caster.id))
+    start = enc(campaign)[1].round
+    while enc(campaign)[1].round < start + 2:
+        campaign.apply(cmd.NextTurn(eid))
+    assert not any(c.conditions for c in enc(campaign)[1].combatants)
+
+
+@pytest.mark.parametrize("demo", ["somnihil"], indirect=True)
+def test_an_anomaly_ends_with_the_fight(demo: Campaign) -> None:
+    from rulesets.somnihil import fight as somnihil_fight
+
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    foe = next(c for c in fight0.combatants if c.side == "npc")
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(somnihil_fight.AddAnomaly(eid, foe.id, 4))
+    lines = campaign.apply(cmd.EndEncounter(eid))
+    assert f"Ended with the fight: Anomaly on {foe.name}" in lines
+    assert somnihil_fight.inside_anomaly(named(campaign, foe.name).to_dict()) is None
+
+
+@pytest.mark.parametrize("demo", ["aspects"], indirect=True)
+def test_the_scenes_aspects_end_with_the_fight_and_with_a_new_scene(demo: Campaign) -> None:
+    from app.commands.party import PartyAction
+    from rulesets.aspects.advantage import SCENE_KEY, CreateAdvantage
+
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    by = next(c for c in fight0.combatants if c.side == "pc").name
+    campaign.apply(cmd.StartEncounter(eid))
+    campaign.apply(CreateAdvantage(eid, "the scene", "Smoke-filled mill", by))
+    assert (campaign.doc("encounters", eid) or {}).get(SCENE_KEY)
+    lines = campaign.apply(cmd.EndEncounter(eid))
+    assert "The scene's aspects end: Smoke-filled mill" in lines
+    assert not (campaign.doc("encounters", eid) or {}).get(SCENE_KEY)
+    # Between fights, a new scene ends the aspects put on the scene since.
+    campaign.apply(CreateAdvantage(eid, "the scene", "Wet floor", by))
+    lines = campaign.apply(PartyAction("scene"))
+    assert "The scene's aspects end: Wet floor" in lines
+    assert not (campaign.doc("encounters", eid) or {}).get(SCENE_KEY)
+
+
+def hands(campaign: Campaign) -> dict[str, int]:
+    from rulesets.shadows.tarot import find_deck
+
+    return dict(find_deck(campaign.rows("decks"), "minor")[1].hand_counts())
+
+
+@pytest.mark.parametrize("demo", ["shadows"], indirect=True)
+def test_shadows_a_fallen_foes_hand_and_every_hand_at_the_end_go_to_the_discards(
+    demo: Campaign,
+) -> None:
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    campaign.apply(cmd.StartEncounter(eid))
+    foe = next(c for c in fight0.combatants if c.side == "npc")
+    held = hands(campaign)
+    assert held.get(f"foe:{foe.id}")
+    lines = campaign.apply(cmd.ToggleDefeated(eid, foe.id))
+    assert f"To the discards: {foe.name}'s {held[f'foe:{foe.id}']} cards (out of the fight)" in (
+        lines
+    )
+    assert f"foe:{foe.id}" not in hands(campaign)
+    lines = campaign.apply(cmd.EndEncounter(eid))
+    assert any(line.startswith("Combat hands to the discards: ") for line in lines)
+    assert hands(campaign) == {}
+
+
+# --------------------------------------------------------------------------- fled
+
+
+def fleeing_seed(will: int) -> int:
+    """A seed whose first morale roll for that Will is "they flee"."""
+    from rulesets import npc
+
+    return next(s for s in range(500) if npc.morale_check(random.Random(s), will).band == npc.FLEE)
+
+
+@pytest.mark.parametrize("demo", ["resolution"], indirect=True)
+def test_a_failed_morale_check_takes_the_foe_out_as_fled(demo: Campaign) -> None:
+    """Before: "Will is broken, they flee" was logged and the foe stayed in the order, acting."""
+    from rulesets import npc
+    from rulesets.fight import FLED
+
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    foes = [c for c in fight0.combatants if c.side == "npc"]
+    campaign.apply(cmd.StartEncounter(eid))
+    for other in foes[1:]:
+        campaign.apply(cmd.ToggleDefeated(eid, other.id))
+    block = npc.statblock_of(foes[0].stats, None)
+    will = block.attribute("will") if block is not None else 0
+    campaign.rng.seed(fleeing_seed(will))
+    lines = campaign.apply(cmd.MoraleCheck(eid, foes[0].id))
+    assert f"{foes[0].name} flees: out of the fight" in lines
+    assert "Every foe is down or fled: the fight can end" in lines
+    fled = named(campaign, foes[0].name)
+    assert fled.defeated and fled.stats[FLED]
+    for _ in range(len(fight0.combatants) + 1):
+        campaign.apply(cmd.NextTurn(eid))
+        assert er.current_combatant(enc(campaign)[1]).name != fled.name  # type: ignore[union-attr]
+    campaign.apply(cmd.ToggleDefeated(eid, fled.id))  # X: back in
+    back = named(campaign, fled.name)
+    assert not back.defeated and FLED not in back.stats

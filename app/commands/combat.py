@@ -19,6 +19,7 @@ from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
     DEFAULT_QUICKNESS,
+    FLED,
     KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
@@ -27,6 +28,7 @@ from rulesets.fight import (
     EncounterCommand,
     Fight,
     Hit,
+    after_morale,
     check_numbers,
     counts_out,
     deal_damage,
@@ -368,11 +370,23 @@ def _scene_start(fight: Fight) -> list[str]:
 
 @frozen
 class EndEncounter(EncounterCommand):
+    """GEN-04: the fight ends; what belongs to it ends with it (its effects, unless the game
+    keeps one: :attr:`~rulesets.fight.FightRules.at_fight_end`; then the game's own end),
+    and the GM is told what ended."""
+
     LABEL = "End encounter"
 
     def change(self, fight: Fight) -> list[str]:
         fight.doc["morale_due"] = []
-        return er.end(fight.enc)
+        rules = fight.rules
+        lines = er.end(fight.enc)
+        return lines + er.end_effects(fight.enc, lambda c, e: rules.at_fight_end(c, e) == "stays")
+
+    def run(self, tx: Tx) -> list[str]:
+        lines = super().run(tx)
+        ends = tx.game.fight.fight_end
+        # After the save: what the game's end writes to the encounter is not written over.
+        return lines + (ends(tx, self.encounter_id) if ends is not None else [])
 
 
 @frozen
@@ -412,6 +426,7 @@ class ToggleDefeated(EncounterCommand):
         c = fight.combatant(self.combatant_id)
         if c.defeated:
             c.stats[KEPT_IN] = True
+            c.stats.pop(FLED, None)  # back from fleeing too
         else:
             c.stats.pop(KEPT_IN, None)
         return er.set_defeated(fight.enc, c.id, not c.defeated)
@@ -807,8 +822,7 @@ def _morale(fight: Fight, c: er.Combatant) -> list[str]:
     will = block.attribute("will") if block is not None else 0  # a quick build's is its E
     result = npc.morale_check(fight.tx.rng, will)
     line = fight.tx.log_roll(c.name, result)
-    fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
-    return [line]
+    return [line, *after_morale(fight, c, result)]
 
 
 @frozen

@@ -132,6 +132,8 @@ class CombatRows(CombatBase):
         if due:
             parts.append(f"Morale check due (s): {', '.join(due)}")
         parts += self.rules.notes(self._doc, names)
+        if er.every_foe_out(enc):
+            parts.append("Every foe is down or fled: shift+alt+r ends the fight")
         if said := self._turn_order(enc).status(enc):
             parts.append(said)
         if not enc.combatants:
@@ -178,7 +180,7 @@ class CombatRows(CombatBase):
         if c.defeated and not self._out_word(c):
             # The word leads the Health cell, which never gives way: the Turn column does,
             # and a defeated row read like any other (issue 15).
-            text = f"defeated · {text}"
+            text = f"{'fled' if c.stats.get(fr.FLED) else 'defeated'} · {text}"
         return text
 
     def _row(self, pos: int, c: er.Combatant) -> Row:
