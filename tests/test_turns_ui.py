@@ -1,0 +1,101 @@
+"""The turn order and what a fight leaves behind, played by keys: the statblock's ``B`` steps
+the selected foe's attribute only; a fled foe reads as fled; the turn order's own prompt when
+nobody acts; the Shadows fight's end by keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.tui import TablesideApp
+from tests.apphelpers import (
+    SIZE,
+    combatant_named,
+    demo_app,
+    pane_text,
+    running_encounter,
+    screen_text,
+    select_named,
+)
+from tests.test_turns_and_leftovers import fleeing_seed
+
+
+async def test_B_steps_the_selected_foes_attribute_only(tmp_path: Path) -> None:
+    """Before: B changed the attribute of every foe's statblock, a Goblin in another
+    encounter included."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await select_named(pilot, "Goblin 1")
+        await pilot.press("B")
+        await pilot.pause()
+        assert "Rolls with Wit (B: Will)" in pane_text(app)
+        assert "Goblin 1 rolls with Wit" in "\n".join(screen_text(app))
+        await select_named(pilot, "Goblin 2")
+        assert "Rolls with Brawl (B: Wit)" in pane_text(app)
+        await select_named(pilot, "Goblin 1")
+        assert "Rolls with Wit (B: Will)" in pane_text(app)
+        # Another encounter's goblin rolls with Brawl until the GM steps its own.
+        await pilot.press("ctrl+n", *"Second", "enter")
+        await pilot.pause()
+        await pilot.press("q", *"Goblin", *["tab"] * 5, "1", "enter")
+        await pilot.pause()
+        assert running_encounter(app)["name"] == "Second"
+        await select_named(pilot, "Goblin")
+        assert "Rolls with Brawl (B: Wit)" in pane_text(app)
+    app.campaign.store.close()
+
+
+def row_of(app: TablesideApp, name: str) -> str:
+    """The tracker table's row of that combatant (left of the pane)."""
+    table = [line.split("▏")[0] for line in screen_text(app)[2:]]
+    return next(line for line in table if f" {name} " in line)
+
+
+def title(app: TablesideApp) -> str:
+    return screen_text(app)[1]
+
+
+async def test_the_round_jump_case_by_keys_one_round_at_a_time(tmp_path: Path) -> None:
+    """The issue's Resolution case: i, alt+r, the last row down (t 9 ⏎), then n down the order:
+    round 2 opens with the first combatant, not with the dead last row in a round of its own."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("i", "alt+r")
+        await pilot.pause()
+        order = [c["name"] for c in running_encounter(app)["combatants"]]
+        await select_named(pilot, order[-1])
+        await pilot.press("t", "9", "enter")
+        await pilot.pause()
+        assert combatant_named(app, order[-1])["defeated"]
+        for name in order[1:-1]:
+            await pilot.press("n")
+            await pilot.pause()
+            assert title(app).startswith(f" Round 1 · {name}'s turn")
+        await pilot.press("n")
+        await pilot.pause()
+        assert title(app).startswith(f" Round 2 · {order[0]}'s turn")
+        saved = running_encounter(app)
+        assert saved["round"] == 2 and saved["current"] == combatant_named(app, order[0])["id"]
+        assert app.campaign.meta["clock"]["seconds"] == 6
+    app.campaign.store.close()
+
+
+async def test_a_foe_that_fails_morale_reads_fled_and_u_brings_it_back(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        await select_named(pilot, "Goblin 2")
+        app.campaign.rng.seed(fleeing_seed(0))  # the demo goblins' Will is +0
+        await pilot.press("s")
+        await pilot.pause()
+        assert "fled · 5/5 HP" in row_of(app, "Goblin 2")
+        goblin = combatant_named(app, "Goblin 2")
+        assert goblin["defeated"] and goblin["stats"]["fled"]
+        said = [str(e.get("text", "")) for e in app.campaign.log_entries()]
+        assert any("Goblin 2 flees: out of the fight" in line for line in said)
+        await pilot.press("u")
+        await pilot.pause()
+        assert not combatant_named(app, "Goblin 2")["defeated"]
+        assert "fled" not in row_of(app, "Goblin 2")
+    app.campaign.store.close()
