@@ -305,3 +305,23 @@ def test_a_failed_morale_check_takes_the_foe_out_as_fled(demo: Campaign) -> None
     campaign.apply(cmd.ToggleDefeated(eid, fled.id))  # X: back in
     back = named(campaign, fled.name)
     assert not back.defeated and FLED not in back.stats
+
+
+def test_shadows_no_log_line_names_the_turn_of_one_the_attack_took_out(tmp_path: Path) -> None:
+    """Before: the attacker's AP were spent before its card landed, so the spend handed the
+    turn to the target ("Goblin 2's turn") and the log said so after Goblin 2 had died."""
+    from rulesets.shadows.fight import PlayAttackCard
+    from tests.test_shadows_attack import StackMinor, _by_name, _started
+
+    campaign, eid = _started(tmp_path)
+    one, two = _by_name(campaign, "Goblin 1"), _by_name(campaign, "Goblin 2")
+    assert enc(campaign)[1].current == one["id"]  # and its spend hands the turn to Goblin 2
+    campaign.apply(
+        StackMinor(((f"foe:{one['id']}", ("King Swords",)),), top=("Queen Wands", "Knight Swords"))
+    )
+    answers = {"fumble": 2, "critical": "Swords", "skill": 3, "defence_cards": "none"}
+    lines = campaign.apply(PlayAttackCard(eid, one["id"], two["id"], "King Swords", 2, answers))
+    assert _by_name(campaign, "Goblin 2")["defeated"]
+    assert "Goblin 2's turn" not in " ".join(lines)
+    assert acting(campaign)[1] == "Goblin 3" and lines[-1].startswith("Goblin 3's turn")
+    campaign.store.close()

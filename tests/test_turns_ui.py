@@ -11,12 +11,13 @@ from tests.apphelpers import (
     SIZE,
     combatant_named,
     demo_app,
+    footer_words,
     pane_text,
     running_encounter,
     screen_text,
     select_named,
 )
-from tests.test_turns_and_leftovers import fleeing_seed
+from tests.test_turns_and_leftovers import fleeing_seed, hands
 
 
 async def test_B_steps_the_selected_foes_attribute_only(tmp_path: Path) -> None:
@@ -98,4 +99,31 @@ async def test_a_foe_that_fails_morale_reads_fled_and_u_brings_it_back(tmp_path:
         await pilot.pause()
         assert not combatant_named(app, "Goblin 2")["defeated"]
         assert "fled" not in row_of(app, "Goblin 2")
+    app.campaign.store.close()
+
+
+async def test_shadows_n_says_it_passes_and_the_fights_end_returns_the_hands(
+    tmp_path: Path,
+) -> None:
+    """Before: n read "Next turn" and gave up every AP left without saying so; the fight's end
+    left every hand out."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        assert "Pass all AP" in footer_words(app) and "Next turn" not in footer_words(app)
+        actor = combatant_named(app, "Goblin 1")
+        assert running_encounter(app)["current"] == actor["id"]
+        await pilot.press("n")
+        await pilot.pause()
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert "Goblin 1 passes: gives up the 9 AP left this round" in shown
+        assert combatant_named(app, "Goblin 1")["ap"]["current"] == 0
+        assert any(hands(app.campaign).values())
+        await pilot.press("shift+alt+r")
+        await pilot.pause()
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert "Combat hands to the discards:" in shown
+        assert hands(app.campaign) == {}
+        assert not running_encounter(app)["started"]
     app.campaign.store.close()

@@ -329,7 +329,6 @@ class PlayAttackCard(EncounterCommand):
         sheet = fight.sheet(attacker)
         deck_id, deck = load_deck(fight.tx, "minor")
         card = held_card(deck, holder, attacker.name, self.card)
-        ap_lines = er.spend_ap(fight.enc, attacker.id, self.ap, "an attack")
         deck.play(holder, [card])
         save_deck(fight.tx, deck_id, deck)
         focus = shadows.focus_of(sheet)
@@ -341,7 +340,10 @@ class PlayAttackCard(EncounterCommand):
         if sheet is not None:
             fight.put_sheet(attacker, {**sheet, "weapon": weapon})
         played = {**self.answers, **weapon, "card": card.label, "off_focus": off, "ap": self.ap}
-        return lines + deal_damage(fight, target.id, "", played) + ap_lines
+        lines += deal_damage(fight, target.id, "", played)
+        # The AP last: the attack has landed, so the turn its spend hands on never goes to
+        # one the attack has just taken out (a log line naming a dead foe's turn).
+        return lines + er.spend_ap(fight.enc, attacker.id, self.ap, "an attack")
 
 
 def _holder(c: er.Combatant) -> str:

@@ -32,6 +32,10 @@ class TurnOrder:
     """Combatants have a Quickness that the order reads (the forms ask for one)."""
     uses_ap: bool = False
     """Combatants spend action points that refill each round (each joins with its max)."""
+    next_word: str = "Next turn"
+    """What ``n`` (:meth:`next_turn`) does in this order, in the GM's words on the Footer."""
+    nobody_acting: str = "n hands out the turn"
+    """The title's words while nobody acts in a running fight: how the GM goes on."""
 
     def __init__(self, id: str | None = None, name: str | None = None) -> None:
         if id is not None:

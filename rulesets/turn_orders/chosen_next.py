@@ -51,6 +51,7 @@ class ChosenNext(TurnOrder):
     name = "Chosen-next"
     heading = ""
     actions = frozenset({"choose_next"})
+    nobody_acting = "choose who acts (c)"
 
     def status(self, enc: er.Encounter) -> str:
         if not enc.started:

@@ -118,7 +118,7 @@ class CombatRows(CombatBase):
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)
-        who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
+        who = f"{cur.name}'s turn" if cur else order.nobody_acting
         acting = er.acting(enc)
         if len(acting) > 1:
             who += f" (its group of {len(acting)})"
