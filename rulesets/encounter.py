@@ -927,6 +927,23 @@ _MATCH: tuple[str, ...] = ("name", "owner", "tick", "note", "remaining")
 """How an effect is recognised when going back (not its rank: a game may decay it later)."""
 
 
+KEPT_FIELDS: tuple[str, ...] = ("initiative", "quickness", "ap_max", "stats")
+"""What a game's own turn order may also change in a turn change (a card dealt each round
+is an initiative, a stat, a new order): recorded for going back in those orders only (the
+built-ins change none of it, and a copy of every sheet per turn would cost a big fight)."""
+
+
+def _own_order(enc: Encounter) -> bool:
+    """The encounter runs a game's own turn order, not a built-in."""
+    from rulesets.turn_orders import BUILT_IN  # the package imports this module first
+
+    return enc.model not in BUILT_IN
+
+
+def _kept_state(c: Combatant) -> dict[str, Any]:
+    return {f: copy.deepcopy(getattr(c, f)) for f in KEPT_FIELDS}
+
+
 def _turn_state(c: Combatant) -> dict[str, Any]:
     return {f: dict(c.economy) if f == "economy" else getattr(c, f) for f in TURN_FIELDS}
 
@@ -945,6 +962,9 @@ def _recorded(enc: Encounter, change: Callable[[], list[str]]) -> list[str]:
     A changed field is kept as ``[before, after]``, a changed effect as ``[place, before,
     after]`` (``after`` None: it expired; ``place``: where it was in its bearer's list)."""
     turn = [enc.round, enc.current, enc.ticked_round]
+    own = _own_order(enc)
+    extra = {c.id: (c, _kept_state(c)) for c in enc.combatants} if own else {}
+    order = [c.id for c in enc.combatants]
     enc.touched = {}
     try:
         lines = change()
@@ -965,11 +985,19 @@ def _recorded(enc: Encounter, change: Callable[[], list[str]]) -> list[str]:
             changed["effects"] = counted
         if changed:
             combatants[cid] = changed
-    record = {
+    for cid, (c, state) in extra.items():
+        now = _kept_state(c)
+        moved = {f: [state[f], now[f]] for f in KEPT_FIELDS if now[f] != state[f]}
+        if moved:
+            combatants.setdefault(cid, {}).update(copy.deepcopy(moved))
+    record: dict[str, Any] = {
         "before": turn,
         "after": [enc.round, enc.current, enc.ticked_round],
         "combatants": combatants,
     }
+    now_order = [c.id for c in enc.combatants]
+    if now_order != order:
+        record["order"] = [order, now_order]
     enc.rewind = [*enc.rewind[-(REWIND_DEPTH - 1) :], record]
     return lines
 
@@ -1003,17 +1031,29 @@ def _rewind(enc: Encounter, record: dict[str, Any]) -> list[str]:
         changed = record["combatants"].get(c.id)
         if not isinstance(changed, dict):
             continue
-        for name in TURN_FIELDS:
+        for name in (*TURN_FIELDS, *KEPT_FIELDS):
             pair = changed.get(name)
             if isinstance(pair, list) and len(pair) == 2 and getattr(c, name) == pair[1]:
-                setattr(c, name, dict(pair[0]) if name == "economy" else pair[0])
+                setattr(c, name, copy.deepcopy(pair[0]))
         counts += _rewind_effects(c, changed.get("effects") or [])
+    _rewind_order(enc, record.get("order"))
     cur = current_combatant(enc)
     said = f"Back to {cur.name}'s turn" if cur is not None else "Back to choosing who acts"
     lines = [f"{said} (round {enc.round})"]
     if counts:
         lines.append("Counting again: " + ", ".join(counts))
     return lines
+
+
+def _rewind_order(enc: Encounter, order: Any) -> None:
+    """The order as it was before the turn change, where nobody has moved or left since."""
+    if not (isinstance(order, list) and len(order) == 2):
+        return
+    before, after = order
+    if [c.id for c in enc.combatants] != after or sorted(map(str, before)) != sorted(after):
+        return
+    by_id = {c.id: c for c in enc.combatants}
+    enc.combatants = [by_id[str(cid)] for cid in before]
 
 
 def _rewind_effects(c: Combatant, counted: list[Any]) -> list[str]:

@@ -325,7 +325,7 @@ class EncounterCommand:
         out = {c.id for c in fight.enc.combatants if c.defeated}
         try:
             lines = self.change(fight)
-            lines += _time_passed(fight, reached) + _left_fight(fight, out)
+            lines += back_in(fight) + _time_passed(fight, reached) + _left_fight(fight, out)
             if ticked is not None:
                 counted = [
                     (c, e)
@@ -587,6 +587,9 @@ def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
 
 KEPT_IN = "kept_in"
 """``stats`` key: the GM put an out combatant back in by hand; it is not marked again."""
+OUT_BY_SHEET = "out_by_sheet"
+"""``stats`` key: marked defeated because its sheet said it was out (not by the GM's hand):
+it comes back in by itself when its sheet no longer says so, whatever changed the sheet."""
 FLED = "fled"
 """``stats`` key: the foe fled (NPC-08's "Will is broken, they flee"): out of the fight as
 the defeated are (skipped, counted for the fight's end), said as fled."""
@@ -623,10 +626,28 @@ def settle_defeated(fight: Fight, c: er.Combatant, was_out: bool, sheet: Doc | N
     now_out = counts_out(fight.rules, c, sheet)
     if now_out and not was_out and not c.defeated:
         c.stats.pop(KEPT_IN, None)
+        c.stats[OUT_BY_SHEET] = True
         return er.set_defeated(fight.enc, c.id, True)
     if was_out and not now_out and c.defeated:
+        c.stats.pop(OUT_BY_SHEET, None)
         return er.set_defeated(fight.enc, c.id, False)
     return []
+
+
+def back_in(fight: Fight) -> list[str]:
+    """A PC marked defeated by its sheet whose sheet no longer says it is out (a game's own
+    command brought it back: a fate, a healing power, the party sheet) is back in the fight,
+    whether or not that command cleared the mark itself. Only the few defeated PCs are read."""
+    lines: list[str] = []
+    for c in fight.enc.combatants:
+        if not (c.defeated and c.stats.get(OUT_BY_SHEET) and health_kind(c) == "pc"):
+            continue
+        ref = ref_id(c)
+        sheet = fight.tx.find("party", ref) if ref is not None else None
+        if sheet is not None and not counts_out(fight.rules, c, sheet):
+            c.stats.pop(OUT_BY_SHEET, None)
+            lines += er.set_defeated(fight.enc, c.id, False)
+    return lines
 
 
 def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
@@ -748,6 +769,7 @@ __all__ = [
     "hp_line",
     "is_out",
     "settle_defeated",
+    "back_in",
     "load",
     "parse_amount",
     "ref_id",

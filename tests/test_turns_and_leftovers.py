@@ -14,6 +14,7 @@ import pytest
 from app.commands import combat as cmd
 from app.state import Campaign
 from rulesets import encounter as er
+from rulesets.turn_orders import TurnOrder, declare
 from tests.apphelpers import open_demo
 from tests.test_combat_commands import enc
 
@@ -325,3 +326,75 @@ def test_shadows_no_log_line_names_the_turn_of_one_the_attack_took_out(tmp_path:
     assert "Goblin 2's turn" not in " ".join(lines)
     assert acting(campaign)[1] == "Goblin 3" and lines[-1].startswith("Goblin 3's turn")
     campaign.store.close()
+
+
+# --------------------------------------------------------------------------- a game's own order
+
+
+class Dealt(TurnOrder):
+    """Each round deals: every combatant gets a new card (its initiative and a stat) and the
+    order is sorted by it, highest first; the turn walks the order."""
+
+    id = "dealt"
+    name = "Dealt"
+
+    def _deal(self, e: er.Encounter) -> list[str]:
+        for c in e.combatants:
+            c.initiative = (len(c.name) * 7 + e.round * 5) % 13
+            c.stats["card"] = f"card {c.initiative}"
+        e.combatants.sort(key=lambda c: -(c.initiative or 0))
+        return ["Dealt"]
+
+    def start(self, e: er.Encounter) -> list[str]:
+        return self._deal(e) + er.begin_turn(e, e.combatants[0])
+
+    def next_turn(self, e: er.Encounter) -> list[str]:
+        cur = er.current_combatant(e)
+        lines = er.end_turn(e, cur) if cur is not None else []
+        at = e.combatants.index(cur) + 1 if cur is not None else 0
+        if at >= len(e.combatants):
+            lines += er.new_round(e) + self._deal(e)
+            at = 0
+        return lines + er.begin_turn(e, e.combatants[at])
+
+
+def test_going_back_across_a_games_own_round_end_restores_what_the_round_changed() -> None:
+    """Before: alt+n put back the round and the turn but kept the new deal (initiatives, the
+    order, a stat); u restored them. Going forward again deals again."""
+    declare(Dealt())
+    e = fight("dealt", "Ann", "Orcish", "Elf")
+    er.start(e)
+    for _ in range(2):
+        er.next_turn(e)
+    before = [(c.name, c.initiative, dict(c.stats)) for c in e.combatants]
+    er.next_turn(e)  # the round ends: a new deal
+    assert e.round == 2
+    assert [(c.name, c.initiative, dict(c.stats)) for c in e.combatants] != before
+    er.previous_turn(e)
+    assert [(c.name, c.initiative, dict(c.stats)) for c in e.combatants] == before
+    assert e.round == 1 and name_of(e) == before[-1][0]
+    er.next_turn(e)
+    assert e.round == 2 and name_of(e) == e.combatants[0].name
+
+
+@pytest.mark.parametrize("demo", ["somnihil"], indirect=True)
+def test_a_pc_a_game_command_brings_back_is_back_in_the_fight(demo: Campaign) -> None:
+    """Before: a perished Cipher who became a Seditious Spirit (a game's own command that
+    does not clear the flag) stayed defeated and skipped."""
+    from rulesets.somnihil import fight as somnihil_fight
+    from rulesets.somnihil import rules as somnihil
+
+    campaign = demo
+    eid, fight0 = enc(campaign)
+    pc = next(c for c in fight0.combatants if c.side == "pc")
+    campaign.apply(cmd.StartEncounter(eid))
+    sheet = campaign.doc("party", int(str(pc.ref)))
+    assert sheet is not None
+    vitality = sheet["resources"]["vitality"]["current"]
+    campaign.apply(cmd.Damage(eid, pc.id, str(vitality)))
+    campaign.apply(cmd.Damage(eid, pc.id, "5", {"cheat_death": 1}))
+    assert (campaign.doc("party", int(str(pc.ref))) or {})["status"] == somnihil.PERISHED
+    assert named(campaign, pc.name).defeated
+    lines = campaign.apply(somnihil_fight.ChooseFate(eid, pc.id, somnihil.FATES[somnihil.SPIRIT]))
+    assert f"{pc.name} is back in the fight" in lines
+    assert not named(campaign, pc.name).defeated

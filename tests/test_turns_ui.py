@@ -4,9 +4,14 @@ nobody acts; the Shadows fight's end by keys."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from app.launch import open_campaign
 from app.tui import TablesideApp
+from rulesets import encounter as er
+from rulesets import registry
+from rulesets.turn_orders import TurnOrder
 from tests.apphelpers import (
     SIZE,
     combatant_named,
@@ -17,6 +22,7 @@ from tests.apphelpers import (
     screen_text,
     select_named,
 )
+from tests.test_toy_game import DUEL, RULESET
 from tests.test_turns_and_leftovers import fleeing_seed, hands
 
 
@@ -127,3 +133,45 @@ async def test_shadows_n_says_it_passes_and_the_fights_end_returns_the_hands(
         assert hands(app.campaign) == {}
         assert not running_encounter(app)["started"]
     app.campaign.store.close()
+
+
+class Waiting(TurnOrder):
+    """A game's own order that deals before anyone acts: nobody acts after the start."""
+
+    id = "waiting"
+    name = "Waiting"
+
+    def start(self, enc: er.Encounter) -> list[str]:
+        return ["The cards are dealt; n hands out the first turn"]
+
+
+WAITING_GAME = dataclasses.replace(
+    DUEL,
+    ruleset=dataclasses.replace(RULESET, id="waits", name="Waits", turn_model="waiting"),
+    turn_orders=(Waiting(),),
+)
+
+
+async def test_a_games_own_order_with_nobody_acting_says_how_to_go_on(tmp_path: Path) -> None:
+    """Before: the title said "choose who acts (c)", and c does nothing outside chosen-next."""
+    withdraw = registry.register(WAITING_GAME)
+    try:
+        campaign = open_campaign(tmp_path / "waits.json", ruleset="waits", seed=3)
+        app = TablesideApp(campaign)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("4", "a", *"Robin", "enter")
+            await pilot.pause()
+            await pilot.press("1", "ctrl+n", "enter")
+            await pilot.pause()
+            await pilot.press("p", "alt+r")
+            await pilot.pause()
+            assert running_encounter(app)["current"] is None
+            assert title(app).startswith(" Round 1 · n hands out the turn")
+            assert "choose who acts" not in "\n".join(screen_text(app))
+            await pilot.press("n")
+            await pilot.pause()
+            assert running_encounter(app)["current"] == combatant_named(app, "Robin")["id"]
+            assert title(app).startswith(" Round 1 · Robin's turn")
+        campaign.store.close()
+    finally:
+        withdraw()

@@ -23,6 +23,7 @@ from rulesets.fight import (
     KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
+    OUT_BY_SHEET,
     TICK_WORDS,
     Answers,
     EncounterCommand,
@@ -409,6 +410,7 @@ def _mark_fallen_pcs(fight: Fight) -> list[str]:
             continue
         sheet = fight.tx.find("party", int(str(c.ref)))
         if sheet is not None and counts_out(fight.rules, c, sheet):
+            c.stats[OUT_BY_SHEET] = True
             lines += er.set_defeated(fight.enc, c.id, True)
     return lines
 
@@ -429,6 +431,7 @@ class ToggleDefeated(EncounterCommand):
             c.stats.pop(FLED, None)  # back from fleeing too
         else:
             c.stats.pop(KEPT_IN, None)
+        c.stats.pop(OUT_BY_SHEET, None)  # by the GM's hand now, either way
         return er.set_defeated(fight.enc, c.id, not c.defeated)
 
 
