@@ -861,7 +861,8 @@ def _first_up(enc: Encounter, i: int) -> Combatant:
 def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]:
     """Mark a combatant out of the fight (its turns are skipped) or back in.
 
-    Marking the acting combatant does not pass the turn: the GM ends it with next turn.
+    A defeated combatant never holds the turn: marking the acting one passes the turn on as
+    its turn order says (:meth:`TurnOrder.defeated`).
     """
     c = enc.get(combatant_id)
     if c.defeated == defeated:

@@ -95,6 +95,30 @@ def test_ap_rounds_a_defeated_combatant_never_holds_the_turn() -> None:
     assert seen == {"Ann", "Orc"} and e.round == 4
 
 
+def test_a_defeated_combatant_never_holds_the_turn() -> None:
+    """Before: the acting one, marked defeated, kept the turn until n (its title, its keys)."""
+    e = fight("initiative", "Ann", "Orc", "Elf")
+    er.start(e)
+    er.next_turn(e)
+    assert er.set_defeated(e, e.combatants[1].id, True) == ["Orc is defeated", "Elf's turn"]
+    assert (e.round, name_of(e)) == (1, "Elf")
+    chosen = fight("chosen_next", "Ann", "Orc")
+    er.start(chosen)
+    er.choose_next(chosen, chosen.combatants[1].id)
+    er.set_defeated(chosen, chosen.combatants[1].id, True)
+    assert name_of(chosen) is None and chosen.combatants[1].acted
+    grouped = fight("initiative", "Ann", "Orc 1", "Orc 2")
+    grouped.group_initiative = True
+    for orc in grouped.combatants[1:]:
+        orc.group = "name:orc"
+    er.start(grouped)
+    er.next_turn(grouped)  # the Orcs' turn, both of them
+    er.set_defeated(grouped, grouped.combatants[1].id, True)
+    assert name_of(grouped) == "Orc 2"  # the rest of the group acts on
+    er.next_turn(grouped)
+    assert (grouped.round, name_of(grouped)) == (2, "Ann")
+
+
 def test_initiative_stepping_back_without_a_record_skips_the_defeated() -> None:
     e = fight("initiative", "Ann", "Orc", "Elf")
     er.start(e)

@@ -397,7 +397,11 @@ class NextTurn(EncounterCommand):
     LABEL = "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
-        return _mark_fallen_pcs(fight) + er.next_turn(fight.enc)
+        acting = fight.enc.current
+        fallen = _mark_fallen_pcs(fight)
+        if fight.enc.current != acting:
+            return fallen  # the one acting fell: its turn has already passed on
+        return fallen + er.next_turn(fight.enc)
 
 
 def _mark_fallen_pcs(fight: Fight) -> list[str]:

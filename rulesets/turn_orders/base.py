@@ -105,5 +105,12 @@ class TurnOrder:
         return lines + er.begin_turn(enc, er.first_up(enc, i))
 
     def defeated(self, enc: er.Encounter, c: er.Combatant) -> list[str]:
-        """``c`` was just marked defeated in a running fight (default: its turn goes on)."""
-        return []
+        """``c`` was just marked defeated in a running fight. A defeated combatant never holds
+        the turn: if it was acting, the rest of its group acts on, else the turn passes on."""
+        if enc.current != c.id:
+            return []
+        rest = [m for m in er.group_run(enc, c)[1:] if not m.defeated]
+        if rest:  # its group's turn began with it: the next of them takes it on
+            enc.current = rest[0].id
+            return [f"{rest[0].name}'s turn goes on (its group)"]
+        return self.next_turn(enc)

@@ -70,6 +70,13 @@ class ChosenNext(TurnOrder):
         candidates = choosable(enc) or [er.first_up(enc, 0)]
         return choose_next(enc, candidates[0].id)
 
+    def defeated(self, enc: er.Encounter, c: er.Combatant) -> list[str]:
+        # A defeated one never holds the turn: its turn ends and the GM chooses who acts.
+        if enc.current != c.id:
+            return []
+        enc.current = None
+        return [*er.end_turn(enc, c), "Choose who acts next (c)"]
+
     def joined(self, enc: er.Encounter, new: list[er.Combatant], placed: bool) -> list[str]:
         return []  # nobody acting waits for the GM's choice
 
