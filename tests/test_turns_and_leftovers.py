@@ -236,15 +236,21 @@ def test_an_anomaly_collapses_on_its_count_with_its_caster_down(demo: Campaign) 
 @pytest.mark.parametrize("demo", ["somnihil"], indirect=True)
 def test_an_anomaly_ends_with_the_fight(demo: Campaign) -> None:
     from rulesets.somnihil import fight as somnihil_fight
+    from rulesets.somnihil.checks import preset
 
     campaign = demo
     eid, fight0 = enc(campaign)
     foe = next(c for c in fight0.combatants if c.side == "npc")
+    pc = next(c for c in fight0.combatants if c.side == "pc")
     campaign.apply(cmd.StartEncounter(eid))
     campaign.apply(somnihil_fight.AddAnomaly(eid, foe.id, 4))
+    campaign.apply(somnihil_fight.ToggleInAnomaly(eid, pc.id))
+    assert preset(campaign.doc("encounters", eid), int(str(pc.ref))) is not None
     lines = campaign.apply(cmd.EndEncounter(eid))
-    assert f"Ended with the fight: Anomaly on {foe.name}" in lines
+    assert f"Ended with the fight: Anomaly on {pc.name} and {foe.name}" in lines
     assert somnihil_fight.inside_anomaly(named(campaign, foe.name).to_dict()) is None
+    # The tray no longer rolls that PC "inside the Anomaly" after the fight.
+    assert preset(campaign.doc("encounters", eid), int(str(pc.ref))) is None
 
 
 @pytest.mark.parametrize("demo", ["aspects"], indirect=True)
