@@ -359,16 +359,14 @@ def _timed_round(fight: Fight) -> int:
 
 
 def _left_fight(fight: Fight, out: set[str]) -> list[str]:
-    """The game's :attr:`FightRules.left_fight` for each combatant the change took out; and
-    when that left no foe standing, the GM is told the fight can end."""
+    """The game's :attr:`FightRules.left_fight` for each combatant the change took out."""
     leaves = fight.rules.left_fight
-    newly = [c for c in fight.enc.combatants if c.defeated and c.id not in out]
+    if leaves is None:
+        return []
     lines: list[str] = []
-    if leaves is not None:
-        for c in newly:
+    for c in fight.enc.combatants:
+        if c.defeated and c.id not in out:
             lines += leaves(fight.tx, c)
-    if any(c.side == "npc" for c in newly) and er.every_foe_out(fight.enc):
-        lines.append("Every foe is down or fled: the fight can end")
     return lines
 
 

@@ -97,6 +97,7 @@ async def test_a_foe_that_fails_morale_reads_fled_and_u_brings_it_back(tmp_path:
         await pilot.press("s")
         await pilot.pause()
         assert "fled · 5/5 HP" in row_of(app, "Goblin 2")
+        assert "Every foe is down or fled" not in "\n".join(screen_text(app))
         goblin = combatant_named(app, "Goblin 2")
         assert goblin["defeated"] and goblin["stats"]["fled"]
         said = [str(e.get("text", "")) for e in app.campaign.log_entries()]
