@@ -65,7 +65,8 @@ Reading: chosen-next (aspects): once everyone has acted, the last actor may choo
 next round, itself included, because the text bars re-choosing only "until each character has
 gone". The first actor of the fight is chosen by the GM (``current`` is None after ``start``).
 Reading: effects owned by a removed combatant pass to their bearer, so they keep ticking instead
-of freezing forever.
+of freezing forever; those counting on the turns of a defeated one (its turns are skipped) count
+down once each new round instead.
 Reading: group initiative (GEN-04, chosen per encounter, initiative model only): the foes of
 one library NPC (or of one name, ``Goblin 1``..``Goblin 3``) roll one initiative and stand
 together in the order; the first one's turn is the whole group's: they all begin it (each one's
@@ -467,15 +468,22 @@ def order_view(enc: Encounter, players: bool = False) -> list[OrderRow]:
 
 
 def _tick(enc: Encounter, owner: str | None, when: Tick) -> list[str]:
-    """GEN-05: count down every effect that ticks now; drop and log the expired ones."""
+    """GEN-05: count down every effect that ticks now; drop and log the expired ones.
+
+    A new round also counts down, once, what counts on the turns of one out of the fight (its
+    turns are skipped): an Anomaly collapses on its count whoever is down."""
     lines: list[str] = []
+    out = {c.id for c in enc.combatants if c.defeated} if when == "round" else set()
     for bearer in enc.combatants:
         if not bearer.conditions:
             continue
         kept: list[Effect] = []
         expired = False
         for e in bearer.conditions:
-            if e.remaining is not None and e.tick == when and (when == "round" or e.owner == owner):
+            if e.remaining is not None and (
+                (e.tick == when and (when == "round" or e.owner == owner))
+                or (e.tick != "round" and e.owner in out)
+            ):
                 _touch(enc, bearer)
                 e.remaining -= 1
                 if e.remaining <= 0:
@@ -519,8 +527,7 @@ def _turn_start(enc: Encounter, c: Combatant) -> list[str]:
 
 
 def _names(cs: list[Combatant]) -> str:
-    names = [c.name for c in cs]
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    return _names_text([c.name for c in cs])
 
 
 def _end_turn(enc: Encounter, c: Combatant) -> list[str]:
@@ -854,7 +861,8 @@ def _first_up(enc: Encounter, i: int) -> Combatant:
 def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]:
     """Mark a combatant out of the fight (its turns are skipped) or back in.
 
-    Marking the acting combatant does not pass the turn: the GM ends it with next turn.
+    A defeated combatant never holds the turn: marking the acting one passes the turn on as
+    its turn order says (:meth:`TurnOrder.defeated`).
     """
     c = enc.get(combatant_id)
     if c.defeated == defeated:
@@ -865,6 +873,12 @@ def set_defeated(enc: Encounter, combatant_id: str, defeated: bool) -> list[str]
         if lines:
             return [f"{c.name} is defeated", *lines]
     return [f"{c.name} is {'defeated' if defeated else 'back in the fight'}"]
+
+
+def every_foe_out(enc: Encounter) -> bool:
+    """A running fight with foes, every one of them down or fled (marked defeated)."""
+    foes = [c for c in enc.combatants if c.side == "npc"]
+    return enc.started and bool(foes) and all(c.defeated for c in foes)
 
 
 def set_hidden(enc: Encounter, combatant_id: str, hidden: bool) -> list[str]:
@@ -914,6 +928,23 @@ _MATCH: tuple[str, ...] = ("name", "owner", "tick", "note", "remaining")
 """How an effect is recognised when going back (not its rank: a game may decay it later)."""
 
 
+KEPT_FIELDS: tuple[str, ...] = ("initiative", "quickness", "ap_max", "stats")
+"""What a game's own turn order may also change in a turn change (a card dealt each round
+is an initiative, a stat, a new order): recorded for going back in those orders only (the
+built-ins change none of it, and a copy of every sheet per turn would cost a big fight)."""
+
+
+def _own_order(enc: Encounter) -> bool:
+    """The encounter runs a game's own turn order, not a built-in."""
+    from rulesets.turn_orders import BUILT_IN  # the package imports this module first
+
+    return enc.model not in BUILT_IN
+
+
+def _kept_state(c: Combatant) -> dict[str, Any]:
+    return {f: copy.deepcopy(getattr(c, f)) for f in KEPT_FIELDS}
+
+
 def _turn_state(c: Combatant) -> dict[str, Any]:
     return {f: dict(c.economy) if f == "economy" else getattr(c, f) for f in TURN_FIELDS}
 
@@ -932,6 +963,9 @@ def _recorded(enc: Encounter, change: Callable[[], list[str]]) -> list[str]:
     A changed field is kept as ``[before, after]``, a changed effect as ``[place, before,
     after]`` (``after`` None: it expired; ``place``: where it was in its bearer's list)."""
     turn = [enc.round, enc.current, enc.ticked_round]
+    own = _own_order(enc)
+    extra = {c.id: (c, _kept_state(c)) for c in enc.combatants} if own else {}
+    order = [c.id for c in enc.combatants]
     enc.touched = {}
     try:
         lines = change()
@@ -952,11 +986,19 @@ def _recorded(enc: Encounter, change: Callable[[], list[str]]) -> list[str]:
             changed["effects"] = counted
         if changed:
             combatants[cid] = changed
-    record = {
+    for cid, (c, state) in extra.items():
+        now = _kept_state(c)
+        moved = {f: [state[f], now[f]] for f in KEPT_FIELDS if now[f] != state[f]}
+        if moved:
+            combatants.setdefault(cid, {}).update(copy.deepcopy(moved))
+    record: dict[str, Any] = {
         "before": turn,
         "after": [enc.round, enc.current, enc.ticked_round],
         "combatants": combatants,
     }
+    now_order = [c.id for c in enc.combatants]
+    if now_order != order:
+        record["order"] = [order, now_order]
     enc.rewind = [*enc.rewind[-(REWIND_DEPTH - 1) :], record]
     return lines
 
@@ -990,17 +1032,29 @@ def _rewind(enc: Encounter, record: dict[str, Any]) -> list[str]:
         changed = record["combatants"].get(c.id)
         if not isinstance(changed, dict):
             continue
-        for name in TURN_FIELDS:
+        for name in (*TURN_FIELDS, *KEPT_FIELDS):
             pair = changed.get(name)
             if isinstance(pair, list) and len(pair) == 2 and getattr(c, name) == pair[1]:
-                setattr(c, name, dict(pair[0]) if name == "economy" else pair[0])
+                setattr(c, name, copy.deepcopy(pair[0]))
         counts += _rewind_effects(c, changed.get("effects") or [])
+    _rewind_order(enc, record.get("order"))
     cur = current_combatant(enc)
     said = f"Back to {cur.name}'s turn" if cur is not None else "Back to choosing who acts"
     lines = [f"{said} (round {enc.round})"]
     if counts:
         lines.append("Counting again: " + ", ".join(counts))
     return lines
+
+
+def _rewind_order(enc: Encounter, order: Any) -> None:
+    """The order as it was before the turn change, where nobody has moved or left since."""
+    if not (isinstance(order, list) and len(order) == 2):
+        return
+    before, after = order
+    if [c.id for c in enc.combatants] != after or sorted(map(str, before)) != sorted(after):
+        return
+    by_id = {c.id: c for c in enc.combatants}
+    enc.combatants = [by_id[str(cid)] for cid in before]
 
 
 def _rewind_effects(c: Combatant, counted: list[Any]) -> list[str]:
@@ -1077,6 +1131,29 @@ def end(enc: Encounter) -> list[str]:
         c.turn_round = c.ended_round = 0
         c.economy = _fresh_economy()
     return [f"{enc.name or 'Encounter'} ends after {rounds} round{'s' if rounds != 1 else ''}"]
+
+
+def end_effects(enc: Encounter, stays: Callable[[Combatant, Effect], bool]) -> list[str]:
+    """GEN-05 at a fight's end: every effect ends with the fight but those ``stays`` keeps
+    (the game's choice); one line names what ended and on whom.
+
+    Reading: a fight's conditions and countdowns belong to it (they count its turns and
+    rounds), so they end with it unless the game says one outlives it."""
+    ended: dict[str, list[str]] = {}
+    for c in enc.combatants:
+        kept = [e for e in c.conditions if stays(c, e)]
+        for e in c.conditions:
+            if not any(e is k for k in kept):
+                ended.setdefault(e.name, []).append(c.name)
+        c.conditions = kept
+    if not ended:
+        return []
+    said = "; ".join(f"{name} on {_names_text(who)}" for name, who in ended.items())
+    return [f"Ended with the fight: {said}"]
+
+
+def _names_text(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def next_turn(enc: Encounter) -> list[str]:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, ClassVar, Literal, cast
 
-from rulesets import dice
+from rulesets import dice, npc
 from rulesets import encounter as er
 from rulesets.base import Character, CheckResult, RuleError
 from rulesets.clock import rounds_passed
@@ -48,6 +48,8 @@ from rulesets.values import frozen, record
 
 Doc = dict[str, Any]
 HealthKind = Literal["pc", "foe", "hp"]
+AtFightEnd = Literal["ends", "stays"]
+AT_FIGHT_END: tuple[AtFightEnd, ...] = ("ends", "stays")
 
 TICK_WORDS: dict[str, str] = {"start": "turn_start", "end": "turn_end", "round": "round"}
 MAX_AMOUNT = 10_000
@@ -319,10 +321,11 @@ class EncounterCommand:
         fight = load(tx, self.encounter_id)
         ticked = fight.rules.ticked
         before = _countdowns(fight.enc) if ticked is not None else {}
-        reached = fight.enc.ticked_round if fight.enc.started else 0
+        reached = _timed_round(fight) if fight.enc.started else 0
+        out = {c.id for c in fight.enc.combatants if c.defeated}
         try:
             lines = self.change(fight)
-            lines += _time_passed(fight, reached)
+            lines += back_in(fight) + _time_passed(fight, reached) + _left_fight(fight, out)
             if ticked is not None:
                 counted = [
                     (c, e)
@@ -343,11 +346,41 @@ class EncounterCommand:
         raise NotImplementedError
 
 
+TIMED_ROUND = "timed_round"
+"""Encounter document key: the highest round of this fight whose time the clock has passed."""
+
+
+def _timed_round(fight: Fight) -> int:
+    """The round the clock has reached in this fight: going back a round takes its effects'
+    ticks back, not its time, so this stays when ``ticked_round`` steps back."""
+    kept = fight.doc.get(TIMED_ROUND)
+    kept = kept if isinstance(kept, int) and not isinstance(kept, bool) else 0
+    return max(kept, fight.enc.ticked_round)
+
+
+def _left_fight(fight: Fight, out: set[str]) -> list[str]:
+    """The game's :attr:`FightRules.left_fight` for each combatant the change took out."""
+    leaves = fight.rules.left_fight
+    if leaves is None:
+        return []
+    lines: list[str] = []
+    for c in fight.enc.combatants:
+        if c.defeated and c.id not in out:
+            lines += leaves(fight.tx, c)
+    return lines
+
+
 def _time_passed(fight: Fight, reached: int) -> list[str]:
     """The campaign clock moves on by the rounds the fight went on to (rounds it never had:
     stepping back and forward again passes the time once)."""
-    now = fight.enc.ticked_round if fight.enc.started else 0
-    return rounds_passed(fight.tx, now - reached) if reached >= 1 and now > reached else []
+    if not fight.enc.started:
+        fight.doc.pop(TIMED_ROUND, None)
+        return []
+    now = fight.enc.ticked_round
+    if now <= reached:
+        return []
+    fight.doc[TIMED_ROUND] = now
+    return rounds_passed(fight.tx, now - reached) if reached >= 1 else []
 
 
 @frozen
@@ -523,6 +556,18 @@ class FightRules:
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""
+    fight_end: Callable[[Tx, int], list[str]] | None = None
+    """What the game does as a fight ends, once the encounter is saved ended (what it writes
+    to the campaign stays): ``fight_end(tx, encounter_id)``; returns the log lines (Shadows'
+    combat hands go to the discards, the aspects game's scene aspects end)."""
+    at_fight_end: Callable[[er.Combatant, er.Effect], AtFightEnd] = lambda c, e: "ends"
+    """What an effect on ``c`` does when the fight ends: ``"ends"`` (the default: a fight's
+    conditions and countdowns end with it, and the GM is told which) or ``"stays"`` (it outlives
+    the fight: a lasting injury, a curse)."""
+    left_fight: Callable[[Tx, er.Combatant], list[str]] | None = None
+    """What the game does when a combatant has just gone out of the fight (defeated, fled),
+    by whatever change took it out: ``left_fight(tx, combatant)``; returns the log lines
+    (Shadows: its hand goes to the discards)."""
 
 
 def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
@@ -540,6 +585,25 @@ def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
 
 KEPT_IN = "kept_in"
 """``stats`` key: the GM put an out combatant back in by hand; it is not marked again."""
+OUT_BY_SHEET = "out_by_sheet"
+"""``stats`` key: marked defeated because its sheet said it was out (not by the GM's hand):
+it comes back in by itself when its sheet no longer says so, whatever changed the sheet."""
+FLED = "fled"
+"""``stats`` key: the foe fled (NPC-08's "Will is broken, they flee"): out of the fight as
+the defeated are (skipped, counted for the fight's end), said as fled."""
+
+
+def after_morale(fight: Fight, c: er.Combatant, result: CheckResult) -> list[str]:
+    """NPC-08: what a morale roll does in a running fight: its check is no longer due, and on
+    "Will is broken, they flee" the foe is out of the fight as fled (``X`` puts it back,
+    ``u`` undoes). Reading: a foe that flees "immediately" leaves the fight at once: it takes
+    no more turns, and the fight is won once every foe is down or fled."""
+    fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
+    if result.band != npc.FLEE or not fight.enc.started or c.defeated:
+        return []
+    c.stats[FLED] = True
+    c.stats.pop(KEPT_IN, None)
+    return [f"{c.name} flees: out of the fight", *er.set_defeated(fight.enc, c.id, True)[1:]]
 
 
 def counts_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
@@ -560,10 +624,28 @@ def settle_defeated(fight: Fight, c: er.Combatant, was_out: bool, sheet: Doc | N
     now_out = counts_out(fight.rules, c, sheet)
     if now_out and not was_out and not c.defeated:
         c.stats.pop(KEPT_IN, None)
+        c.stats[OUT_BY_SHEET] = True
         return er.set_defeated(fight.enc, c.id, True)
     if was_out and not now_out and c.defeated:
+        c.stats.pop(OUT_BY_SHEET, None)
         return er.set_defeated(fight.enc, c.id, False)
     return []
+
+
+def back_in(fight: Fight) -> list[str]:
+    """A PC marked defeated by its sheet whose sheet no longer says it is out (a game's own
+    command brought it back: a fate, a healing power, the party sheet) is back in the fight,
+    whether or not that command cleared the mark itself. Only the few defeated PCs are read."""
+    lines: list[str] = []
+    for c in fight.enc.combatants:
+        if not (c.defeated and c.stats.get(OUT_BY_SHEET) and health_kind(c) == "pc"):
+            continue
+        ref = ref_id(c)
+        sheet = fight.tx.find("party", ref) if ref is not None else None
+        if sheet is not None and not counts_out(fight.rules, c, sheet):
+            c.stats.pop(OUT_BY_SHEET, None)
+            lines += er.set_defeated(fight.enc, c.id, False)
+    return lines
 
 
 def _absorb(c: er.Combatant, amount: int) -> tuple[int, list[str]]:
@@ -664,6 +746,7 @@ def foe_health(rules: FightRules, sheet: Doc) -> str:
 
 
 __all__ = [
+    "AT_FIGHT_END",
     "DEFAULT_QUICKNESS",
     "HD_FOES",
     "MAX_AMOUNT",
@@ -684,6 +767,7 @@ __all__ = [
     "hp_line",
     "is_out",
     "settle_defeated",
+    "back_in",
     "load",
     "parse_amount",
     "ref_id",

@@ -41,7 +41,10 @@ Shown = tuple[Binding, bool, str, str]
 
 
 def footer_words(screen: Screen[object]) -> Mapping[str, str]:
-    return getattr(screen, "FOOTER_WORDS", {})
+    """A panel's shorter Footer words: its ``footer_words()`` where the words change with
+    what it shows (the turn order's word for n), else its ``FOOTER_WORDS``."""
+    words = getattr(screen, "footer_words", None)
+    return dict(words()) if callable(words) else getattr(screen, "FOOTER_WORDS", {})
 
 
 def footer_order(screen: Screen[object]) -> tuple[str, ...]:

@@ -19,14 +19,17 @@ from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
     DEFAULT_QUICKNESS,
+    FLED,
     KEPT_IN,
     MAX_AMOUNT,
     MAX_NUMBER,
+    OUT_BY_SHEET,
     TICK_WORDS,
     Answers,
     EncounterCommand,
     Fight,
     Hit,
+    after_morale,
     check_numbers,
     counts_out,
     deal_damage,
@@ -368,11 +371,23 @@ def _scene_start(fight: Fight) -> list[str]:
 
 @frozen
 class EndEncounter(EncounterCommand):
+    """GEN-04: the fight ends; what belongs to it ends with it (its effects, unless the game
+    keeps one: :attr:`~rulesets.fight.FightRules.at_fight_end`; then the game's own end),
+    and the GM is told what ended."""
+
     LABEL = "End encounter"
 
     def change(self, fight: Fight) -> list[str]:
         fight.doc["morale_due"] = []
-        return er.end(fight.enc)
+        rules = fight.rules
+        lines = er.end(fight.enc)
+        return lines + er.end_effects(fight.enc, lambda c, e: rules.at_fight_end(c, e) == "stays")
+
+    def run(self, tx: Tx) -> list[str]:
+        lines = super().run(tx)
+        ends = tx.game.fight.fight_end
+        # After the save: what the game's end writes to the encounter is not written over.
+        return lines + (ends(tx, self.encounter_id) if ends is not None else [])
 
 
 @frozen
@@ -382,7 +397,11 @@ class NextTurn(EncounterCommand):
     LABEL = "Next turn"
 
     def change(self, fight: Fight) -> list[str]:
-        return _mark_fallen_pcs(fight) + er.next_turn(fight.enc)
+        acting = fight.enc.current
+        fallen = _mark_fallen_pcs(fight)
+        if fight.enc.current != acting:
+            return fallen  # the one acting fell: its turn has already passed on
+        return fallen + er.next_turn(fight.enc)
 
 
 def _mark_fallen_pcs(fight: Fight) -> list[str]:
@@ -395,6 +414,7 @@ def _mark_fallen_pcs(fight: Fight) -> list[str]:
             continue
         sheet = fight.tx.find("party", int(str(c.ref)))
         if sheet is not None and counts_out(fight.rules, c, sheet):
+            c.stats[OUT_BY_SHEET] = True
             lines += er.set_defeated(fight.enc, c.id, True)
     return lines
 
@@ -412,8 +432,10 @@ class ToggleDefeated(EncounterCommand):
         c = fight.combatant(self.combatant_id)
         if c.defeated:
             c.stats[KEPT_IN] = True
+            c.stats.pop(FLED, None)  # back from fleeing too
         else:
             c.stats.pop(KEPT_IN, None)
+        c.stats.pop(OUT_BY_SHEET, None)  # by the GM's hand now, either way
         return er.set_defeated(fight.enc, c.id, not c.defeated)
 
 
@@ -807,8 +829,7 @@ def _morale(fight: Fight, c: er.Combatant) -> list[str]:
     will = block.attribute("will") if block is not None else 0  # a quick build's is its E
     result = npc.morale_check(fight.tx.rng, will)
     line = fight.tx.log_roll(c.name, result)
-    fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
-    return [line]
+    return [line, *after_morale(fight, c, result)]
 
 
 @frozen

@@ -29,6 +29,7 @@ from rulesets.fight import (
     DEFAULT_QUICKNESS,
     CombatantCommand,
     Fight,
+    after_morale,
     foe_health,
     health_kind,
     hp_line,
@@ -531,7 +532,7 @@ class RollStatblock(CombatantCommand):
         if edge and kind in ("attack", "save"):
             lines.append(f"{c.name} rolls with {edge} ({why})")
         if kind == "morale":
-            fight.doc["morale_due"] = [d for d in fight.due() if d.get("id") != c.id]
+            lines += after_morale(fight, c, result)
         return lines
 
 

@@ -22,6 +22,27 @@ SCENE_KEY = "scene_aspects"
 """The running encounter's key for aspects on the scene (kept by the tracker's merge)."""
 
 
+def end_scene(tx: Tx, encounter_id: int | None = None) -> list[str]:
+    """ASP-04: the aspects on the scene end with it (a fight's end, a new scene): gone from
+    that encounter (None: the running one), and said. Reading: the text makes an aspect "in
+    the scene"; a fight is a scene (ASP-02), so its scene's aspects do not outlive it."""
+    if encounter_id is None:
+        meta = tx.find("meta", 1) or {}
+        rows = tx.all("encounters")
+        wanted = meta.get("current_encounter")
+        found = next(((i, e) for i, e in rows if i == wanted), rows[0] if rows else None)
+    else:
+        doc = tx.find("encounters", encounter_id)
+        found = (encounter_id, doc) if doc is not None else None
+    if found is None or not found[1].get(SCENE_KEY):
+        return []
+    eid, doc = found
+    gone = doc.pop(SCENE_KEY)
+    tx.put("encounters", eid, doc)
+    names = [str(e.get("name", "?")) if isinstance(e, dict) else str(e) for e in gone]
+    return [f"The scene's aspects end: {', '.join(names)}"]
+
+
 def running_encounter(read: Reader) -> tuple[int, Doc] | None:
     """The encounter the tracker runs (``meta.current_encounter``, else the first), read-only."""
     rows = read.rows("encounters")

@@ -210,6 +210,7 @@ FIGHT = FightRules(
     notes=notes,
     detail=detail,
     scene_start=aspects.scene_fates,
+    fight_end=advantage.end_scene,
 )
 """Reading: a fight is a scene (ASP-02), so starting one gives each PC in it with no fate point
 one. A Taken Out is left to the GM (the party sheet's "new scene" ends it): a PC taken out

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulesets.aspects import rules
+from rulesets.aspects.advantage import end_scene
 from rulesets.base import Character, RuleError
 from rulesets.clock import campaign_date
 from rulesets.sheet import Adding, Parts, Rest, RestCall, SheetRow, SheetRules
@@ -31,6 +32,11 @@ def _count(key: str, pc: Character) -> int:
 
 def _scene(tx: Tx, pc: Character, call: RestCall) -> list[str]:
     return rules.new_scene(pc)
+
+
+def _scene_aspects_end(tx: Tx, call: RestCall) -> list[str]:
+    """A new scene: the last one's aspects end (ASP-04, :func:`advantage.end_scene`)."""
+    return end_scene(tx)
 
 
 def _no_removal(tx: Tx, pc: Character, name: str) -> list[str]:
@@ -88,7 +94,10 @@ SHEET = SheetRules(
         f"{rules.consequence_limit(pc)} held",
     },
     rows=_advancements,
-    rests={"session": Rest(_scene), "scene": Rest(_scene)},
+    rests={
+        "session": Rest(_scene, before=_scene_aspects_end),
+        "scene": Rest(_scene, before=_scene_aspects_end),
+    },
 )
 
 

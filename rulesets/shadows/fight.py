@@ -329,7 +329,6 @@ class PlayAttackCard(EncounterCommand):
         sheet = fight.sheet(attacker)
         deck_id, deck = load_deck(fight.tx, "minor")
         card = held_card(deck, holder, attacker.name, self.card)
-        ap_lines = er.spend_ap(fight.enc, attacker.id, self.ap, "an attack")
         deck.play(holder, [card])
         save_deck(fight.tx, deck_id, deck)
         focus = shadows.focus_of(sheet)
@@ -341,7 +340,10 @@ class PlayAttackCard(EncounterCommand):
         if sheet is not None:
             fight.put_sheet(attacker, {**sheet, "weapon": weapon})
         played = {**self.answers, **weapon, "card": card.label, "off_focus": off, "ap": self.ap}
-        return lines + deal_damage(fight, target.id, "", played) + ap_lines
+        lines += deal_damage(fight, target.id, "", played)
+        # The AP last: the attack has landed, so the turn its spend hands on never goes to
+        # one the attack has just taken out (a log line naming a dead foe's turn).
+        return lines + er.spend_ap(fight.enc, attacker.id, self.ap, "an attack")
 
 
 def _holder(c: er.Combatant) -> str:
@@ -485,9 +487,45 @@ def _deal_at_start(tx: Tx, encounter_id: int) -> list[str]:
     return DealHands(encounter_id).run(tx)
 
 
+def _to_discards(tx: Tx, holders: list[tuple[str, str]]) -> list[str]:
+    """The hands of ``holders`` ((holder, name) pairs) go to the discards; who had cards."""
+    doc_id, state = load_deck(tx, "minor")
+    gone = [(name, state.play(holder, state.hand(holder))) for holder, name in holders]
+    gone = [(name, cards) for name, cards in gone if cards]
+    if not gone:
+        return []
+    save_deck(tx, doc_id, state)
+    return [", ".join(f"{name}'s {len(cards)}" for name, cards in gone)]
+
+
+def _hand_out(tx: Tx, c: er.Combatant) -> list[str]:
+    """One out of the fight (dead, incapacitated, fled) plays no more cards: its hand goes to
+    the discards. Reading: the text deals hands to those who act; it is silent on a fallen
+    one's, so they go where played cards go."""
+    holder = holder_of(c)
+    said = _to_discards(tx, [(holder, c.name)]) if holder is not None else []
+    return [f"To the discards: {said[0]} cards (out of the fight)"] if said else []
+
+
+def _hands_back(tx: Tx, encounter_id: int) -> list[str]:
+    """SOH-11 at the fight's end: the combat hands of everyone in it go to the discards.
+    Reading: the hands are dealt for the fight (the text is silent on their end), so none is
+    left out after it; the next fight deals again."""
+    doc = tx.find("encounters", encounter_id) or {}
+    holders = []
+    for data in doc.get("combatants") or []:
+        c = er.Combatant.from_dict(data)
+        if (holder := holder_of(c)) is not None:
+            holders.append((holder, c.name))
+    said = _to_discards(tx, holders)
+    return [f"Combat hands to the discards: {said[0]} cards"] if said else []
+
+
 FIGHT = FightRules(
     foe=FOE,
     fight_start=_deal_at_start,
+    fight_end=_hands_back,
+    left_fight=_hand_out,
     ap_per_round=shadows.ap_per_round,
     damage_form=damage_form,
     heal_form=heal_form,

@@ -12,6 +12,9 @@ out) carries an "Anomaly" effect, each counting down on the turns of the one who
 they all collapse together and everyone leaves it at once. Inside, every roll has disadvantage:
 Cheat Death, a spell cast from the tracker, and the tray's check (preselected for the roller).
 Reading: nobody inside an Anomaly is left for it to hinder, so it ends when the last one leaves.
+Reading: SOM-05's "amount of turns the Anomaly will be in existence" goes on whoever is down:
+once its maker is out of the fight (its turns skipped) it counts down once each round, and it
+ends with the fight (the tracker's default for what belongs to a fight).
 Reading: the distance bands (SOM-11) are a line from the party, not a wheel: z steps one
 farther and Z one closer, each stopping at the end (Too Far, In Reach); a combatant with no band
 yet is In Reach after either step, the band the GM starts counting from.

@@ -125,7 +125,10 @@ def pass_turn(enc: er.Encounter, combatant_id: str) -> list[str]:
     c = enc.get(combatant_id)
     if c.ap <= 0:
         raise er.EncounterError(f"{c.name} has no AP left this round")
-    return spend_ap(enc, combatant_id, c.ap, "passing")
+    left = c.ap
+    # Said as what it is: passing gives up every AP left this round, not one turn's worth.
+    lines = spend_ap(enc, combatant_id, left, "passing")
+    return [f"{c.name} passes: gives up the {left} AP left this round", *lines[1:]]
 
 
 class APRounds(TurnOrder):
@@ -135,6 +138,7 @@ class APRounds(TurnOrder):
     uses_quickness = True
     uses_ap = True
     actions = frozenset({"spend_ap", "counter"})
+    next_word = "Pass all AP"
 
     def cell(self, enc: er.Encounter, c: er.Combatant) -> str:
         return f"{c.ap}/{c.ap_max} AP"

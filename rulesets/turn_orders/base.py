@@ -32,6 +32,10 @@ class TurnOrder:
     """Combatants have a Quickness that the order reads (the forms ask for one)."""
     uses_ap: bool = False
     """Combatants spend action points that refill each round (each joins with its max)."""
+    next_word: str = "Next turn"
+    """What ``n`` (:meth:`next_turn`) does in this order, in the GM's words on the Footer."""
+    nobody_acting: str = "n hands out the turn"
+    """The title's words while nobody acts in a running fight: how the GM goes on."""
 
     def __init__(self, id: str | None = None, name: str | None = None) -> None:
         if id is not None:
@@ -74,10 +78,9 @@ class TurnOrder:
         up = [k for k in range(i + 1, n) if not enc.combatants[k].defeated]
         if up:
             return lines + er.begin_turn(enc, enc.combatants[up[0]])
-        lines += er.new_round(enc)
-        # The defeated are skipped; if everyone is, the turn walks on as it always did.
-        nxt = er.first_up(enc, 0) if i + 1 >= n else enc.combatants[i + 1]
-        return lines + er.begin_turn(enc, nxt)
+        # The round ends once, here, and the next begins with the first one still up: a
+        # defeated row at the bottom never takes a turn of its own (nor a round of its own).
+        return lines + er.new_round(enc) + er.begin_turn(enc, er.first_up(enc, 0))
 
     def previous_turn(self, enc: er.Encounter) -> list[str]:
         """Back one turn when the core has no record of the turn change (default: refused)."""
@@ -89,7 +92,7 @@ class TurnOrder:
         """``new`` were just inserted (``placed``: at a place the GM chose)."""
         if enc.started and enc.current is None and new:
             # A fight emptied mid-round resumes with whoever joins first, not with nobody acting.
-            return er.begin_turn(enc, enc.combatants[0])
+            return er.begin_turn(enc, er.first_up(enc, 0))
         return []
 
     def left(self, enc: er.Encounter, i: int) -> list[str]:
@@ -102,5 +105,12 @@ class TurnOrder:
         return lines + er.begin_turn(enc, er.first_up(enc, i))
 
     def defeated(self, enc: er.Encounter, c: er.Combatant) -> list[str]:
-        """``c`` was just marked defeated in a running fight (default: its turn goes on)."""
-        return []
+        """``c`` was just marked defeated in a running fight. A defeated combatant never holds
+        the turn: if it was acting, the rest of its group acts on, else the turn passes on."""
+        if enc.current != c.id:
+            return []
+        rest = [m for m in er.group_run(enc, c)[1:] if not m.defeated]
+        if rest:  # its group's turn began with it: the next of them takes it on
+            enc.current = rest[0].id
+            return [f"{rest[0].name}'s turn goes on (its group)"]
+        return self.next_turn(enc)

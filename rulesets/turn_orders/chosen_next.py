@@ -33,6 +33,8 @@ def choose_next(enc: er.Encounter, combatant_id: str) -> list[str]:
     if cur is not None:
         done.add(cur.id)
     round_over = len(done) >= len(enc.combatants)
+    if target.defeated:
+        raise er.EncounterError(f"{target.name} is out of the fight")
     if not round_over and target.id in done:
         raise er.EncounterError(f"{target.name} has already acted this round")
     lines: list[str] = []
@@ -49,6 +51,7 @@ class ChosenNext(TurnOrder):
     name = "Chosen-next"
     heading = ""
     actions = frozenset({"choose_next"})
+    nobody_acting = "choose who acts (c)"
 
     def status(self, enc: er.Encounter) -> str:
         if not enc.started:
@@ -63,8 +66,16 @@ class ChosenNext(TurnOrder):
 
     def next_turn(self, enc: er.Encounter) -> list[str]:
         # The first in order who may still act is chosen (the GM chooses with c otherwise).
-        candidates = choosable(enc)
-        return choose_next(enc, (candidates or enc.combatants)[0].id)
+        # A new round opens with the first one still up.
+        candidates = choosable(enc) or [er.first_up(enc, 0)]
+        return choose_next(enc, candidates[0].id)
+
+    def defeated(self, enc: er.Encounter, c: er.Combatant) -> list[str]:
+        # A defeated one never holds the turn: its turn ends and the GM chooses who acts.
+        if enc.current != c.id:
+            return []
+        enc.current = None
+        return [*er.end_turn(enc, c), "Choose who acts next (c)"]
 
     def joined(self, enc: er.Encounter, new: list[er.Combatant], placed: bool) -> list[str]:
         return []  # nobody acting waits for the GM's choice

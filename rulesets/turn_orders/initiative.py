@@ -39,12 +39,17 @@ class Initiative(TurnOrder):
         cur = er.current_combatant(enc)
         if cur is None:
             raise er.EncounterError("Nobody is acting")
-        i = enc.index_of(cur.id) - 1
-        if i < 0:
+        here = enc.index_of(cur.id)
+        # Back to the one still up before it: a defeated row had no turn to go back to.
+        up = [k for k in range(here) if not enc.combatants[k].defeated]
+        if up:
+            i = up[-1]
+        else:
             if enc.round <= 1:
                 raise er.EncounterError("This is already the first turn of the fight")
             enc.round -= 1
-            i = len(enc.combatants) - 1
+            last = [k for k, c in enumerate(enc.combatants) if not c.defeated]
+            i = last[-1] if last else len(enc.combatants) - 1
         while (
             i > 0
             and er.group_of(enc, enc.combatants[i])

@@ -267,8 +267,9 @@ class CombatAmounts(CombatPane):
             if attacker is None:
                 self.notify(f"{c.name} has no statblock to attack with", severity="warning")
                 return
+            attribute = self.rolls_with(attacker.id)
             command = fo.FoeAttack(
-                eid, attacker.id, target.id if target else "", attribute=self.roll_with
+                eid, attacker.id, target.id if target else "", attribute=attribute
             )
             if self._apply(command) is not None:
                 self._offer_strike()

@@ -151,8 +151,9 @@ class CombatBase(_Floor):
         the party panel, undo) shows at once."""
         self._pane_body: tuple[object, ...] = ()
         """What the pane's statblock part last showed (the next Goblin shares it)."""
-        self.roll_with = ROLL_WITH[0]
-        """The attribute the statblock's attack, save and skill roll with (B steps it)."""
+        self._rolls_with: dict[tuple[int | None, str], str] = {}
+        """The attribute each foe's statblock attack, save and skill roll with, by (encounter,
+        combatant): B steps the selected foe's only; Brawl until the GM steps it."""
         self._finding: _Find | None = None
         """A jump by name being typed (/), on the line under the table."""
         self._acting: set[str] = set()
@@ -223,6 +224,15 @@ class CombatBase(_Floor):
         return combatant
 
     # --- helpers ------------------------------------------------------------------------------
+    def rolls_with(self, cid: str | None) -> str:
+        """The attribute that foe's statblock rolls with (B steps it)."""
+        return self._rolls_with.get((self.encounter_id, cid or ""), ROLL_WITH[0])
+
+    @property
+    def roll_with(self) -> str:
+        """The attribute the selected foe's statblock rolls with."""
+        return self.rolls_with(self.table.selected_id)
+
     def _selected(self) -> er.Combatant | None:
         enc = self.encounter
         cid = self.table.selected_id

@@ -268,9 +268,15 @@ class CombatPane(CombatRows):
         return text
 
     def action_roll_with(self) -> None:
-        """B: the statblock's next roll uses the next attribute (Brawl, Wit, Will)."""
-        self.roll_with = ROLL_WITH[(ROLL_WITH.index(self.roll_with) + 1) % len(ROLL_WITH)]
-        self._set_text("#combat-last", f"Statblock rolls with {self.roll_with.capitalize()}")
+        """B: the selected foe's statblock rolls with the next attribute (Brawl, Wit, Will);
+        every other foe keeps its own."""
+        cid = self.table.selected_id
+        if cid is None:
+            return
+        now = ROLL_WITH[(ROLL_WITH.index(self.roll_with) + 1) % len(ROLL_WITH)]
+        self._rolls_with[(self.encounter_id, cid)] = now
+        name = self._seen[cid].combatant.name if cid in self._seen else "The statblock"
+        self._set_text("#combat-last", f"{name} rolls with {now.capitalize()}")
         self._said_version = self.campaign.version
         self._follow_selection()
 

@@ -118,7 +118,7 @@ class CombatRows(CombatBase):
         if not enc.started:
             return f"{enc.name} · {model} · not started (alt+r starts)"
         cur = er.current_combatant(enc)
-        who = f"{cur.name}'s turn" if cur else "choose who acts (c)"
+        who = f"{cur.name}'s turn" if cur else order.nobody_acting
         acting = er.acting(enc)
         if len(acting) > 1:
             who += f" (its group of {len(acting)})"
@@ -132,6 +132,8 @@ class CombatRows(CombatBase):
         if due:
             parts.append(f"Morale check due (s): {', '.join(due)}")
         parts += self.rules.notes(self._doc, names)
+        if er.every_foe_out(enc):
+            parts.append("Every foe is down or fled: shift+alt+r ends the fight")
         if said := self._turn_order(enc).status(enc):
             parts.append(said)
         if not enc.combatants:
@@ -178,7 +180,7 @@ class CombatRows(CombatBase):
         if c.defeated and not self._out_word(c):
             # The word leads the Health cell, which never gives way: the Turn column does,
             # and a defeated row read like any other (issue 15).
-            text = f"defeated · {text}"
+            text = f"{'fled' if c.stats.get(fr.FLED) else 'defeated'} · {text}"
         return text
 
     def _row(self, pos: int, c: er.Combatant) -> Row:

@@ -219,6 +219,12 @@ class CombatScreen(CombatForms, PanelScreen):
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
 
+    def footer_words(self) -> dict[str, str]:
+        """The Footer's words, n's as the running turn order says it (AP rounds: Pass)."""
+        if self.encounter is None:
+            return self.FOOTER_WORDS
+        return {**self.FOOTER_WORDS, "combat.next_turn": self._turn_order(self.encounter).next_word}
+
     def footer_order(self) -> tuple[str, ...]:
         running = self.encounter is not None and self.encounter.started
         return self.FOOTER if running else self.SETUP_FOOTER

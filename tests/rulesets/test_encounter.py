@@ -614,7 +614,7 @@ def test_soh10_pass_spends_rest_and_round_refills() -> None:
     enc = ap_enc()
     start_ap_round(enc, {"fast": 7, "slow": 6})
     lines = pass_turn(enc, "fast")
-    assert "Fast spends 7 AP on passing (0 left)" in lines
+    assert "Fast passes: gives up the 7 AP left this round" in lines
     assert enc.get("fast").acted and cur(enc) == "Slow"
     with pytest.raises(EncounterError, match="no AP"):
         pass_turn(enc, "fast")
