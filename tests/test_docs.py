@@ -81,6 +81,10 @@ def test_every_shell_key_is_on_the_keys_page_with_its_default_key() -> None:
         for binding in group.bindings:
             if not binding.description:
                 continue  # a key that only explains itself (not listed by help either)
+            if binding.action.startswith("game("):
+                # A game's own key: the next test checks the five games'; a game another test
+                # registered (a broken toy) must not make this one fail.
+                continue
             assert binding.id in rows, f"docs/keys.md lacks {binding.id} ({binding.description})"
             assert shown(keys_of(binding, {})) in rows[binding.id], (
                 f"docs/keys.md gives {binding.id} {rows[binding.id]}, the app binds "
