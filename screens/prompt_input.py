@@ -16,8 +16,8 @@ class PromptInput(Input):
       that refuses the entry puts it back with :meth:`restore`.
     """
 
-    def _on_focus(self, event: events.Focus) -> None:
-        super()._on_focus(event)
+    def on_focus(self, event: events.Focus) -> None:
+        # Textual's Input handles Focus first (its cursor); this runs after it.
         # The Tableside app holds keys typed before this field had focus; other apps do not.
         ready = getattr(self.app, "type_ahead_ready", None)
         if ready is not None:

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from app.commands.dice import RollDice
 from app.queries import current_encounter
+from app.textual_compat import key_bindings
 from rulesets import dice
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
@@ -119,7 +120,7 @@ class TrayScreen(PanelScreen):
         check = self.check
         if check is None:
             return
-        keys = self._bindings.key_to_bindings
+        keys = key_bindings(self)
         for spec in check.inputs:
             if spec.press:
                 verb = "Type" if spec.kind == "typed" else "Next"

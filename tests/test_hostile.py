@@ -183,7 +183,7 @@ async def test_the_last_guard_removes_what_a_widget_draws_raw(
             await pilot.pause()
             app.notify(f"toast {HOSTILE}")
             await pilot.pause()
-            toasts = [n.message for n in app._notifications]
+            toasts = [n.message for n in app.notices]
     finally:
         app.campaign.store.close()
     written = "".join(recorded)
