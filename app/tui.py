@@ -14,7 +14,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.segment import Segment
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -31,7 +30,7 @@ from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
 from app.textual_compat import GameSafe
 from rulesets import guard
-from rulesets.text import has_hidden, visible, without_hidden
+from rulesets.text import visible
 from screens.panel import PANELS
 from widgets.footer import TablesideFooter
 
@@ -130,41 +129,6 @@ COLLECT_AFTER = 0.1
 on screen well within it (20 ms at 300 combatants), and a GM's next key rarely comes sooner.
 Not the frame itself: a change reaches the panel as a message, after the key is through, so
 Textual's after-refresh callbacks ran before the change was even drawn."""
-
-
-def _guard_the_terminal() -> None:
-    """Remove any control, bidi or zero-width character a widget still draws, at the last step.
-
-    Text from a save is made visible where it is shown (``rulesets.text.visible``: ESC shows as
-    ␛); this is the net under it, so a field that is missed cannot run an escape sequence.
-    It works on Textual's lines of text just before they become terminal output: the text
-    of each segment, never the styles and cursor moves Textual writes itself. The characters
-    removed take no cell, so nothing moves on screen.
-    """
-    from textual.strip import Strip
-
-    if getattr(Strip.render, "guarded", False):
-        return
-    render = Strip.render
-
-    def guarded(self: Strip, console: Any) -> str:
-        if self._render_cache is None:
-            segments = self._segments
-            if has_hidden("".join(text for text, _, control in segments if not control)):
-                self._segments = [
-                    Segment(without_hidden(text), style, control)
-                    if not control
-                    else Segment(text, style, control)
-                    for text, style, control in segments
-                ]
-        return render(self, console)
-
-    guarded.guarded = True  # type: ignore[attr-defined]
-    guarded.unguarded = render  # type: ignore[attr-defined]  # tests check the sources alone
-    Strip.render = guarded  # type: ignore[method-assign]
-
-
-_guard_the_terminal()
 
 
 css_cache.share_parses()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input
+
+from widgets.text_field import TextField
 
 
-class PromptInput(Input):
+class PromptInput(TextField):
     """An ``Input`` for prompts a GM types into fast (a paste, 15 ms a key).
 
     * Keys typed before it had focus were held by the app (``TYPE_AHEAD`` on the screen); on
