@@ -35,6 +35,8 @@ INTERNALS: tuple[tuple[str, str, str], ...] = (
     ("textual.screen", "Screen", "_invoke_later"),
     ("textual.screen", "Screen", "_compositor"),
     ("textual.screen", "Screen", "_compositor_refresh"),
+    ("textual.css.stylesheet", "Stylesheet", "_parse_rules"),
+    ("textual.css.stylesheet", "Stylesheet", "_variables"),
 )
 """Textual's private names used here."""
 
@@ -48,7 +50,11 @@ def missing_internals() -> list[str]:
         owner = getattr(importlib.import_module(module_name), class_name, None)
         if owner is None:
             missing.append(f"{module_name}.{class_name}")
-        elif attribute in ("_bindings", "_compositor"):
+        elif attribute == "_parse_rules":
+            found = getattr(owner, attribute, None)
+            if found is None or _parameters(found) != PARSE_RULES_PARAMETERS:
+                missing.append(f"{module_name}.{class_name}.{attribute}{PARSE_RULES_PARAMETERS}")
+        elif attribute in ("_bindings", "_compositor", "_variables"):
             # An instance attribute: set in the class's (or a base's) __init__.
             sources = "".join(
                 inspect.getsource(c.__dict__["__init__"])
@@ -65,6 +71,65 @@ def missing_internals() -> list[str]:
         elif not hasattr(owner, attribute):
             missing.append(f"{module_name}.{class_name}.{attribute}")
     return missing
+
+
+# --- one parse per stylesheet source ---------------------------------------------------------
+# Textual caches a stylesheet's parsed sources, but Stylesheet.reparse (a source added, a
+# theme change) parses them all again in a fresh Stylesheet with an empty cache, and a run
+# starts with none: docs/textual-workarounds.md. Textual offers no hook to supply parses.
+PARSE_RULES_PARAMETERS = ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope")
+"""``Stylesheet._parse_rules``'s parameters in the Textual releases tested."""
+
+ParseKey = tuple[Any, ...]
+
+
+def _parameters(function: object) -> tuple[str, ...]:
+    try:
+        return tuple(inspect.signature(function).parameters)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return ()
+
+
+def route_stylesheet_parses(
+    through: Callable[[ParseKey, Callable[[], Any]], Any],
+) -> Callable[[], None] | None:
+    """Every stylesheet source Textual parses goes through ``through(key, parse)``, which
+    returns the rules (``parse()`` parses as Textual would). The key is all a parse depends
+    on: the source's text, where it is from, its options and the theme's variables.
+
+    Returns what undoes it, or None when this Textual's Stylesheet is not the one tested
+    (the fallback: Textual parses as it always does)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse = getattr(Stylesheet, "_parse_rules", None)
+    if parse is None or _parameters(parse) != PARSE_RULES_PARAMETERS:
+        return None
+    seen: list[Any] = [None, None]
+
+    def parse_rules(
+        self: Stylesheet,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        def parsed() -> Any:
+            return parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+
+        variables = getattr(self, "_variables", None)
+        if not isinstance(variables, dict):
+            return parsed()
+        if seen[0] is not variables:  # a theme change sets a new dict: key it once
+            seen[:] = [variables, frozenset(variables.items())]
+        return through((css, read_from, is_default_rules, tie_breaker, scope, seen[1]), parsed)
+
+    def undo() -> None:
+        if Stylesheet.__dict__.get("_parse_rules") is parse_rules:
+            Stylesheet._parse_rules = parse  # type: ignore[method-assign]
+
+    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+    return undo
 
 
 # --- bindings added at run time -------------------------------------------------------------

@@ -131,9 +131,6 @@ Not the frame itself: a change reaches the panel as a message, after the key is 
 Textual's after-refresh callbacks ran before the change was even drawn."""
 
 
-css_cache.share_parses()
-
-
 NOTICES_KEPT = 100
 """Toasts :attr:`TablesideApp.notices` keeps (a session says a few dozen at most)."""
 
@@ -219,6 +216,9 @@ class TablesideApp(GameSafe, App[None]):
         self._ui_thread = threading.get_ident()
         self._collector_before: tuple[tuple[int, ...], bool] = (gc.get_threshold(), gc.isenabled())
         self._warmed = False
+        # Parsed CSS shared across Textual's reparses and kept for the next start, while the
+        # app runs (put back as Textual has it when it ends).
+        self._stop_sharing_parses = css_cache.share_parses()
 
     # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
     # Textual forwards a key to the focused widget and runs the app's bindings when it comes
@@ -346,6 +346,8 @@ class TablesideApp(GameSafe, App[None]):
     def on_unmount(self) -> None:
         with contextlib.suppress(ValueError):
             guard.listeners.remove(self._on_game_fault)
+        if self._stop_sharing_parses is not None:
+            self._stop_sharing_parses()
         # The collector as the app found it: the process may go on (a test, a script).
         thresholds, enabled = self._collector_before
         gc.unfreeze()
