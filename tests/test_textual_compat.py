@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 
 from app.textual_compat import binding_chain, key_bindings, missing_internals
 from tests.apphelpers import SIZE, demo_app
@@ -22,6 +22,22 @@ def test_without_the_internals_keys_added_at_run_time_go_nowhere() -> None:
         pass
 
     assert key_bindings(Bare()) == {}  # type: ignore[arg-type]
+
+
+def test_without_the_internals_help_lists_textuals_active_bindings() -> None:
+    class Node:
+        pass
+
+    class Shown:
+        def __init__(self, node: object, binding: Binding) -> None:
+            self.active_bindings = {"x": ActiveBinding(node, binding, True, "")}  # type: ignore[arg-type]
+
+    node: object = Node()
+    binding = Binding("x", "close", "Close")
+    chain = binding_chain(Shown(node, binding))  # type: ignore[arg-type]
+    assert len(chain) == 1
+    assert chain[0][0] is node
+    assert chain[0][1] == {"x": [binding]}
 
 
 async def test_the_binding_chain_has_the_panel_and_the_app(tmp_path: Path) -> None:
