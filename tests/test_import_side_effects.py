@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.apphelpers import SIZE, demo_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,3 +41,14 @@ async def test_the_app_puts_the_collector_back_when_it_ends(tmp_path: Path) -> N
     assert gc.get_threshold() == before
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+def test_the_command_that_opens_the_tui_puts_the_collector_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from app import cli
+
+    before = gc.get_threshold()
+    assert cli.main(["--where"]) == 0
+    assert gc.get_threshold() == before
+    assert capsys.readouterr().out
