@@ -18,8 +18,8 @@ class PromptInput(TextField):
     """
 
     def on_focus(self, event: events.Focus) -> None:
-        # Textual's Input handles Focus first (its cursor); this runs after it.
-        # The Tableside app holds keys typed before this field had focus; other apps do not.
+        # The Tableside app holds keys typed before this field had focus (other apps do not);
+        # it sends them with call_later, after Input's own handling of this Focus.
         ready = getattr(self.app, "type_ahead_ready", None)
         if ready is not None:
             ready(self)
