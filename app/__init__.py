@@ -1,15 +1,22 @@
-"""Tableside: the app shell, the campaign store, the one state path and the command line."""
+"""Tableside: the app shell, the campaign store, the one state path and the command line.
+
+Importing it changes nothing for the process: the command that opens the TUI raises the
+garbage collector's thresholds for its start-up (``app.cli.cmd_open``, ``app.launch.launch``)
+and puts them back; the app restores the collector as it found it when it ends (``app.tui``).
+The players' server and the other commands keep Python's own.
+"""
 
 import gc
 
 __version__ = "0.1.0"
 
 START_UP_THRESHOLDS = (100_000, 10, 10)
-"""The collector's thresholds until the first frame (the app restores Python's own then, and
-freezes what start-up built: app.tui). Start-up allocates some 90,000 objects that live all
-session (modules, classes, the widget tree) and makes almost no garbage: at Python's 700 the
-collector ran 140 times before the first frame and took 35 ms of it, traversing the same live
-objects again and again (issue 26)."""
+"""The collector's thresholds while the TUI starts (app.cli.cmd_open, app.launch; the app
+then stops the collector until its first frame and freezes what start-up built: app.tui).
+Start-up allocates some 90,000 objects that live all session (modules, classes, the widget
+tree) and makes almost no garbage: at Python's 700 the collector ran 140 times before the
+first frame and took 35 ms of it, traversing the same live objects again and again
+(issue 26)."""
 USUAL_THRESHOLDS = gc.get_threshold()
 """Python's own thresholds: once the app runs, it collects by them itself when the keys pause
 (app.tui.collect_due)."""
@@ -17,5 +24,3 @@ BACKSTOP_THRESHOLDS = (20_000, 10, 10)
 """The collector's own thresholds once the app runs: high enough that a keypress (a 300-
 combatant fight's `n` makes some 8,000 containers) finishes before it, low enough that a long
 burst with no key (an import, a night left open) is still collected as it goes."""
-
-gc.set_threshold(*START_UP_THRESHOLDS)

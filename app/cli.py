@@ -221,6 +221,23 @@ def _open_parser() -> Parser:
 
 
 def cmd_open(argv: Sequence[str]) -> int:
+    # Opening the TUI imports and builds objects that live all session and next to no
+    # garbage: the collector's usual thresholds would traverse them again and again. Raised
+    # for this command alone (not at import: the players' server keeps Python's own), and put
+    # back however it ends.
+    import gc
+
+    from app import START_UP_THRESHOLDS
+
+    before = gc.get_threshold()
+    gc.set_threshold(*START_UP_THRESHOLDS)
+    try:
+        return _open(argv)
+    finally:
+        gc.set_threshold(*before)
+
+
+def _open(argv: Sequence[str]) -> int:
     from app import paths
     from app.store import StoreError
     from rulesets import registry

@@ -14,7 +14,7 @@ file (not a link, at most 8 MB) this user owns and nobody else may write, checke
 through one open file, and only for the same Textual and Python (the format stamp);
 anything else about it (missing, damaged, another version) means parsing as Textual does.
 ``TABLESIDE_CACHE`` names another folder (the tests give each test its own).
-Recheck on a Textual upgrade (``Stylesheet._parse_rules``).
+How the parses are taken from Textual is app.textual_compat's (Textual has no hook for it).
 """
 
 from __future__ import annotations
@@ -92,40 +92,27 @@ def _read_cache() -> None:
         return
 
 
-def share_parses() -> None:
-    """Textual's stylesheets parse each source once per run, and the cache file's sources
-    not at all."""
-    from textual.css.stylesheet import Stylesheet
-
-    if getattr(Stylesheet._parse_rules, "shared", False):
-        return
-    parse: Callable[..., Any] = Stylesheet._parse_rules
-    seen: list[Any] = [None, None]
-
-    def parse_rules(
-        self: Stylesheet,
-        css: str,
-        read_from: Any,
-        is_default_rules: bool = False,
-        tie_breaker: int = 0,
-        scope: str = "",
-    ) -> Any:
-        variables = self._variables
-        if seen[0] is not variables:  # a theme change sets a new dict: key it once
-            seen[:] = [variables, frozenset(variables.items())]
-        key = (css, read_from, is_default_rules, tie_breaker, scope, seen[1])
+def parse_through(key: tuple[Hashable, ...], parse: Callable[[], Any]) -> Any:
+    """The rules of the source ``key`` names: this run's parse, the cache file's, or
+    ``parse()``'s."""
+    found = _shared.get(key)
+    if found is None and not _state["read"]:
+        _read_cache()
         found = _shared.get(key)
-        if found is None and not _state["read"]:
-            _read_cache()
-            found = _shared.get(key)
-        if found is None:
-            found = _shared[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
-            _state["parsed"] += 1
-        _used.add(key)
-        return found
+    if found is None:
+        found = _shared[key] = parse()
+        _state["parsed"] += 1
+    _used.add(key)
+    return found
 
-    parse_rules.shared = True  # type: ignore[attr-defined]
-    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+
+def share_parses() -> Callable[[], None] | None:
+    """Textual's stylesheets parse each source once per run, and the cache file's sources
+    not at all, until the returned function is called. None: this Textual is not one
+    tested (app.textual_compat); it parses as it always does, and nothing is cached."""
+    from app.textual_compat import route_stylesheet_parses
+
+    return route_stylesheet_parses(parse_through)
 
 
 def parses_to_save() -> Parses | None:
@@ -154,4 +141,11 @@ def save_parses(parses: Parses) -> None:
         return  # a read-only or full disk: the next start parses, as before
 
 
-__all__ = ["CACHE_FILE", "cache_folder", "parses_to_save", "save_parses", "share_parses"]
+__all__ = [
+    "CACHE_FILE",
+    "cache_folder",
+    "parse_through",
+    "parses_to_save",
+    "save_parses",
+    "share_parses",
+]

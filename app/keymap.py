@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
-from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
+from textual.keys import Keys, key_to_character
 
 from app.bounded import FileReadError, read_regular_file
 from app.paths import APP_NAME
@@ -94,10 +94,32 @@ def binding_groups(app_class: type) -> list[Group]:
     return groups
 
 
+_SPLIT_BY_BINDING = {",": "comma", " ": "space"}
+"""Characters Textual's Binding cannot be given alone (it splits on commas, strips spaces)."""
+
+
+def character_key(character: str) -> str:
+    """Textual's name for the key that types ``character`` (``?``: ``question_mark``)."""
+    if character in _SPLIT_BY_BINDING:
+        return _SPLIT_BY_BINDING[character]
+    return next(iter(Binding.make_bindings([Binding(character, "")]))).key
+
+
+def key_names(keys: str) -> list[str]:
+    """A comma-separated key list (``"u, ?, ctrl+z"``) as Textual names the keys, as a
+    Binding reads it: ``["u", "question_mark", "ctrl+z"]``; empty entries are dropped."""
+    names = []
+    for entry in keys.split(","):
+        key = entry.strip()
+        if key:
+            names.append(character_key(key) if len(key) == 1 else key)
+    return names
+
+
 def keys_of(binding: Binding, keymap: Mapping[str, str]) -> list[str]:
     """The keys a binding answers to once ``keymap`` is applied (Textual's long names)."""
     chosen = keymap.get(binding.id or "") or binding.key
-    return [k for k in _normalize_key_list(chosen).split(",") if k]
+    return key_names(chosen)
 
 
 # --- reading the file -------------------------------------------------------------------------
@@ -137,7 +159,7 @@ def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 _MODIFIERS = frozenset({"ctrl", "alt", "shift", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(
     {k.value.rpartition("+")[2] for k in Keys}
-    | {_character_to_key(chr(code)) for code in range(32, 127)}
+    | {character_key(chr(code)) for code in range(32, 127)}
     | {"enter"}
 )
 
@@ -194,14 +216,14 @@ def parse_keymap(text: str, path: Path, groups: list[Group]) -> dict[str, str]:
             raise _problem(
                 path, line, f"unknown binding id {binding_id!r} (tableside keys lists them)"
             )
-        chosen = _normalize_key_list(",".join(k.strip() for k in keys))
-        unknown = [k for k in chosen.split(",") if not is_key_name(k)]
+        chosen = key_names(",".join(k.strip() for k in keys))
+        unknown = [k for k in chosen if not is_key_name(k)]
         if unknown:
             raise _problem(
                 path, line, f"{binding_id}: {unknown[0]!r} is not a key (e.g. \"space\", \"f5\","
                 " \"ctrl+x\", \"]\")"
             )
-        keymap[binding_id] = chosen
+        keymap[binding_id] = ",".join(chosen)
     _check_clashes(keymap, groups, path, lines)
     return keymap
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from datetime import datetime
 from pathlib import Path
 
-from app import paths
+from app import START_UP_THRESHOLDS, paths
 from app.state import Campaign
 from app.store import CampaignStore, CorruptSave, atomic_write, newest_good_backup
 from rulesets import registry
@@ -54,15 +55,23 @@ def recover_from_backup(path: Path) -> Path:
 
 
 def launch(path: Path, *, ruleset: str = registry.DEFAULT, seed: int | None = None) -> int:
-    from app.tui import TablesideApp
-
-    campaign = open_campaign(path, ruleset=ruleset, seed=seed)
-    paths.remember_last(path)
-    app = TablesideApp(campaign, handle_signals=True)
+    # The TUI's imports and its opening build objects that live all session and next to no
+    # garbage: the collector's usual thresholds would traverse them again and again. Raised
+    # here, for the TUI alone, and put back however it ends.
+    before = gc.get_threshold()
+    gc.set_threshold(*START_UP_THRESHOLDS)
     try:
-        app.run()
+        from app.tui import TablesideApp
+
+        campaign = open_campaign(path, ruleset=ruleset, seed=seed)
+        paths.remember_last(path)
+        app = TablesideApp(campaign, handle_signals=True)
+        try:
+            app.run()
+        finally:
+            campaign.store.close()
     finally:
-        campaign.store.close()
+        gc.set_threshold(*before)
     # Textual sets 1 after an unhandled exception (it has printed the traceback): a crash
     # must not look like a clean exit to a script or a shell.
     return app.return_code or 0

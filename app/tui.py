@@ -9,11 +9,11 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.segment import Segment
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -28,9 +28,10 @@ from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
 from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
+from app.textual_compat import GameSafe
 from rulesets import guard
-from rulesets.text import has_hidden, visible, without_hidden
-from screens.panel import PANELS, GameSafe
+from rulesets.text import visible
+from screens.panel import PANELS
 from widgets.footer import TablesideFooter
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
@@ -92,7 +93,7 @@ def _settle_collector() -> None:
     loaded campaign, a 5,000-NPC library is ~10^6 objects, and the widget tree live as long as
     the app, so a full collection no longer lands on a keypress as a 30 ms pause), and the
     collector runs again, with its own thresholds only a backstop: the app collects when the
-    keys pause (:func:`collect_due`). (app/__init__ raised them for the imports; the app stops
+    keys pause (:func:`collect_due`). (app.launch raised them for the imports; the app stops
     it from its Load event: at 100,000 its first collection came just before the first whole
     frame and took 33 ms of it, issue 26.)"""
     gc.freeze()
@@ -130,42 +131,17 @@ Not the frame itself: a change reaches the panel as a message, after the key is 
 Textual's after-refresh callbacks ran before the change was even drawn."""
 
 
-def _guard_the_terminal() -> None:
-    """Remove any control, bidi or zero-width character a widget still draws, at the last step.
-
-    Text from a save is made visible where it is shown (``rulesets.text.visible``: ESC shows as
-    ␛); this is the net under it, so a field that is missed cannot run an escape sequence.
-    It works on Textual's lines of text just before they become terminal output: the text
-    of each segment, never the styles and cursor moves Textual writes itself. The characters
-    removed take no cell, so nothing moves on screen.
-    """
-    from textual.strip import Strip
-
-    if getattr(Strip.render, "guarded", False):
-        return
-    render = Strip.render
-
-    def guarded(self: Strip, console: Any) -> str:
-        if self._render_cache is None:
-            segments = self._segments
-            if has_hidden("".join(text for text, _, control in segments if not control)):
-                self._segments = [
-                    Segment(without_hidden(text), style, control)
-                    if not control
-                    else Segment(text, style, control)
-                    for text, style, control in segments
-                ]
-        return render(self, console)
-
-    guarded.guarded = True  # type: ignore[attr-defined]
-    guarded.unguarded = render  # type: ignore[attr-defined]  # tests check the sources alone
-    Strip.render = guarded  # type: ignore[method-assign]
+NOTICES_KEPT = 100
+"""Toasts :attr:`TablesideApp.notices` keeps (a session says a few dozen at most)."""
 
 
-_guard_the_terminal()
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One toast as the GM saw it (names from the save made visible)."""
 
-
-css_cache.share_parses()
+    message: str
+    title: str
+    severity: SeverityLevel
 
 
 class TablesideApp(GameSafe, App[None]):
@@ -234,8 +210,15 @@ class TablesideApp(GameSafe, App[None]):
         self._held_since = 0.0
         self._quit_unsaved = False
         self._faults_said: set[str] = set()
-        self._notified: list[str] = []
+        self.notices: list[Notice] = []
+        """What the app told the GM in toasts this session, oldest first (the newest
+        :data:`NOTICES_KEPT`): the app checks it before saying a thing twice, tests read it."""
+        self._ui_thread = threading.get_ident()
+        self._collector_before: tuple[tuple[int, ...], bool] = (gc.get_threshold(), gc.isenabled())
         self._warmed = False
+        # Parsed CSS shared across Textual's reparses and kept for the next start, while the
+        # app runs (put back as Textual has it when it ends).
+        self._stop_sharing_parses = css_cache.share_parses()
 
     # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
     # Textual forwards a key to the focused widget and runs the app's bindings when it comes
@@ -335,6 +318,10 @@ class TablesideApp(GameSafe, App[None]):
             self.run_worker(save, thread=True, group="css-cache", exit_on_error=False)
 
     def on_load(self) -> None:
+        # Textual runs the app's messages on this thread; the store's writer thread and the
+        # game guard's listeners hop to it with call_from_thread.
+        self._ui_thread = threading.get_ident()
+        self._collector_before = (gc.get_threshold(), gc.isenabled())
         # No collection until the first whole frame (_settle_collector): start-up makes
         # objects that live all session, and next to no garbage.
         gc.disable()
@@ -359,14 +346,20 @@ class TablesideApp(GameSafe, App[None]):
     def on_unmount(self) -> None:
         with contextlib.suppress(ValueError):
             guard.listeners.remove(self._on_game_fault)
-        if not gc.isenabled():  # ended before its first whole frame
-            _settle_collector()
+        if self._stop_sharing_parses is not None:
+            self._stop_sharing_parses()
+        # The collector as the app found it: the process may go on (a test, a script).
+        thresholds, enabled = self._collector_before
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+        if enabled:
+            gc.enable()
 
     # --- a game's hook that raised (rulesets.guard) ------------------------------------------------
     def _on_game_fault(self, fault: guard.GameHookError) -> None:
         """Said once a session per hook, after the key that met it: a refusal that already
         said it (a command rolled back, a form's message) is not said twice."""
-        if self._thread_id == threading.get_ident():
+        if self._ui_thread == threading.get_ident():
             self.call_later(self._say_fault, fault)
         else:
             self.call_from_thread(self._say_fault, fault)
@@ -390,7 +383,7 @@ class TablesideApp(GameSafe, App[None]):
         if fault.said or text in self._faults_said:
             return
         self._faults_said.add(text)
-        if any(text in said for said in self._notified):
+        if any(text in notice.message for notice in self.notices[-10:]):
             return
         self.notify(text, title="The game failed", severity="error", timeout=15, markup=False)
 
@@ -423,10 +416,11 @@ class TablesideApp(GameSafe, App[None]):
         markup: bool = True,
     ) -> None:
         # Toasts quote names, labels and file names from the save: made visible here, once.
-        self._notified = [*self._notified[-9:], message]
+        notice = Notice(visible(message), visible(title), severity)
+        self.notices = [*self.notices[-(NOTICES_KEPT - 1) :], notice]
         super().notify(
-            visible(message),
-            title=visible(title),
+            notice.message,
+            title=notice.title,
             severity=severity,
             timeout=timeout,
             markup=markup,
@@ -485,7 +479,7 @@ class TablesideApp(GameSafe, App[None]):
             if problem is None:
                 self.notify("Saved again: every change is on disk", markup=False)
 
-        if self._thread_id == threading.get_ident():
+        if self._ui_thread == threading.get_ident():
             show()
         else:
             self.call_from_thread(show)
@@ -516,7 +510,7 @@ class TablesideApp(GameSafe, App[None]):
             self._store_failed = True
             self.push_screen(StoreErrorScreen(str(exc)))
 
-        if self._thread_id == threading.get_ident():
+        if self._ui_thread == threading.get_ident():
             show()
         else:
             self.call_from_thread(show)

@@ -80,9 +80,10 @@ Bare().run(headless=True, size=(120, 36))
 """
 )
 
-# ``import app`` first, as ``tableside`` (app.cli) imports it before anything else.
+# ``import app`` first, as ``tableside`` (app.cli) imports it before anything else, and the
+# collector's start-up thresholds, as its TUI command (app.cli.cmd_open) sets them.
 TABLESIDE = (
-    "import app\n"
+    "import app, gc\ngc.set_threshold(*app.START_UP_THRESHOLDS)\n"
     + FIRST_FRAME
     + """
 import os

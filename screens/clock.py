@@ -80,6 +80,7 @@ class ClockScreen(ModalScreen[None]):
         """The app's clock keys work here too (a modal screen stops the app's own bindings),
         as the GM's keymap has them; the hint says which they are."""
         from app.keymap import keys_of
+        from app.textual_compat import key_bindings
 
         keymap = getattr(self.app, "keymap", {})
         hint = []
@@ -88,7 +89,7 @@ class ClockScreen(ModalScreen[None]):
                 continue
             keys = keys_of(binding, keymap)
             for key in keys:
-                self._bindings.key_to_bindings.setdefault(key, []).append(
+                key_bindings(self).setdefault(key, []).append(
                     Binding(key, f"app.{binding.action}", binding.description, show=False)
                 )
             if keys:

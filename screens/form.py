@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, Static
 
 from rulesets.table import Field
 from widgets.literal import literal
+from widgets.text_field import TextField
 
 __all__ = ["Field", "FieldError", "FormScreen", "clean"]
 
@@ -152,7 +153,7 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
                 suggest = spec.suggestions or spec.choices
                 with Horizontal(classes="form-row", id=f"row-{spec.key}"):
                     yield Label(literal(label), classes="form-label")
-                    yield Input(
+                    yield TextField(
                         value=spec.default,
                         id=f"field-{spec.key}",
                         password=spec.secret,

@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from app.textual_compat import binding_chain
 from rulesets.values import frozen
 
 
@@ -38,10 +39,10 @@ def key_rows(screen: Screen[object]) -> list[KeyRow]:
     app: App[object] = screen.app
     grouped: dict[tuple[bool, str], list[Binding]] = {}
     panel_keys: set[str] = set()
-    for node, bindings in screen._binding_chain:
+    for node, bindings in binding_chain(screen):
         if node is not screen and node is not app:
             continue  # a focused table's cursor keys are the widget's, not the panel's
-        for key, found in bindings.key_to_bindings.items():
+        for key, found in bindings.items():
             for binding in found:
                 if not binding.description or not _enabled(node, binding.action):
                     continue

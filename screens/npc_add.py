@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, Static
 
 from app.commands.npcs import HP_MODES, MAX_GROUP
 from widgets.literal import literal
+from widgets.text_field import TextField
 
 
 class AddToEncounterScreen(ModalScreen[tuple[int, str] | None]):
@@ -40,7 +41,7 @@ class AddToEncounterScreen(ModalScreen[tuple[int, str] | None]):
             title = literal(f"Add {self.npc_name} to {self.encounter_name}", style="bold")
             yield Static(title, id="npc-add-title")
             yield Label("How many? (enter adds, escape cancels)")
-            yield Input(
+            yield TextField(
                 "1",
                 id="npc-add-count",
                 type="integer",

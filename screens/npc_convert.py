@@ -23,6 +23,7 @@ from app.commands.npcs import beyond_table
 from rulesets import npc as npc_rules
 from rulesets.npc import CONVERTED_RANGE
 from widgets.literal import literal
+from widgets.text_field import TextField
 
 FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("wn-attack", "Attack", "WN attack bonus, e.g. 4", True),
@@ -67,7 +68,7 @@ class WithoutNumberForm(ModalScreen[npc_rules.WNConversion | None]):
             for field_id, label, placeholder, _ in FIELDS:
                 with Horizontal(classes="wn-row"):
                     yield Label(label, classes="wn-label")
-                    yield Input(
+                    yield TextField(
                         placeholder=placeholder,
                         id=field_id,
                         type="integer",

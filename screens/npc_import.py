@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from app.importing import Converted, convert_file
 from rulesets import npc as npc_rules
 from widgets.literal import clean, literal
+from widgets.text_field import TextField
 
 Preview = Converted
 """What a file converts to: its format, the conversions and the skipped (index, name, reason)."""
@@ -71,7 +72,7 @@ class NpcImportScreen(ModalScreen[Converted | None]):
                 Text("Import statblocks (Improved Initiative or 5e SRD JSON)", style="bold")
             )
             yield Label("File (enter reads it, then enter imports all; escape cancels)")
-            yield Input(self.start_path, placeholder="path to a .json file", id="npc-import-path")
+            yield TextField(self.start_path, placeholder="path to a .json file", id="npc-import-path")
             yield Static("", id="npc-import-status")
             yield DataTable(id="npc-import-preview", cursor_type="row", zebra_stripes=True)
             yield Static("", id="npc-import-skipped")

@@ -21,6 +21,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from widgets.literal import clean, literal
+from widgets.text_field import TextField
 
 SHOWN = 100
 """Matches listed at once; typing more narrows a larger library."""
@@ -71,7 +72,7 @@ class NpcPickScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="npc-pick-box"):
             yield Static(literal(self.title_text, style="bold"), id="npc-pick-title")
-            yield Input(placeholder="type part of a name or a concept", id="npc-pick-filter")
+            yield TextField(placeholder="type part of a name or a concept", id="npc-pick-filter")
             yield OptionList(id="npc-pick-list")
             yield Static("", id="npc-pick-count")
 

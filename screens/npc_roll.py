@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 from app.commands.npcs import RefreshEffort, RollKind, RollNpc, npc_block
 from widgets.footer import TablesideFooter
 from widgets.statblock import StatblockView
+from widgets.text_field import TextField
 
 if TYPE_CHECKING:
     from app.host import TableHost
@@ -66,7 +67,7 @@ class NpcRollScreen(ModalScreen[None]):
         with Vertical():
             yield StatblockView(id="npc-roll-statblock")
             yield Static("", id="npc-roll-attribute", markup=False)
-            yield Input(
+            yield TextField(
                 placeholder="target AC / DC (t; empty: none, skill DC 8 or 15)",
                 id="npc-roll-target",
                 type="integer",

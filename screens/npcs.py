@@ -44,6 +44,7 @@ from widgets.literal import literal
 from widgets.npc_attribute import AttributeField
 from widgets.npc_library import NpcLibrary
 from widgets.statblock import StatblockView
+from widgets.text_field import TextField
 
 ATTRIBUTE_IDS = ("npc-brawl", "npc-wit", "npc-will")
 
@@ -122,24 +123,24 @@ class NpcScreen(PanelScreen):
         with Horizontal(id="npc-body"):
             with Vertical(id="npc-left"):
                 yield Label("NPC library", classes="panel-title")
-                yield Input(placeholder="/ filter by name or concept", id="npc-filter")
+                yield TextField(placeholder="/ filter by name or concept", id="npc-filter")
                 yield NpcLibrary(id="npc-library")
                 yield StatblockView(id="npc-selected")
             with Vertical(id="npc-builder"):
                 yield Static("", id="npc-builder-title", markup=False)
                 with Horizontal(classes="npc-row"):
                     yield Label("Name", classes="npc-label")
-                    yield Input(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
+                    yield TextField(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
                 with Horizontal(classes="npc-row"):
                     yield Label("Concepts", classes="npc-label")
-                    yield Input(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
+                    yield TextField(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
                 low, high = CONVERTED_RANGE.start, CONVERTED_RANGE.stop - 1
                 yield AttributeField("Brawl", minimum=low, maximum=high, id="npc-brawl")
                 yield AttributeField("Wit", minimum=low, maximum=high, id="npc-wit")
                 yield AttributeField("Will", minimum=low, maximum=high, id="npc-will")
                 with Horizontal(classes="npc-row"):
                     yield Label("Quick HD", classes="npc-label")
-                    yield Input(
+                    yield TextField(
                         placeholder=HINTS["npc-hd"][0],
                         id="npc-hd",
                         type="integer",
@@ -147,7 +148,7 @@ class NpcScreen(PanelScreen):
                     )
                 with Horizontal(classes="npc-row"):
                     yield Label("Powers", classes="npc-label")
-                    yield Input(placeholder=HINTS["npc-powers"][0], id="npc-powers")
+                    yield TextField(placeholder=HINTS["npc-powers"][0], id="npc-powers")
                 yield StatblockView(id="npc-statblock")
 
     def on_mount(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -10,12 +9,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.message import Message
-from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets import Static
 
 from app.messages import CampaignChanged
+from app.textual_compat import GameSafe, key_bindings
 from rulesets import clock
 from rulesets.base import RuleError
 from rulesets.game import Game
@@ -78,45 +76,6 @@ def action_bindings(game: Game, panel: Panel) -> list[Binding]:
     ]
 
 
-class GameSafe:
-    """A message pump (the app, a panel) on which the open game's failure costs one message.
-
-    A panel asks the game for what it shows (a health line, a tag, a form) under a key, a
-    message, a callback or a repaint; Textual ends a message loop (the app's: the session) on
-    any exception a handler raises. Here an exception that is the game's (a hook that raised,
-    :mod:`rulesets.guard`, or the game's own code) is told to the GM once and the loop goes
-    on; anything else is raised as before. Private Textual API (``_dispatch_message``,
-    ``_invoke_later``): recheck on a Textual upgrade (tests/test_broken_games.py's sweep does).
-    """
-
-    def _game_failed(self, exc: Exception) -> bool:
-        pump = cast(MessagePump, self)
-        return cast("TableHost", pump.app).game_failed(exc)
-
-    def _game_safe(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[[], Any]:
-        async def guarded() -> None:
-            try:
-                result = callback(*args, **kwargs)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception as exc:
-                if not self._game_failed(exc):
-                    raise
-
-        return guarded
-
-    async def _dispatch_message(self, message: Message) -> None:
-        try:
-            await super()._dispatch_message(message)  # type: ignore[misc]
-        except Exception as exc:
-            if not self._game_failed(exc):
-                raise
-
-    def call_next(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        # A form's answer, after the current message: outside the message loop too.
-        super().call_next(self._game_safe(callback, *args, **kwargs))  # type: ignore[misc]
-
-
 class PanelScreen(GameSafe, Screen[None]):
     """A panel: subclasses compose their body and implement :meth:`refresh_data`.
 
@@ -148,11 +107,6 @@ class PanelScreen(GameSafe, Screen[None]):
     def tableside(self) -> TableHost:
         return cast("TableHost", self.app)
 
-    # What runs after a repaint (call_after_refresh: most redraws) runs outside the message
-    # loop: guarded as GameSafe guards the rest.
-    def _invoke_later(self, callback: Callable[[], Any], sender: MessagePump) -> None:
-        super()._invoke_later(self._game_safe(callback), sender)
-
     @property
     def campaign(self) -> Campaign:
         return self.tableside.campaign
@@ -163,7 +117,7 @@ class PanelScreen(GameSafe, Screen[None]):
 
     # --- the game's actions ----------------------------------------------------------------
     def _bind_game_actions(self) -> None:
-        keys = self._bindings.key_to_bindings
+        keys = key_bindings(self)
         # The panel's own keys win over a game's: a game action on one of them would sit
         # behind it unseen while help listed both (issue 25). It is left unbound and the GM told
         # once, naming the game, the action and what holds the key. (A game may take an App

@@ -35,6 +35,7 @@ from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.footer import GAME_KEYS
 from widgets.literal import literal
 from widgets.party_fields import field_rows, status_text
+from widgets.text_field import TextField
 
 
 class PartyScreen(PanelScreen):
@@ -77,7 +78,7 @@ class PartyScreen(PanelScreen):
         with Horizontal(id="party-body"):
             with Vertical(id="party-list"):
                 yield Label("Party", classes="panel-title")
-                yield Input(placeholder="filter by name (escape leaves)", id="party-filter")
+                yield TextField(placeholder="filter by name (escape leaves)", id="party-filter")
                 yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="party-time", markup=False)
             with Vertical(id="party-detail"):

@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from widgets.literal import literal
+from widgets.text_field import TextField
 
 _CSS = """
 {name} {{ align: center middle; }}
@@ -46,7 +47,7 @@ class PartyPrompt(ModalScreen[str | None]):
         with Vertical():
             yield Label(literal(self.question))
             yield Label("enter accepts, escape cancels", classes="hint")
-            yield Input(value=self.value, placeholder=self.placeholder, id="party-prompt-input")
+            yield TextField(value=self.value, placeholder=self.placeholder, id="party-prompt-input")
 
     @on(Input.Submitted, "#party-prompt-input")
     def _submit(self, event: Input.Submitted) -> None:

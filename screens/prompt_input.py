@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input
+
+from widgets.text_field import TextField
 
 
-class PromptInput(Input):
+class PromptInput(TextField):
     """An ``Input`` for prompts a GM types into fast (a paste, 15 ms a key).
 
     * Keys typed before it had focus were held by the app (``TYPE_AHEAD`` on the screen); on
@@ -16,9 +17,9 @@ class PromptInput(Input):
       that refuses the entry puts it back with :meth:`restore`.
     """
 
-    def _on_focus(self, event: events.Focus) -> None:
-        super()._on_focus(event)
-        # The Tableside app holds keys typed before this field had focus; other apps do not.
+    def on_focus(self, event: events.Focus) -> None:
+        # The Tableside app holds keys typed before this field had focus (other apps do not);
+        # it sends them with call_later, after Input's own handling of this Focus.
         ready = getattr(self.app, "type_ahead_ready", None)
         if ready is not None:
             ready(self)

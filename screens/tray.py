@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from app.commands.dice import RollDice
 from app.queries import current_encounter
+from app.textual_compat import key_bindings
 from rulesets import dice
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
@@ -42,6 +43,7 @@ from widgets.hand_view import card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
+from widgets.text_field import TextField
 
 
 class TrayScreen(PanelScreen):
@@ -106,7 +108,7 @@ class TrayScreen(PanelScreen):
                 with Vertical(id="cards-area"):
                     yield Static("", id="deck-status", markup=False)
                     yield OptionList(id="hand-cards")
-            yield Input(
+            yield TextField(
                 placeholder="dice expression: 4d6kh3, 2d20kl1+2, (1d6,1d10,1d8)kh1, 1d6e6",
                 id="dice-input",
                 max_length=dice.MAX_EXPRESSION_LENGTH,
@@ -119,7 +121,7 @@ class TrayScreen(PanelScreen):
         check = self.check
         if check is None:
             return
-        keys = self._bindings.key_to_bindings
+        keys = key_bindings(self)
         for spec in check.inputs:
             if spec.press:
                 verb = "Type" if spec.kind == "typed" else "Next"

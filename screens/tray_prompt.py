@@ -16,6 +16,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from widgets.text_field import TextField
+
 
 class TrayPrompt(ModalScreen[str | None]):
     """Ask for one line of text; enter gives it back (stripped), escape gives None.
@@ -54,7 +56,7 @@ class TrayPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.question, markup=False)
-            yield Input(
+            yield TextField(
                 self.initial,
                 placeholder=self.placeholder,
                 id="tray-prompt-input",

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from app.demo import write_demo
 from app.state import Campaign
 from app.store import CampaignStore
+from app.textual_compat import screen_lines
 from app.tui import TablesideApp
 from tests.conftest import FIXED_NOW
 from widgets.footer import TablesideFooter
@@ -33,8 +34,7 @@ def demo_app(folder: Path, game: str = "somnihil", seed: int = 3) -> TablesideAp
 
 def screen_text(app: TablesideApp) -> list[str]:
     """The top screen as the GM reads it: one string per terminal row (styles dropped)."""
-    update = app.screen._compositor.render_full_update()
-    return ["".join(segment.text for segment in strip) for strip in update.strips]
+    return list(screen_lines(app.screen))
 
 
 def footer_words(app: TablesideApp) -> set[str]:

@@ -210,7 +210,7 @@ def play(tmp_path: Path) -> Iterator[Any]:
 
 
 def _said(app: TablesideApp) -> str:
-    return "\n".join(str(n.message) for n in app._notifications)
+    return "\n".join(str(n.message) for n in app.notices)
 
 
 def _saved(app: TablesideApp) -> dict[str, Any]:
@@ -367,7 +367,7 @@ async def test_a_game_action_on_a_panels_own_key_is_left_unbound_and_said_once(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("4")
         await pilot.pause()
-        said = [str(n.message) for n in app._notifications if n.title == "The game's keys"]
+        said = [str(n.message) for n in app.notices if n.title == "The game's keys"]
         assert len(said) == 2 and all(s.startswith("Duel: its action ") for s in said), said
         assert "'Edit all' is not bound: 'e' is the Party panel's" in said[0] + said[1]
         assert "'Rally' is not bound: 'a' is the Party panel's 'Add PC'" in said[0] + said[1]
@@ -379,5 +379,5 @@ async def test_a_game_action_on_a_panels_own_key_is_left_unbound_and_said_once(
         assert "Rally" not in labels and "Edit all" not in labels and "Cheer" in labels
         await pilot.press("escape", "1", "4")  # a second visit says nothing more
         await pilot.pause()
-        assert len([n for n in app._notifications if n.title == "The game's keys"]) == 2
+        assert len([n for n in app.notices if n.title == "The game's keys"]) == 2
     app.campaign.store.close()

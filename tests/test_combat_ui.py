@@ -202,12 +202,12 @@ async def test_event_line_says_what_a_key_did_and_what_undo_undid(tmp_path: Path
         last = app.screen.query_one("#combat-last", Static)
         turn = title(app).split(" · ")[1]  # "<name>'s turn"
         assert str(last.render()) == f"› {turn}"
-        assert not any(turn in str(n.message) for n in app._notifications)  # a line, no toast
+        assert not any(turn in str(n.message) for n in app.notices)  # a line, no toast
         await pilot.press("u")
         await pilot.pause()
         # Issue 15: the undo itself is what happened, said on the line, not in a toast.
         assert str(last.render()) == "› Undid: Next turn"
-        assert not any("Undid" in str(n.message) for n in app._notifications)
+        assert not any("Undid" in str(n.message) for n in app.notices)
     app.campaign.store.close()
 
 

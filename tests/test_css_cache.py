@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from textual.css.stylesheet import Stylesheet
 
-import app.tui  # noqa: F401 - installs the shared parses, as the app does
 from app import css_cache
 from tests.apphelpers import SIZE, demo_app
 
@@ -22,7 +21,10 @@ CSS = "Label.-css-cache-test { color: red; padding: 1 2; }"
 def fresh_run() -> Iterator[None]:
     """This process's parses put aside, as if the app started now; put back afterwards."""
     shared, used, state = dict(css_cache._shared), set(css_cache._used), dict(css_cache._state)
+    stop = css_cache.share_parses()  # as the app does while it runs
+    assert stop is not None
     yield
+    stop()
     css_cache._shared.clear()
     css_cache._shared.update(shared)
     css_cache._used.clear()

@@ -178,7 +178,7 @@ async def test_undo_and_redo_from_the_palette_after_saving_stopped(tmp_path: Pat
             await pilot.press(*title, "enter")
             await pilot.pause(0.2)
         assert app.is_running and app.return_code is None
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in app.notices]
         assert messages.count("Saving has stopped; changes are not possible.") >= 2
     with contextlib.suppress(StoreError):
         app.campaign.store.close()
@@ -289,7 +289,7 @@ async def test_the_banner_shows_unsaved_and_ctrl_r_saves_again(
         await pilot.press("ctrl+r")
         await pilot.pause(0.3)
         assert not app.screen.query_one("#save-banner").has_class("-shown")
-        assert "Saved again: every change is on disk" in [n.message for n in app._notifications]
+        assert "Saved again: every change is on disk" in [n.message for n in app.notices]
     app.campaign.store.close()
     assert [e.get("total") for e in read_campaign(path)["log"].values()][-1] == 5
 
@@ -368,13 +368,13 @@ async def test_the_gm_is_warned_well_before_the_limit(
         app.apply(RollDice("1d6"))
         app.apply(RollDice("1d6"))
         await pilot.pause()
-        warnings = [n for n in app._notifications if n.title == "Large save"]
+        warnings = [n for n in app.notices if n.title == "Large save"]
         assert len(warnings) == 1 and "changes are refused" in warnings[0].message
     app.campaign.store.close()
     again = demo_app(tmp_path)  # opened already past the mark: told at once
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert [n for n in again._notifications if n.title == "Large save"]
+        assert [n for n in again.notices if n.title == "Large save"]
     again.campaign.store.close()
 
 

@@ -214,8 +214,9 @@ def snapshot(campaign: Campaign) -> Any:
 
 def typed_length(command: Any) -> int:
     """The longest text in the command: a refusal may quote it, but not amplify it."""
-    texts = [v for v in vars(command).values() if isinstance(v, str)]
-    texts += [a for v in vars(command).values() if isinstance(v, tuple) for a in v]
+    values = [getattr(command, f.name) for f in dataclasses.fields(command)]
+    texts = [v for v in values if isinstance(v, str)]
+    texts += [a for v in values if isinstance(v, tuple) for a in v]
     return max((len(t) for t in texts if isinstance(t, str)), default=0)
 
 

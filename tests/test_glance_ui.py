@@ -30,7 +30,7 @@ BOTH_SIZES = pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x
 
 
 def toasts(app: TablesideApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in app.notices]
 
 
 def event_line(app: TablesideApp, selector: str = "#event-line") -> str:

@@ -21,7 +21,6 @@ from typing import Any
 import orjson
 import pytest
 from textual.drivers.headless_driver import HeadlessDriver
-from textual.strip import Strip
 
 from app import cli
 from app.commands.dice import RollDice
@@ -110,11 +109,10 @@ def poisoned_app(tmp_path: Path, game: str) -> TablesideApp:
 
 @pytest.mark.parametrize("game", BUILT_IN)
 async def test_no_escape_from_a_save_reaches_the_terminal(
-    tmp_path: Path, game: str, recorded: list[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, game: str, recorded: list[str]
 ) -> None:
-    # Without the last guard (see the next tests): every place that shows save text must make
-    # it visible itself, so the GM sees the ␛ instead of nothing.
-    monkeypatch.setattr(Strip, "render", Strip.render.unguarded)  # type: ignore[attr-defined]
+    # Nothing patched in Textual: every place that shows save text makes it visible itself
+    # (the GM sees the ␛ instead of nothing), and a text field draws it without them.
     app = poisoned_app(tmp_path, game)
     try:
         await walk(app, edit=False)
@@ -133,7 +131,7 @@ async def test_nothing_raw_reaches_the_terminal_from_edit_fields_either(
     tmp_path: Path, game: str, recorded: list[str]
 ) -> None:
     """A text field being edited holds the text as it is (saving it must not change it), so
-    there the last guard is what keeps the terminal safe: as shipped, nothing raw goes out."""
+    there the field (widgets.text_field) draws it without the hidden characters."""
     app = poisoned_app(tmp_path, game)
     try:
         await walk(app, edit=True)
@@ -168,25 +166,44 @@ def test_no_escape_from_a_save_reaches_stdout(tmp_path: Path, game: str) -> None
         assert not leaks(err.decode()), err
 
 
-async def test_the_last_guard_removes_what_a_widget_draws_raw(
+async def test_a_text_field_draws_a_raw_value_safe_and_keeps_it_as_typed(
     tmp_path: Path, recorded: list[str]
 ) -> None:
-    """A widget that forgets :func:`visible` still cannot write an escape to the terminal."""
-    from textual.widgets import Static
-
+    """A field's value is the text as typed or as saved; what reaches the terminal has no
+    escape, and a toast says the text visibly."""
     from tests.apphelpers import demo_app
+    from widgets.text_field import TextField
 
     app = demo_app(tmp_path)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await app.screen.mount(Static(f"raw{HOSTILE}end", markup=False))
+            field = TextField(f"raw{HOSTILE}end")
+            await app.screen.mount(field)
             await pilot.pause()
             app.notify(f"toast {HOSTILE}")
             await pilot.pause()
-            toasts = [n.message for n in app._notifications]
+            toasts = [n.message for n in app.notices]
+            assert field.value == f"raw{HOSTILE}end"
     finally:
         app.campaign.store.close()
     written = "".join(recorded)
-    assert "raw]52;c;UFdORUQ=\\]2;PWN\\]0;PWN[2J31m0;PWNRTLisozwend" in written
+    assert "raw]52;c;UFdO" in written
     assert toasts == [f"toast {visible(HOSTILE)}"]
     assert not leaks(written)
+
+
+def test_every_text_field_of_the_app_is_a_safe_one() -> None:
+    """A plain ``Input`` would draw a saved name's escapes raw: the screens and widgets build
+    their fields from widgets.text_field."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+    raw = [
+        f"{path.relative_to(root)}:{node.lineno}"
+        for folder in ("app", "screens", "widgets")
+        for path in sorted((root / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", "")) in ("Input", "TextArea")
+    ]
+    assert raw == []

@@ -90,7 +90,7 @@ async def test_a_bad_keymap_is_one_line_naming_file_and_line_and_defaults_stay(
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in app.notices]
         problems = [m for m in said if "Keymap" in m]
         assert len(problems) == 1 and "\n" not in problems[0]
         assert f"{keys_file} line {line}:" in problems[0] and reason in problems[0]
@@ -204,7 +204,7 @@ async def test_the_tui_starts_with_the_default_keys_when_the_keymap_is_a_fifo(
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        problems = [str(n.message) for n in app._notifications if "Keymap" in str(n.message)]
+        problems = [str(n.message) for n in app.notices if "Keymap" in str(n.message)]
         assert problems == [f"Keymap {keys_file}: is not a regular file (a device, pipe or socket)"
                             "; the default keys are used"]
     app.campaign.store.close()

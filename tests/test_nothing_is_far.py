@@ -385,7 +385,7 @@ async def test_asp03_after_a_reroll_the_player_keeps_either_and_no_form_opens_to
         await pilot.press("v")  # Rowan has spent his fate point on this roll: said at once
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in app.notices]
         assert any("already spent a Fate Point on this roll" in m for m in said), said
     app.campaign.store.close()
 
@@ -528,7 +528,7 @@ async def test_A_on_a_pc_with_no_foe_acting_says_why_instead_of_nothing(tmp_path
         await pilot.pause()
         await pilot.press("A")
         await pilot.pause()
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in app.notices]
         assert said[-1] == (
             "Rowan Pike has no statblock to attack with: A attacks with a foe's statblock; "
             "select a foe, or let one act"

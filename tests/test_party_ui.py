@@ -96,7 +96,7 @@ async def test_som10_third_protocol_refused_by_keys(tmp_path: Path) -> None:
         await pilot.press("n", *"Bend", "tab", *"Timing", "enter")
         await pilot.pause()
         assert len(saved_party(app)[0]["lists"]["spells"]) == 3
-        assert "at most two Protocols" in " ".join(str(n.message) for n in app._notifications)
+        assert "at most two Protocols" in " ".join(str(n.message) for n in app.notices)
     app.campaign.store.close()
 
 
@@ -235,7 +235,7 @@ async def test_nem13_rank_up_and_award_xp_by_keys(tmp_path: Path) -> None:
         await pilot.press("r")  # not an attribute or skill: refused, nothing spent
         await pilot.pause()
         assert "Highlight an attribute or a skill" in " ".join(
-            str(n.message) for n in app._notifications
+            str(n.message) for n in app.notices
         )
         await goto_field(pilot, app, "skill:Brawling")
         await pilot.press("r")
@@ -278,7 +278,7 @@ async def test_asp07_asp08_heal_consequence_and_level_up_by_keys(tmp_path: Path)
         await pilot.press("h")  # no consequence highlighted: refused with a message
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
-        assert "Highlight a consequence" in " ".join(str(n.message) for n in app._notifications)
+        assert "Highlight a consequence" in " ".join(str(n.message) for n in app.notices)
         doc = app.campaign.doc("party", 1)
         assert doc is not None
         doc["lists"]["consequences"].append({"name": "Broken arm", "received": "2024-03-01"})
@@ -374,6 +374,6 @@ async def test_e_on_a_list_entry_retypes_it_and_a_held_card_is_not_retyped(
         assert agnes is not None and [c["name"] for c in agnes["lists"]["major_arcana"]] == [
             "The Star"
         ]
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in app.notices]
         assert any("The Star is a card of the Major Arcana" in m for m in said), said
     app.campaign.store.close()

@@ -136,7 +136,7 @@ async def test_effort_runs_out_for_one_goblin_only_and_F_gives_it_back(tmp_path:
         await pilot.press("E")  # none left: refused, nothing logged
         await pilot.pause()
         assert len(app.campaign.log_entries()) == rolls
-        assert any("no Effort left" in str(n.message) for n in app._notifications)
+        assert any("no Effort left" in str(n.message) for n in app.notices)
         await select(pilot, app, "Goblin 3")
         await pilot.press("E")
         await pilot.pause()

@@ -267,9 +267,7 @@ def check_decks(game_id: str, path: Path) -> None:
 def check_action_keys(game_id: str) -> None:
     """No two actions of a panel share a key, and none takes a key its panel binds itself
     (it would be left unbound in play), nor a key of a tray check's inputs."""
-    from textual.keys import _normalize_key_list
-
-    from app.keymap import binding_groups
+    from app.keymap import binding_groups, key_names
     from app.tui import TablesideApp
 
     game = registry.game(game_id)
@@ -283,9 +281,9 @@ def check_action_keys(game_id: str) -> None:
             k
             for b in group.bindings
             if not b.action.startswith("game(")
-            for k in _normalize_key_list(b.key).split(",")
+            for k in key_names(b.key)
         }
-        for key in _normalize_key_list(action.key).split(","):
+        for key in key_names(action.key):
             where = f"{game_id}: the {action.panel} action {action.label!r} on {key!r}"
             assert key not in own, f"{where}: the panel binds that key itself"
             if action.panel == "tray":
