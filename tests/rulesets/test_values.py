@@ -76,3 +76,36 @@ def test_every_subclass_of_a_value_is_a_value_too() -> None:
         and not issubclass(cls, BaseException)
     ]
     assert loose == []
+
+
+def _zero_argument_supers() -> list[str]:
+    """Every ``super()`` without arguments inside a ``@frozen`` class of the project's code."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    found: list[str] = []
+    for folder in ("app", "rulesets", "screens", "widgets"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                if not any(isinstance(d, ast.Name) and d.id == "frozen" for d in node.decorator_list):
+                    continue
+                for call in ast.walk(node):
+                    if (
+                        isinstance(call, ast.Call)
+                        and isinstance(call.func, ast.Name)
+                        and call.func.id == "super"
+                        and not call.args
+                    ):
+                        found.append(f"{path.relative_to(root)}:{call.lineno} {node.name}")
+    return found
+
+
+def test_no_frozen_value_calls_super_without_its_arguments() -> None:
+    """A slotted dataclass is a new class made from the one written, so a bare ``super()`` in
+    its methods names the class that was thrown away and raises TypeError when it runs (a
+    command's ``run`` only fails once a GM presses its key)."""
+    assert _zero_argument_supers() == []
