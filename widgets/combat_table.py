@@ -1,9 +1,8 @@
 """The tracker's combatant table: a virtual view that repaints only the lines that changed.
 
-A GM presses ``n`` or ``t`` and expects the table to answer at once even with 300 combatants.
-Textual's DataTable drops its whole render cache on any cell update and re-renders every
-visible cell, so this is a Line API widget instead: :meth:`CombatTable.show` compares each new
-row with the one on screen, forgets the cached line of the rows that differ and refreshes just
+A GM presses ``n`` or ``t`` and expects the table to answer at once even with 300 combatants,
+so this is a :class:`~widgets.line_table.LineTable`: :meth:`CombatTable.show` compares each new
+row with the one on screen, measures and forgets only the rows that differ and refreshes just
 those lines. Only the rows in view are ever rendered, each once until it changes.
 
 Rows are addressed by position (the turn order), so moving a combatant up the order repaints
@@ -12,24 +11,16 @@ two lines, not three hundred. The header stays pinned while the rows scroll unde
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import ClassVar
 
 from rich.cells import cell_len, chop_cells, set_cell_size
-from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.geometry import Size
-from textual.message import Message
-from textual.strip import Strip
 
-from widgets.cursor_list import CursorList
+from widgets.line_table import PAD, Cell, LineTable
 from widgets.literal import clean
 
-Cell = tuple[str, str]
-"""The plain text of a cell and its Rich style; text is shown as is, never as markup."""
 Row = tuple[Cell, ...]
 
 COLUMNS: tuple[str, ...] = ("", "#", "Init", "Name", "Health", "Conditions", "Turn")
@@ -49,8 +40,6 @@ WORD = 12
 """The longest word a column keeps whole when it narrows; a longer one is broken."""
 CELL_LINES = 3
 """Lines one cell may take; the rest is cut with … (the detail line has it whole)."""
-PAD = 1
-"""Blank cells either side of every column, as in a DataTable."""
 LIMIT = 500
 """Longest cell shown; the screen caps names far below this."""
 
@@ -124,97 +113,47 @@ def fit_widths(
     return widths
 
 
-STYLE_NAMES = ("combat-table--header", "combat-table--even-row", "combat-table--cursor")
-
-
-@lru_cache(maxsize=256)
-def _style(spec: str) -> Style:
-    """Rows name their styles as strings; parsing one is slow enough to matter per line."""
-    return Style.parse(spec) if spec else Style.null()
-
-
-class CombatTable(CursorList):
+class CombatTable(LineTable[str]):
     """Combatants in turn order, fed whole rows, repainted line by line."""
 
-    DEFAULT_CSS = """
-    CombatTable {
-        background: $surface;
-        color: $foreground;
-        & > .combat-table--header { text-style: bold; background: $panel; color: $foreground; }
-        & > .combat-table--even-row { background: $surface-lighten-1 50%; }
-        &:dark > .combat-table--even-row { background: $surface-darken-1 40%; }
-        & > .combat-table--cursor {
-            background: $block-cursor-blurred-background;
-            color: $block-cursor-blurred-foreground;
-            text-style: $block-cursor-blurred-text-style;
-        }
-        &:focus > .combat-table--cursor {
-            background: $block-cursor-background;
-            color: $block-cursor-foreground;
-            text-style: $block-cursor-text-style;
-        }
-    }
-    """
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
-
-    class Selected(Message):
+    class Selected(LineTable.Selected):
         """The GM pressed enter or clicked on a combatant."""
 
-        def __init__(self, table: CombatTable, combatant_id: str) -> None:
-            super().__init__()
-            self.table = table
-            self.combatant_id = combatant_id
-
         @property
-        def control(self) -> CombatTable:
-            return self.table
+        def combatant_id(self) -> str:
+            return str(self.row_id)
 
-    class CursorMoved(Message):
+    class CursorMoved(LineTable.CursorMoved):
         """The selection (or the columns a narrow table leaves out) changed: the detail
         line under the table reads :meth:`CombatTable.detail` again."""
-
-        def __init__(self, table: CombatTable) -> None:
-            super().__init__()
-            self.table = table
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._shown: list[Row] = []
-        self.ids: list[str] = []
-        """Combatant id of each row, in order."""
         self._natural: list[int] = [cell_len(c) for c in COLUMNS]
         """Each column as wide as its widest cell (and its header)."""
         self._floors: list[int] = list(self._natural)
         """How narrow each column may get: its header or its longest word."""
-        self._widths: list[int] = list(self._natural)
-        """Each column as shown (see :func:`fit_widths`)."""
-        self._header: Strip | None = None
+        self._widths = list(self._natural)
         self._columns = COLUMNS
-        self._hidden: frozenset[int] = frozenset()
-        """Columns left out because the table is too narrow (see :data:`GIVE_WAY`)."""
-        self._heights: list[int] = []
-        """Lines each row takes (a long cell wraps in its own row)."""
-        self._tops: list[int] = []
-        """Each row's first line under the header (empty: every row is one line)."""
         self._cut: set[int] = set()
         """Rows with a cell cut short (the detail line reads it whole when selected)."""
         self._measured: dict[Row, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         """Each row shown: its cells' widths and longest words (a keypress changes a row or two
         of three hundred, and measuring every cell again was most of :meth:`show`)."""
-        self._styles: dict[str, Style] = {}
-        self._restyled = True
-        """Styles may have changed since they were last read (see :meth:`_check_styles`)."""
+
+    # --- what the base asks ----------------------------------------------------------------------
+    def header_cells(self) -> Sequence[str]:
+        return self._columns
+
+    def cells(self, row: int) -> Sequence[Cell]:
+        return self._shown[row]
+
+    def cell_lines(self, text: str, width: int) -> tuple[str, ...]:
+        # Control codes are made visible, so an ESC in a name can never reach the terminal.
+        return wrap_cell(text, width)[0]
 
     # --- feeding -------------------------------------------------------------------------------
-    @property
-    def row_count(self) -> int:
-        return len(self._shown)
-
-    def get_row_at(self, row: int) -> list[Text]:
-        """The cells of a row as Rich Text (what a test or a screen reader would read)."""
-        return [Text(text, style=style) for text, style in self._shown[row]]
-
     def show(self, ids: list[str], rows: list[Row], init_label: str = "Init") -> None:
         """Display these rows, re-rendering only the lines whose row differs from before.
 
@@ -271,36 +210,6 @@ class CombatTable(CursorList):
             self._cut.discard(y)
         return height
 
-    def _set_height(self, y: int, height: int) -> None:
-        if not self._heights:
-            if height == 1:
-                return
-            self._heights = [1] * len(self._shown)
-        self._heights[y] = height
-
-    def _place_rows(self) -> None:
-        """Each row's first line, from the heights (none kept when every row is one line)."""
-        if not self._heights or all(h == 1 for h in self._heights):
-            self._heights, self._tops = [], []
-            return
-        tops, y = [], 0
-        for height in self._heights:
-            tops.append(y)
-            y += height
-        self._tops = tops
-
-    def row_top(self, row: int) -> int:
-        return self._tops[row] if self._tops and row < len(self._tops) else row
-
-    def row_height(self, row: int) -> int:
-        return self._heights[row] if self._heights and row < len(self._heights) else 1
-
-    def row_at(self, line: int) -> int:
-        return bisect_right(self._tops, line) - 1 if self._tops else line
-
-    def _body_lines(self) -> int:
-        return self._tops[-1] + self._heights[-1] if self._tops else len(self._shown)
-
     def _relayout(self) -> None:
         """Fit the columns to the width (narrowing the :data:`FLEX` ones, and only where even
         their narrowest does not fit leaving columns out by :data:`GIVE_WAY`), measure every
@@ -313,20 +222,18 @@ class CombatTable(CursorList):
             if room <= 0 or needed <= room:
                 break
             hidden.add(column)
-        self._hidden = frozenset(hidden)
-        self._widths = fit_widths(self._natural, self._floors, room, self._hidden)
+        width = self.set_columns(
+            fit_widths(self._natural, self._floors, room, frozenset(hidden)), frozenset(hidden)
+        )
         self._cut = set()
         self._heights = []
         for y in range(len(self._shown)):
             self._set_height(y, self._measure_row(y))
         self._place_rows()
-        self._lines.clear()
-        self._header = None
-        width = sum(w + 2 * PAD for x, w in enumerate(self._widths) if x not in self._hidden)
         # A table narrower than its room scrolls nowhere: held at the room's width (less the
         # vertical scrollbar's, shown or not), a column growing by a cell as the turn moves
         # changes nothing outside the table, where a new virtual width laid the whole screen
-        # out again (issue 26).
+        # out again.
         inside = room - self.styles.scrollbar_size_vertical
         self.virtual_size = Size(max(width, inside), self._body_lines() + 1)
         self.refresh()
@@ -358,126 +265,6 @@ class CombatTable(CursorList):
         return " · ".join(said)
 
     @property
-    def selected_id(self) -> str | None:
-        """The combatant under the cursor (the GM's selection), or None."""
-        if not self.ids or not 0 <= self.cursor_row < len(self.ids):
-            return None
-        return self.ids[self.cursor_row]
-
-    def select_id(self, combatant_id: str) -> None:
-        if combatant_id in self.ids:
-            self.move_cursor(row=self.ids.index(combatant_id))
-
-    @property
     def gives_way(self) -> bool:
         """Some columns are left out or a cell is cut short (the detail line reads them)."""
         return bool(self._hidden or self._cut)
-
-    def _cursor_moved(self) -> None:
-        # Always: whoever follows the selection (the detail line, the statblock pane, the game's
-        # keys on offer) reads it again.
-        self.post_message(self.CursorMoved(self))
-
-    def action_select(self) -> None:
-        if (cid := self.selected_id) is not None:
-            self.post_message(self.Selected(self, cid))
-
-    # --- rendering -----------------------------------------------------------------------------
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._restyled = True
-
-    def on_focus(self) -> None:
-        self._restyled = True
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._restyled = True
-        self.refresh()
-
-    def _check_styles(self) -> None:
-        """After a theme, focus or class change, forget only the lines whose style changed.
-
-        Closing a prompt gives the focus back, which restyles the cursor: one line, not the
-        thirty in view (so the table has no focus tint of its own, unlike a DataTable).
-        """
-        self._restyled = False
-        old = self._styles
-        new = {name: self.get_component_rich_style(name, partial=True) for name in STYLE_NAMES}
-        new[""] = self.rich_style
-        self._styles = new
-        changed = {name for name in new if old.get(name) != new[name]}
-        if changed & {"", "combat-table--even-row"}:
-            self._lines.clear()
-            self._header = None
-            return
-        if "combat-table--header" in changed:
-            self._header = None
-        if "combat-table--cursor" in changed:
-            self._lines.pop(self.cursor_row, None)
-
-    def _component(self, name: str) -> Style:
-        if self._restyled:
-            self._check_styles()
-        return self._styles[name]
-
-    def _base(self) -> Style:
-        # Widget.rich_style walks every ancestor; per line that is most of the render cost.
-        return self._component("")
-
-    def _render_cells(
-        self, cells: tuple[Cell, ...], base: Style, over: Style | None
-    ) -> tuple[Strip, ...]:
-        """A row's lines: each cell wrapped to its column, the shorter ones padded below."""
-        pad = " " * PAD
-        hidden = self._hidden
-        shown: list[tuple[tuple[str, ...], int, Style]] = []
-        for x, ((text, spec), width) in enumerate(zip(cells, self._widths, strict=True)):
-            if x in hidden:
-                continue
-            style = base + _style(spec)
-            if over is not None:
-                style += over
-            # Control codes are made visible, so an ESC in a name can never reach the terminal.
-            shown.append((wrap_cell(text, width)[0], width, style))
-        height = max((len(lines) for lines, _, _ in shown), default=1)
-        strips = []
-        for k in range(height):
-            segments = [
-                Segment(pad + set_cell_size(lines[k] if k < len(lines) else "", width) + pad, style)
-                for lines, width, style in shown
-            ]
-            strips.append(Strip(segments))
-        return tuple(strips)
-
-    def _row_strips(self, row: int) -> tuple[Strip, ...]:
-        strips = self._lines.get(row)
-        if strips is None:
-            base = self._base()
-            if row % 2:
-                base += self._component("combat-table--even-row")
-            over = self._component("combat-table--cursor") if row == self.cursor_row else None
-            strips = self._render_cells(self._shown[row], base, over)
-            self._lines[row] = strips
-        return strips
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.size.width
-        base = self._base()
-        if y == 0:
-            if self._header is None:
-                header = self._component("combat-table--header")
-                self._header = self._render_cells(
-                    tuple((c, "") for c in self._columns), base + header, None
-                )[0]
-            return self._header.crop_extend(scroll_x, scroll_x + width, base)
-        line = scroll_y + y - 1
-        row = self.row_at(line)
-        if not 0 <= row < len(self._shown):
-            return Strip.blank(width, base)
-        strips = self._row_strips(row)
-        part = line - self.row_top(row)
-        if not 0 <= part < len(strips):
-            return Strip.blank(width, base)
-        return strips[part].crop_extend(scroll_x, scroll_x + width, base)
