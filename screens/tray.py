@@ -17,6 +17,7 @@ its reason under the setup.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -24,15 +25,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from app.commands.dice import RollDice
 from app.queries import current_encounter
-from rulesets import dice
+from app.slow_hooks import Work
+from rulesets import dice, guard
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
 from rulesets.decks import DeckError, DeckState, read_deck
+from rulesets.guard import GameHookError, WrongValue, one_line
 from rulesets.table import Action, Context
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
@@ -42,6 +46,27 @@ from widgets.hand_view import card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
+
+ODDS_LIMIT = 10.0
+"""Seconds a game's odds hook may take before the tray says it is the game's fault."""
+WORKING = "working out the odds…"
+
+
+class OddsReady(Message):
+    """A slow odds hook is done (posted from its thread)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+def _bands(work: Work[Mapping[str, Fraction]]) -> dict[str, Any]:
+    """A finished hook's odds; its failure raised as the refusal the setup shows."""
+    if work.error is not None:
+        if isinstance(work.error, ValueError):
+            raise work.error
+        raise RuleError(f"The odds failed ({one_line(work.error)})")
+    return dict(work.value or {})
 
 
 class TrayScreen(PanelScreen):
@@ -78,6 +103,8 @@ class TrayScreen(PanelScreen):
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
         """The encounter turn who-rolls last followed (a new turn moves it again)."""
+        self._odds_work: dict[str, Work[Mapping[str, Fraction]]] = {}
+        """Odds a slow hook is still working out (or gave up on), by the setup they are for."""
         self._preset: tuple[int | None, Preset | None] = (None, None)
         """The game's preset last applied (roller, what): applied again only when it changes,
         so a GM's own change to the setup stands."""
@@ -339,7 +366,9 @@ class TrayScreen(PanelScreen):
         self._legend = Text(legend, style="dim")
         self.query_one("#check-legend", Static).update(self._legend)
         self.query_one("#last-result", Static).update(self.last_result)
-        self.query_one(OddsChart).show(odds_title, bands)
+        working = odds_title == WORKING
+        title = (check.name if check else "") if working else odds_title
+        self.query_one(OddsChart).show(title, bands, WORKING if working else "")
         if self.has_cards:
             self._show_cards()
         self.refresh_bindings()
@@ -371,10 +400,13 @@ class TrayScreen(PanelScreen):
         text.append("\n")
         try:
             spec = self.spec()
-            bands = dict(spec.odds())
+            bands = self._odds(spec)
         except (RuleError, ValueError) as exc:
             text.append(str(exc), style="red")
             return text, "", {}
+        if bands is None:
+            text.append(spec.summary, style="bold")
+            return text, WORKING, {}
         text.append(spec.summary, style="bold")
         preset = self._preset[1]
         if preset is not None and preset.why:
@@ -382,6 +414,41 @@ class TrayScreen(PanelScreen):
         for note in spec.notes:
             text.append(f"\n{note}", style="dim")
         return text, spec.title() or check.name, bands
+
+    def _odds(self, spec: CheckSpec) -> dict[str, Any] | None:
+        """The check's odds, worked out off the UI thread (:mod:`app.slow_hooks`): None while
+        a slow hook works; a hook past :data:`ODDS_LIMIT` is refused as the game's fault."""
+        key = repr((self.check.id if self.check else "", self.who, sorted(self.values.items())))
+        work = self._odds_work.get(key)
+        if work is None:
+            work = Work(spec.odds, lambda: self._odds_ready(key))
+            if work.wait():
+                return _bands(work)
+            hook = str(getattr(spec.odds, "__tableside_hook__", "odds"))
+            self._odds_work = {k: w for k, w in self._odds_work.items() if not w.done.is_set()}
+            self._odds_work[key] = work
+            self.set_timer(ODDS_LIMIT, lambda: self._odds_too_slow(key, hook))
+        if work.timed_out or work.done.is_set():
+            return _bands(work)
+        return None
+
+    def _odds_too_slow(self, key: str, hook: str) -> None:
+        work = self._odds_work.get(key)
+        if work is None or work.done.is_set():
+            return
+        work.timed_out = True
+        work.error = GameHookError(
+            self.game.name, hook, WrongValue(f"took longer than {ODDS_LIMIT:g} s")
+        )
+        guard.report(work.error)
+        self._show()
+
+    def _odds_ready(self, key: str) -> None:
+        self.post_message(OddsReady(key))  # thread-safe: the hook's thread says it is done
+
+    def on_odds_ready(self, message: OddsReady) -> None:
+        if message.key in self._odds_work:
+            self._show()
 
     def _show_cards(self) -> None:
         table = self.game.checks.cards
