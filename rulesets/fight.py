@@ -238,6 +238,8 @@ class Fight:
         a statblock whatever its game made of it (limbs, a stress track, a vitality pool), a
         foe or an ally fighting on the party's side; a PC never."""
         kind = health_kind(c)
+        if not self.rules.morale:
+            return False
         if kind == "hp":
             return True
         if kind != "foe":
@@ -518,8 +520,16 @@ class FightRules:
     the fight (its statblock's attack and save from the tracker); ("", "") for none."""
     fight_start: Callable[[Tx, int], list[str]] | None = None
     """What the game does as a fight starts, once round 1 has begun: ``fight_start(tx,
-    encounter_id)`` with the campaign's transaction; returns the log lines (Shadows deals the
-    combat hands, SOH-11, so a foe can play a card at once)."""
+    encounter_id)`` with the campaign's transaction, the encounter saved as started; what it
+    writes to it stands. Returns the log lines (Shadows deals the combat hands, SOH-11, so a
+    foe can play a card at once)."""
+    fight_end: Callable[[Tx, int], list[str]] | None = None
+    """What the game does as a fight ends (``e`` ends the encounter): ``fight_end(tx,
+    encounter_id)``, the encounter already saved as ended; what it writes stands. Returns
+    the log lines (hands put back, a fight's boons gone)."""
+    morale: bool = True
+    """NPC-08 morale checks for statblock foes (offered when an ally drops or a foe is
+    halved); False: the game has no morale, and the tracker offers none."""
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""

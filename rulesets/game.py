@@ -30,11 +30,15 @@ if TYPE_CHECKING:
     # without cards starts 4 ms sooner, issue 26).
     from rulesets.decks import DeckSpec
 
-API_VERSION = "1.1"
+API_VERSION = "1.2"
 """The game API this Tableside speaks, ``MAJOR.MINOR``. A game declares the one it was written
 for (:attr:`Game.api_version`); it loads when the major is this one's and its minor is not
 newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API).
-1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module."""
+1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module. 1.2 added a turn order's
+:attr:`~rulesets.turn_orders.base.TurnOrder.table` (the random source and the decks), the built-in
+turn orders to subclass, ``FightRules.fight_end`` and ``morale``, the PC's sheet for ``preset``,
+``tags`` and ``turn_note``, attribute steps and labels per attribute, every check in the tray,
+and a game's own save migrations (:attr:`Game.save_version`, :attr:`Game.migrations`)."""
 
 
 def _version(text: str) -> tuple[int, int] | None:

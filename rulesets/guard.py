@@ -208,6 +208,7 @@ def _contracts() -> dict[str, Contract]:
         "checks.preset": _optional(_a(Preset, "a Preset or None")),
         "checks.checks.inputs.options": _lines,
         "sheet.attribute_text": _text,
+        "ruleset.sheet.attributes.text": _text,
     }
     for hook in ("cell", "status", "turn_state"):
         contracts[f"turn_orders.{hook}"] = _text
@@ -237,6 +238,7 @@ STAND_INS: dict[str, Callable[[], Any]] = {
     "foes.preview": lambda: ["?"],
     "checks.preset": lambda: None,
     "sheet.attribute_text": lambda: "?",
+    "ruleset.sheet.attributes.text": lambda: "?",
     "turn_orders.cell": lambda: "?",
     "turn_orders.status": lambda: "",
     "turn_orders.turn_state": lambda: "?",

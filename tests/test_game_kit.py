@@ -40,7 +40,7 @@ def test_the_game_api_names_what_a_game_is_built_from() -> None:
     assert tableside_api.Game is Game and tableside_api.DeckSpec is DeckSpec
     assert sorted(tableside_api.__all__) == sorted(set(tableside_api.__all__))
     assert all(hasattr(tableside_api, name) for name in tableside_api.__all__)
-    assert tableside_api.API_VERSION == "1.1"
+    assert tableside_api.API_VERSION == "1.2"
 
 
 def test_the_kit_fails_a_game_whose_odds_do_not_sum_to_one(tmp_path: Path) -> None:
