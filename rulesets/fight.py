@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from rulesets import dice
 from rulesets import encounter as er
-from rulesets.base import Character, CheckResult, RuleError
+from rulesets.base import Character, CheckResult, RuleError, accepts
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 from rulesets.turn_orders import TurnOrder, turn_order
@@ -502,10 +502,13 @@ class FightRules:
     keeps_turn: Callable[[Character], bool] = lambda sheet: False
     """True when a PC who is :attr:`out` still takes its turns (dying, rolling to hold on):
     it is then not marked defeated."""
-    tags: Callable[[er.Combatant], list[str]] = _no_tags
-    """The row's conditions column: effect labels and anything else the game marks."""
-    turn_note: Callable[[er.Encounter, er.Combatant], str] = _no_note
-    """Extra words in the row's turn column once the fight has started."""
+    tags: Callable[..., list[str]] = _no_tags
+    """The row's conditions column: effect labels and anything else the game marks;
+    ``tags(combatant, sheet)`` with its PC or foe sheet (None: plain HD HP), or
+    ``tags(combatant)`` as games written for the game API 1.1 declare it."""
+    turn_note: Callable[..., str] = _no_note
+    """Extra words in the row's turn column once the fight has started: ``turn_note(enc,
+    combatant, sheet)``, or ``turn_note(enc, combatant)`` (game API 1.1)."""
     detail: Callable[[er.Combatant, Doc | None], str] = lambda c, sheet: ""
     """``detail(combatant, sheet)``: a line about the selected combatant beyond its row (a
     Nemron character's limbs); ``sheet`` is its PC or foe sheet (None: plain HD HP)."""
@@ -533,6 +536,26 @@ class FightRules:
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""
+
+
+def _own_sheet(c: er.Combatant, sheet: Doc | None) -> Doc | None:
+    found = c.stats.get("sheet") if sheet is None else sheet
+    return found if isinstance(found, dict) else None
+
+
+def tags_of(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> list[str]:
+    """The row's conditions by the game's :attr:`FightRules.tags`, told the combatant's sheet
+    (``sheet``: a PC's party sheet; a foe's is its own) where it takes one."""
+    if accepts(rules.tags, 2):
+        return list(rules.tags(c, _own_sheet(c, sheet)))
+    return list(rules.tags(c))
+
+
+def turn_note_of(rules: FightRules, enc: er.Encounter, c: er.Combatant, sheet: Doc | None) -> str:
+    """The game's :attr:`FightRules.turn_note`, told the sheet where it takes one."""
+    if accepts(rules.turn_note, 3):
+        return rules.turn_note(enc, c, _own_sheet(c, sheet))
+    return rules.turn_note(enc, c)
 
 
 def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
@@ -694,6 +717,8 @@ __all__ = [
     "hp_line",
     "is_out",
     "settle_defeated",
+    "tags_of",
+    "turn_note_of",
     "load",
     "parse_amount",
     "ref_id",

@@ -10,7 +10,7 @@ group (:mod:`rulesets.registry`); the five built-in games register there like an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +98,15 @@ class Game:
     ``ruleset.turn_model`` may name one of them."""
     summary: str = ""
     """One line on what the game is, for lists of installed games."""
+    save_version: int = 1
+    """The version of the game's own save layout (its sheets, its foes' sheets): raise it
+    when a new release of the game reads saves differently, and say in :attr:`migrations` how
+    an older save becomes the new layout. Saved in the campaign as ``meta.game_version``."""
+    migrations: Mapping[int, Callable[[dict[str, Any]], None]] = field(default_factory=dict)
+    """``migrations[n](campaign)`` changes a campaign saved by version ``n`` of the game's
+    layout into version ``n + 1``, in place (``campaign["party"]`` holds the PC sheets by id):
+    run in order when the save is opened, after Tableside's own migrations; raise
+    ``RuleError`` to refuse a save it cannot read."""
     api_version: str = ""
     """The game API the game is written for (``"1.0"``: :data:`API_VERSION` when it was
     written); checked when the game loads. A game that declares none does not load."""

@@ -83,6 +83,7 @@ class TrayScreen(PanelScreen):
     # :meth:`_bind_game_actions` and hidden there too: the setup text names each beside its value.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "check", "Roll check", id="tray.check"),
+        Binding("X", "next_check", "Next check", id="tray.next_check"),
         Binding("p", "next_who", "Who rolls", id="tray.who", show=False),
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
@@ -90,12 +91,20 @@ class TrayScreen(PanelScreen):
         Binding("R", "rolls_only", "Rolls only / whole log", id="tray.rolls_only", show=False),
         Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
     ]
-    FOOTER: ClassVar[tuple[str, ...]] = ("tray.check", "tray.show_hand", GAME_KEYS, "app.help")
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        "tray.check",
+        "tray.next_check",
+        "tray.show_hand",
+        GAME_KEYS,
+        "app.help",
+    )
     """The check, the game's keys, then ``?`` and the app's (undo …)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.who_index = 0
+        self.check_index = 0
+        """Which of the game's checks the tray states (``X`` steps through them)."""
         self.values: dict[str, Any] = {}
         self.shown_holder: str | None = None
         self.last_result = Text("")
@@ -111,7 +120,9 @@ class TrayScreen(PanelScreen):
 
     @property
     def check(self) -> Check | None:
-        return self.game.checks.main
+        """The check the tray states: the game's first, or the one ``X`` moved on to."""
+        checks = self.game.checks.checks
+        return checks[self.check_index % len(checks)] if checks else None
 
     @property
     def has_cards(self) -> bool:
@@ -143,11 +154,11 @@ class TrayScreen(PanelScreen):
 
     def _bind_game_actions(self) -> None:
         super()._bind_game_actions()
-        check = self.check
-        if check is None:
-            return
+        # Every check's inputs, each key once per input: an input of a check not shown is
+        # refused by check_action, and a key two checks share goes to the shown one's.
         keys = self._bindings.key_to_bindings
-        for spec in check.inputs:
+        inputs = {(i.key, i.press, i.steps): i for c in self.game.checks.checks for i in c.inputs}
+        for spec in inputs.values():
             if spec.press:
                 verb = "Type" if spec.kind == "typed" else "Next"
                 keys.setdefault(spec.press, []).append(
@@ -226,7 +237,7 @@ class TrayScreen(PanelScreen):
         """The game's setup for this roller from the running fight (disadvantage inside an
         Anomaly), put in place of the last one when it changed; True if the setup changed."""
         found = current_encounter(self.campaign)
-        preset = self.game.checks.preset(found[1] if found else None, self.who)
+        preset = self.game.checks.preset_for(found[1] if found else None, self.who, self._pc())
         if (self.who, preset) == self._preset:
             return False
         _, before = self._preset
@@ -263,7 +274,17 @@ class TrayScreen(PanelScreen):
             return False
         self.who_index = index
         self.shown_holder = None
+        self._forget_picks()
         return True
+
+    def _forget_picks(self) -> None:
+        """A new roller: a pick from the last roller's sheet (a skill they have, this one not)
+        goes back to its default unless the new roller has it too."""
+        check = self.check
+        pc = self._pc()
+        for spec in check.inputs if check is not None else ():
+            if spec.kind == "pick" and self.values.get(spec.key) not in spec.pick_choices(pc):
+                self.values[spec.key] = spec.default
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
@@ -494,6 +515,10 @@ class TrayScreen(PanelScreen):
             return self.has_cards and self.who_index > 0
         if action in ("check", "type_setup"):
             return self.check is not None
+        if action == "next_check":
+            return len(self.game.checks.checks) > 1
+        if action in ("setup_press", "setup_step") and parameters:
+            return self._input(str(parameters[0])) is not None
         return super().check_action(action, parameters)
 
     def action_game(self, action_id: str) -> None:
@@ -523,9 +548,19 @@ class TrayScreen(PanelScreen):
             return
         self.show_result([f"Session log written to {path}"])
 
+    def action_next_check(self) -> None:
+        """The game's next check, at its defaults (the inputs are that check's own)."""
+        self.check_index = (self.check_index + 1) % max(1, len(self.game.checks.checks))
+        check = self.check
+        self.values = check.defaults() if check is not None else {}
+        self._preset = (None, None)
+        self._apply_preset()
+        self._show()
+
     def action_next_who(self) -> None:
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
         self.shown_holder = None
+        self._forget_picks()
         self._apply_preset()
         self._show()
 
