@@ -147,6 +147,18 @@ def _dealt(value: object) -> str:
     return "" if value is None else _number(value)
 
 
+def _strike(value: object, kind: type) -> str:
+    """A foe's attack: a Strike whose line is text, whose hits are amounts and lines lines."""
+    if not isinstance(value, kind):
+        return f"it returned {_shown(value)}, not a Strike"
+    said, hits, lines = (getattr(value, name) for name in ("said", "hits", "lines"))
+    if not isinstance(said, str):
+        return f"its Strike says {_shown(said)}, not text"
+    if not isinstance(hits, tuple | list) or not all(isinstance(h, str) for h in hits):
+        return f"its Strike's hits are {_shown(hits)}, not amounts as text (\"5\", \"2d6\")"
+    return _lines(lines).replace("it returned", "its Strike's lines are", 1)
+
+
 def odds_problem(value: object) -> str:
     """Odds are chances by band's name: numbers from 0 to 1 that sum to 1 (within
     :data:`ODDS_TOLERANCE`: exact Fractions sum to 1 exactly)."""
@@ -202,7 +214,7 @@ def _contracts() -> dict[str, Contract]:
         "foes.shows": _lines,
         "foes.preview": _lines,
         "foes.roll": rolled,
-        "foes.attack": _a(Strike, "a Strike"),
+        "foes.attack": lambda value: _strike(value, Strike),
         "checks.checks.spec": _a(CheckSpec, "a CheckSpec"),
         "checks.checks.spec().odds": odds_problem,
         "checks.preset": _optional(_a(Preset, "a Preset or None")),
