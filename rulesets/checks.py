@@ -235,7 +235,7 @@ class Check:
 @frozen
 class CardTable:
     """A game that plays with hands of cards: the tray shows its decks (``Game.decks``, read
-    through :mod:`rulesets.decks`) and one hand at a time.
+    through ``tableside_api.DeckState``) and one hand at a time.
 
     ``play`` makes the command that plays a held card (holder, card key); ``status`` adds lines
     under the decks (a running contest), read from the campaign.

@@ -369,7 +369,12 @@ class Hit:
     fight: Fight
     combatant: er.Combatant
     kind: HealthKind
+    """Where the target's health lives: ``"pc"`` (its party sheet), ``"foe"`` (its foe
+    sheet), ``"hp"`` (plain HD HP)."""
     answers: Answers
+    """The damage or heal form's answers (``tableside_api.Answers``), read defensively:
+    ``answers.text(key)``, ``.number(key)``, ``.whole(key)``, ``.flag(key)``, ``.choice(key,
+    choices, default)``; ``answers.values`` is the mapping as given."""
 
     @property
     def tx(self) -> Tx:

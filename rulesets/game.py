@@ -35,7 +35,7 @@ API_VERSION = "1.2"
 for (:attr:`Game.api_version`); it loads when the major is this one's and its minor is not
 newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API).
 1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module. 1.2 added a turn order's
-:attr:`~rulesets.turn_orders.base.TurnOrder.table` (the random source and the decks), the built-in
+``TurnOrder.table`` (the random source and the decks), the built-in
 turn orders to subclass, ``FightRules.fight_end`` and ``morale``, the PC's sheet for ``preset``,
 ``tags`` and ``turn_note``, attribute steps and labels per attribute, every check in the tray,
 and a game's own save migrations (:attr:`Game.save_version`, :attr:`Game.migrations`)."""
@@ -83,18 +83,18 @@ class Game:
     demo_party: tuple[DemoPC, ...]
     fight: FightRules = field(default_factory=FightRules)
     foes: FoeRules = field(default_factory=FoeRules)
-    """How an HD statblock becomes this game's foe and how that foe acts (:mod:`rulesets.foes`)."""
+    """How an HD statblock becomes this game's foe and how that foe acts (``FoeRules``)."""
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
     players: PlayerViewRules = field(default_factory=PlayerViewRules)
     time: TimeRules = field(default_factory=TimeRules)
     """What time does in the game: its round, its rests' lengths, its rules for time passing."""
     decks: tuple[DeckSpec[Any], ...] = ()
-    """The decks of cards the game plays with (:mod:`rulesets.decks`): the tray shows them and
+    """The decks of cards the game plays with (``DeckSpec``, ``Card``): the tray shows them and
     their hands, ``tableside draw --deck ID`` draws from them; none: the game uses no cards."""
     actions: tuple[Action, ...] = ()
     turn_orders: tuple[TurnOrder, ...] = ()
-    """Turn orders of the game's own (:mod:`rulesets.turn_orders`), beside the built-in three;
+    """Turn orders of the game's own (``TurnOrder``), beside the built-in three;
     ``ruleset.turn_model`` may name one of them."""
     summary: str = ""
     """One line on what the game is, for lists of installed games."""

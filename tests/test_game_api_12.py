@@ -441,3 +441,25 @@ def test_mypy_finds_tableside_api_in_the_guides_editable_install(tmp_path: Path)
     assert "Cannot find implementation or library stub" not in said, said
     assert 'Incompatible return value type (got "int", expected "Game")' in said, said
     assert said.count("error:") == 1, said
+
+
+def test_no_docstring_of_the_game_api_points_a_game_at_rulesets() -> None:
+    """A game imports ``tableside_api`` only: what it reads of the API names nothing else."""
+    import inspect
+
+    import tableside_api
+
+    found = []
+    for name in tableside_api.__all__:
+        value = getattr(tableside_api, name)
+        if not (inspect.isclass(value) or inspect.isfunction(value)):
+            continue
+        docs = [(name, inspect.getdoc(value) or "")]
+        if inspect.isclass(value):
+            docs += [
+                (f"{name}.{k}", inspect.getdoc(v) or "")
+                for k, v in vars(value).items()
+                if callable(v) or isinstance(v, property)
+            ]
+        found += [where for where, doc in docs if "rulesets." in doc]
+    assert found == []

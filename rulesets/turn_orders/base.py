@@ -51,7 +51,7 @@ class TurnOrder:
     def table(self) -> Table:
         """The campaign's random source (``table.rng``) and its game's decks
         (``table.deck(id)``, ``table.keep(id)``) during the change that calls this turn order
-        (:mod:`rulesets.turn_orders.table`): a card-initiative order deals from it."""
+        (``tableside_api.Table``): a card-initiative order deals from it."""
         from rulesets.turn_orders.table import current
 
         return current()
