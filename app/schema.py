@@ -483,8 +483,10 @@ def migrate_game(data: dict[str, Any], meta: dict[str, Any]) -> None:
     except registry.UnknownGame:
         return  # a game that cannot load: opening the save says so, in one line
     have = meta.get(GAME_VERSION, 1)
+    if not _is_int(have):
+        return  # the field check names it ("must be a whole number")
     where = f"meta.{GAME_VERSION}"
-    _require(_is_int(have) and have >= 1, where, f"{have!r} is not a version of {game.name}'s saves")
+    _require(have >= 1, where, f"{have!r} is not a version of {game.name}'s saves")
     _require(
         have <= game.save_version,
         where,
