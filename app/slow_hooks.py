@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-AT_ONCE = 0.25
+AT_ONCE = 0.5
 """Seconds a panel waits for a hook before it draws without its answer."""
 
 
