@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from app.cli_base import EXIT_OK, Parser, UsageError, print_json, print_text
 
 if TYPE_CHECKING:
-    from rulesets.checks import Check
+    from rulesets.checks import Check, CliFlag
     from rulesets.decks import DeckSpec
     from rulesets.game import Game
 
@@ -44,6 +44,13 @@ def _shared_options(p: Parser) -> None:
     p.add_argument(
         "--game", choices=registry.ids(), help="odds of that game's check instead of an expression"
     )
+    p.add_argument(
+        "--check",
+        dest="check_id",
+        default=None,
+        metavar="ID",
+        help="with --game: which of its checks (default: its first)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -53,7 +60,7 @@ def _check_parser(game: Game, check: Check) -> Parser:
         prog=f"tableside odds --game {game.id}",
         description=f"Exact odds of {game.name}'s {check.name}.",
     )
-    for flag in check.flags:
+    for flag in _flags(check):
         name = f"--{flag.name}"
         if flag.kind == "switch":
             p.add_argument(name, action="store_true", default=None, help=flag.help)
@@ -62,17 +69,41 @@ def _check_parser(game: Game, check: Check) -> Parser:
     return p
 
 
-def game_odds(game_id: str, argv: Sequence[str]) -> dict[str, Fraction]:
-    """Band → probability of one game's check, set up from its declared command-line flags."""
+def _flags(check: Check) -> tuple[CliFlag, ...]:
+    """The check's declared flags; a check that declares none takes its inputs by their keys
+    (``--bonus 2``), as the tray's typed setup reads them."""
+    from rulesets.checks import CliFlag as Flag
+
+    if check.flags:
+        return check.flags
+    return tuple(
+        Flag(i.key, i.label, "int" if i.kind == "number" else "text") for i in check.inputs
+    )
+
+
+def game_odds(
+    game_id: str, argv: Sequence[str], check_id: str | None = None
+) -> dict[str, Fraction]:
+    """Band → probability of one game's check (its first, or ``check_id``), set up from its
+    command-line flags."""
     from rulesets import registry
     from rulesets.base import RuleError
     from rulesets.checks import Setup
 
     game = registry.game(game_id)
     check = game.checks.main
+    if check_id is not None:
+        found = [c for c in game.checks.checks if c.id == check_id]
+        if not found:
+            ids = ", ".join(c.id for c in game.checks.checks) or "none"
+            raise UsageError(
+                f"tableside odds: {game.name} has no check {check_id!r} (its checks: {ids})"
+            )
+        check = found[0]
     if check is None:
         raise UsageError(f"tableside odds: {game.name} states no check")
-    known = {f"--{f.name}" for f in check.flags}
+    flags = _flags(check)
+    known = {f"--{f.name}" for f in flags}
     for word in argv:
         flag = word.split("=", 1)[0]
         if flag.startswith("--") and flag not in known and flag != "--help":
@@ -83,7 +114,7 @@ def game_odds(game_id: str, argv: Sequence[str]) -> dict[str, Fraction]:
             )
     args = vars(_check_parser(game, check).parse_args(argv))
     given = {name: value for name, value in args.items() if value is not None}
-    missing = [f"--{f.name}" for f in check.flags if f.required and f.name not in given]
+    missing = [f"--{f.name}" for f in flags if f.required and f.name not in given]
     if missing:
         raise UsageError(f"tableside odds: --game {game.id} needs {' and '.join(missing)}")
     try:
@@ -112,7 +143,7 @@ def cmd_odds(argv: Sequence[str]) -> int:
         expression = [w for w in rest if not w.startswith("-")]
         if expression and not any(w.startswith("--") for w in rest):
             raise UsageError("tableside odds: give a dice expression or --game, not both")
-        result = {"bands": game_odds(args.game, rest)}
+        result = {"bands": game_odds(args.game, rest, args.check_id)}
     else:
         flags = [w for w in rest if w.startswith("--") and w not in ("--help",)]
         if flags:
@@ -240,8 +271,7 @@ def cmd_draw(argv: Sequence[str]) -> int:
         spec = _deck_of(_game_with_deck(args.game, args.deck), args.deck)
         if args.count > len(spec.cards):
             raise UsageError(
-                f"tableside draw: --count must be between 1 and {len(spec.cards)} "
-                f"(the {spec.name})"
+                f"tableside draw: --count must be between 1 and {len(spec.cards)} (the {spec.name})"
             )
         rng = random.Random(args.seed)
         state = DeckState.new(spec, rng)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from rulesets import registry
+from rulesets.base import RuleError
 
 SCHEMA_VERSION = 3
 """v1: first release layout. v2: every roll-log entry carries ``kind`` and ``who``. v3: the
@@ -41,7 +42,9 @@ class SchemaError(ValueError):
 def empty_campaign(ruleset: str, name: str) -> dict[str, Any]:
     from rulesets.clock import CLOCK_KEY, Clock
 
-    meta = {"schema_version": SCHEMA_VERSION, "ruleset": ruleset, "name": name}
+    meta: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "ruleset": ruleset, "name": name}
+    if registry.is_known(ruleset) and (layout := registry.game(ruleset).save_version) > 1:
+        meta[GAME_VERSION] = layout
     return {
         "meta": {"1": {**meta, CLOCK_KEY: Clock().to_dict()}},
         **{table: {} for table in TABLES if table != "meta"},
@@ -90,6 +93,7 @@ def validate(data: Any) -> dict[str, Any]:
         _require(
             False, "meta.ruleset", f"{meta.get('ruleset')!r} is not an installed game ({installed})"
         )
+    migrate_game(data, meta)
     _check_str(meta, "name", "meta")
     for table in TABLES:
         docs = data.setdefault(table, {})
@@ -253,7 +257,12 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 FIELDS: dict[str, dict[str, str]] = {
-    "meta": {"current_encounter": "int?", "player_view": "object", "player_secret": "text"},
+    "meta": {
+        "current_encounter": "int?",
+        "player_view": "object",
+        "player_secret": "text",
+        "game_version": "int",
+    },
     "party": {
         "attributes": "object",
         "resources": "object",
@@ -458,6 +467,43 @@ def _v2_to_v3(data: dict[str, Any]) -> None:
 
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``MIGRATIONS[n]`` upgrades a version-n campaign to n + 1 in place."""
+
+
+GAME_VERSION = "game_version"
+"""``meta`` key: the version of the game's own save layout (:attr:`Game.save_version`); absent
+is 1, and a game still at 1 writes none."""
+
+
+def migrate_game(data: dict[str, Any], meta: dict[str, Any]) -> None:
+    """The game's own migrations (:attr:`Game.migrations`) bring a save of an older layout of
+    the game's sheets up to its :attr:`Game.save_version`, after Tableside's own; a save of a
+    newer layout is refused, and a migration that fails is the game's fault, in one line."""
+    try:
+        game = registry.game(meta["ruleset"])
+    except registry.UnknownGame:
+        return  # a game that cannot load: opening the save says so, in one line
+    have = meta.get(GAME_VERSION, 1)
+    if not _is_int(have):
+        return  # the field check names it ("must be a whole number")
+    where = f"meta.{GAME_VERSION}"
+    _require(have >= 1, where, f"{have!r} is not a version of {game.name}'s saves")
+    _require(
+        have <= game.save_version,
+        where,
+        f"{have} is newer than the installed {game.name} understands ({game.save_version}); "
+        "upgrade the game",
+    )
+    while have < game.save_version:
+        step = game.migrations.get(have)
+        _require(step is not None, where, f"{game.name} has no migration from its version {have}")
+        assert step is not None
+        try:
+            step(data)
+        except RuleError as exc:  # the game's refusal, or its hook's failure (named)
+            _require(False, where, f"{game.name} could not migrate version {have}: {exc}")
+        have += 1
+    if have > 1:
+        meta[GAME_VERSION] = have
 
 
 def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from rulesets.base import CheckResult, RuleError, Ruleset
 from rulesets.game import Game
 from rulesets.guard import GameHookError, culprit
 from rulesets.table import roll_line
+from rulesets.turn_orders.table import seated
 from rulesets.values import record
 
 Doc = dict[str, Any]
@@ -275,7 +276,8 @@ class Campaign:
     def _apply(self, command: Command) -> list[str]:
         tx = Transaction(self)
         try:
-            lines = command.run(tx)
+            with seated(tx):  # a turn order's random source and decks: this change's
+                lines = command.run(tx)
         except CommandError:
             self._rollback(tx)
             raise

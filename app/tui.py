@@ -18,6 +18,7 @@ from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
@@ -142,6 +143,14 @@ class Notice:
     message: str
     title: str
     severity: SeverityLevel
+
+
+class HookFailed(Message):
+    """A game's hook failed on a thread of its own (the odds worked out off the UI thread)."""
+
+    def __init__(self, fault: guard.GameHookError) -> None:
+        super().__init__()
+        self.fault = fault
 
 
 class TablesideApp(GameSafe, App[None]):
@@ -362,7 +371,12 @@ class TablesideApp(GameSafe, App[None]):
         if self._ui_thread == threading.get_ident():
             self.call_later(self._say_fault, fault)
         else:
-            self.call_from_thread(self._say_fault, fault)
+            # Posted, not called: a hook's own thread (slow odds) must not wait for the UI,
+            # which may be waiting a moment for that thread.
+            self.post_message(HookFailed(fault))
+
+    def on_hook_failed(self, message: HookFailed) -> None:
+        self._say_fault(message.fault)
 
     def game_key_clash(self, text: str) -> None:
         if text in self._faults_said:
@@ -380,9 +394,11 @@ class TablesideApp(GameSafe, App[None]):
 
     def _say_fault(self, fault: guard.GameHookError) -> None:
         text = str(fault)
-        if fault.said or text in self._faults_said:
+        # Once per hook: a column that fails fails for every row, each with its own words.
+        hook = f"{fault.game}: {fault.hook}"
+        if fault.said or hook in self._faults_said:
             return
-        self._faults_said.add(text)
+        self._faults_said.add(hook)
         if any(text in notice.message for notice in self.notices[-10:]):
             return
         self.notify(text, title="The game failed", severity="error", timeout=15, markup=False)

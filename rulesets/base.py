@@ -20,6 +20,7 @@ Character document layout shared by every game (extra keys are allowed per game)
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import field
@@ -77,11 +78,51 @@ class CheckResult:
 
 @frozen
 class AttributeSpec:
+    """One attribute of the sheet: a whole number, stepped by ``+``/``-`` on the party sheet."""
+
     key: str
     label: str
     default: int = 0
     minimum: int = -99
     maximum: int = 99
+    steps: tuple[int, ...] = ()
+    """The values it takes, in order, where they are not every number (a trait die: 4, 6, 8,
+    10, 12): ``+``/``-`` move along them and a typed value must be one of them; empty: every
+    whole number from :attr:`minimum` to :attr:`maximum`, by 1."""
+    text: Callable[[int], str] | None = None
+    """How a value reads on the sheet and in the log (``8`` -> ``"d8"``); None: the game's
+    ``SheetRules.attribute_text``, else the number."""
+
+    def step(self, value: int, delta: int) -> int:
+        """The value ``delta`` steps away: along :attr:`steps` (held at their ends), else by
+        ``delta`` (a value past the bounds is refused where it is set)."""
+        if not self.steps:
+            return value + delta
+        ordered = sorted(self.steps)
+        here = min(range(len(ordered)), key=lambda i: abs(ordered[i] - value))
+        return ordered[max(0, min(len(ordered) - 1, here + delta))]
+
+    def problem(self, value: int) -> str:
+        """Why ``value`` cannot be this attribute's ("" when it can)."""
+        if self.steps and value not in self.steps:
+            return f"{self.label} is one of {', '.join(str(v) for v in sorted(self.steps))}"
+        if not self.minimum <= value <= self.maximum:
+            return f"{self.label} must be between {self.minimum} and {self.maximum}"
+        return ""
+
+
+def accepts(hook: Callable[..., Any], count: int) -> bool:
+    """Whether ``hook`` takes ``count`` positional arguments: a hook that grew an argument in a
+    later game API (the PC's sheet) is still called as a game written earlier wrote it."""
+    try:
+        signature = inspect.signature(hook)
+    except (TypeError, ValueError):
+        return False
+    try:
+        signature.bind(*([None] * count))
+    except TypeError:
+        return False
+    return True
 
 
 @frozen

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
-from rulesets.base import RuleError
+from rulesets.base import RuleError, accepts
 from rulesets.table import Command, Doc, Field, Tx
 from rulesets.values import frozen
 
@@ -235,7 +235,7 @@ class Check:
 @frozen
 class CardTable:
     """A game that plays with hands of cards: the tray shows its decks (``Game.decks``, read
-    through :mod:`rulesets.decks`) and one hand at a time.
+    through ``tableside_api.DeckState``) and one hand at a time.
 
     ``play`` makes the command that plays a held card (holder, card key); ``status`` adds lines
     under the decks (a running contest), read from the campaign.
@@ -270,10 +270,18 @@ class CheckRules:
     cards: CardTable | None = None
     spends_once: frozenset[str] = frozenset()
     """Tray actions that, like the check, use up the inputs set for one roll (``once``)."""
-    preset: Callable[[Doc | None, int | None], Preset | None] = _no_preset
-    """``preset(running_encounter_doc, roller_party_id)``: what the tray sets up for this
-    roller from the fight (Somnihil: disadvantage inside an Anomaly); None: nothing. The roller
-    None is the GM (rolling for whoever's turn it is)."""
+    preset: Callable[..., Preset | None] = _no_preset
+    """``preset(running_encounter_doc, roller_party_id, roller_sheet)``: what the tray sets up
+    for this roller from the fight and the roller's sheet (Somnihil: disadvantage inside an
+    Anomaly); None: nothing. The roller None is the GM (rolling for whoever's turn it is; the
+    sheet is then None). A game written for the game API 1.1 declares ``preset(encounter,
+    who)``, and is called so."""
+
+    def preset_for(self, encounter: Doc | None, who: int | None, pc: Doc | None) -> Preset | None:
+        """The game's :attr:`preset` for this roller, told the sheet where it takes it."""
+        if accepts(self.preset, 3):
+            return self.preset(encounter, who, pc)
+        return self.preset(encounter, who)
 
     def __post_init__(self) -> None:
         for check in self.checks:

@@ -171,7 +171,7 @@ class TimeRules:
     """What time does in a game: the clock's questions to a game (the default says nothing).
 
     ``rest_hours`` gives how long each of the game's named rests (its
-    :attr:`rulesets.sheet.SheetRules.rests`) takes; a rest of a typed length is the longest
+    ``SheetRules.rests``) takes; a rest of a typed length is the longest
     named rest that fits in it (one the game asks the hours of counts from an hour). ``passing``
     is the game's rule for any stretch of time (Energy spent by hard effort, consequences due
     to heal), given the :class:`Passage`; it changes documents through the ``Tx`` and returns

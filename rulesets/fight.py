@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from rulesets import dice, npc
 from rulesets import encounter as er
-from rulesets.base import Character, CheckResult, RuleError
+from rulesets.base import Character, CheckResult, RuleError, accepts
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 from rulesets.turn_orders import TurnOrder, turn_order
@@ -240,6 +240,8 @@ class Fight:
         a statblock whatever its game made of it (limbs, a stress track, a vitality pool), a
         foe or an ally fighting on the party's side; a PC never."""
         kind = health_kind(c)
+        if not self.rules.morale:
+            return False
         if kind == "hp":
             return True
         if kind != "foe":
@@ -400,7 +402,12 @@ class Hit:
     fight: Fight
     combatant: er.Combatant
     kind: HealthKind
+    """Where the target's health lives: ``"pc"`` (its party sheet), ``"foe"`` (its foe
+    sheet), ``"hp"`` (plain HD HP)."""
     answers: Answers
+    """The damage or heal form's answers (``tableside_api.Answers``), read defensively:
+    ``answers.text(key)``, ``.number(key)``, ``.whole(key)``, ``.flag(key)``, ``.choice(key,
+    choices, default)``; ``answers.values`` is the mapping as given."""
 
     @property
     def tx(self) -> Tx:
@@ -533,10 +540,13 @@ class FightRules:
     keeps_turn: Callable[[Character], bool] = lambda sheet: False
     """True when a PC who is :attr:`out` still takes its turns (dying, rolling to hold on):
     it is then not marked defeated."""
-    tags: Callable[[er.Combatant], list[str]] = _no_tags
-    """The row's conditions column: effect labels and anything else the game marks."""
-    turn_note: Callable[[er.Encounter, er.Combatant], str] = _no_note
-    """Extra words in the row's turn column once the fight has started."""
+    tags: Callable[..., list[str]] = _no_tags
+    """The row's conditions column: effect labels and anything else the game marks;
+    ``tags(combatant, sheet)`` with its PC or foe sheet (None: plain HD HP), or
+    ``tags(combatant)`` as games written for the game API 1.1 declare it."""
+    turn_note: Callable[..., str] = _no_note
+    """Extra words in the row's turn column once the fight has started: ``turn_note(enc,
+    combatant, sheet)``, or ``turn_note(enc, combatant)`` (game API 1.1)."""
     detail: Callable[[er.Combatant, Doc | None], str] = lambda c, sheet: ""
     """``detail(combatant, sheet)``: a line about the selected combatant beyond its row (a
     Nemron character's limbs); ``sheet`` is its PC or foe sheet (None: plain HD HP)."""
@@ -551,15 +561,20 @@ class FightRules:
     the fight (its statblock's attack and save from the tracker); ("", "") for none."""
     fight_start: Callable[[Tx, int], list[str]] | None = None
     """What the game does as a fight starts, once round 1 has begun: ``fight_start(tx,
-    encounter_id)`` with the campaign's transaction; returns the log lines (Shadows deals the
-    combat hands, SOH-11, so a foe can play a card at once)."""
+    encounter_id)`` with the campaign's transaction, the encounter saved as started; what it
+    writes to it stands. Returns the log lines (Shadows deals the combat hands, SOH-11, so a
+    foe can play a card at once)."""
+    fight_end: Callable[[Tx, int], list[str]] | None = None
+    """What the game does as a fight ends (``e`` ends the encounter): ``fight_end(tx,
+    encounter_id)``, the encounter already saved as ended; what it writes stands. Returns
+    the log lines (Shadows' combat hands go to the discards, the aspects game's scene aspects
+    end)."""
+    morale: bool = True
+    """NPC-08 morale checks for statblock foes (offered when an ally drops or a foe is
+    halved); False: the game has no morale, and the tracker offers none."""
     scene_start: Callable[[list[Character]], list[str]] | None = None
     """What a fight's start does to the PCs in it, where the game starts a scene with it (a
     fate point for those who have none); changes the sheets in place, returns the log lines."""
-    fight_end: Callable[[Tx, int], list[str]] | None = None
-    """What the game does as a fight ends, once the encounter is saved ended (what it writes
-    to the campaign stays): ``fight_end(tx, encounter_id)``; returns the log lines (Shadows'
-    combat hands go to the discards, the aspects game's scene aspects end)."""
     at_fight_end: Callable[[er.Combatant, er.Effect], AtFightEnd] = lambda c, e: "ends"
     """What an effect on ``c`` does when the fight ends: ``"ends"`` (the default: a fight's
     conditions and countdowns end with it, and the GM is told which) or ``"stays"`` (it outlives
@@ -568,6 +583,26 @@ class FightRules:
     """What the game does when a combatant has just gone out of the fight (defeated, fled),
     by whatever change took it out: ``left_fight(tx, combatant)``; returns the log lines
     (Shadows: its hand goes to the discards)."""
+
+
+def _own_sheet(c: er.Combatant, sheet: Doc | None) -> Doc | None:
+    found = c.stats.get("sheet") if sheet is None else sheet
+    return found if isinstance(found, dict) else None
+
+
+def tags_of(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> list[str]:
+    """The row's conditions by the game's :attr:`FightRules.tags`, told the combatant's sheet
+    (``sheet``: a PC's party sheet; a foe's is its own) where it takes one."""
+    if accepts(rules.tags, 2):
+        return list(rules.tags(c, _own_sheet(c, sheet)))
+    return list(rules.tags(c))
+
+
+def turn_note_of(rules: FightRules, enc: er.Encounter, c: er.Combatant, sheet: Doc | None) -> str:
+    """The game's :attr:`FightRules.turn_note`, told the sheet where it takes one."""
+    if accepts(rules.turn_note, 3):
+        return rules.turn_note(enc, c, _own_sheet(c, sheet))
+    return rules.turn_note(enc, c)
 
 
 def is_out(rules: FightRules, c: er.Combatant, sheet: Doc | None) -> bool:
@@ -768,6 +803,8 @@ __all__ = [
     "is_out",
     "settle_defeated",
     "back_in",
+    "tags_of",
+    "turn_note_of",
     "load",
     "parse_amount",
     "ref_id",

@@ -10,7 +10,7 @@ group (:mod:`rulesets.registry`); the five built-in games register there like an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
@@ -30,11 +30,15 @@ if TYPE_CHECKING:
     # without cards starts 4 ms sooner, issue 26).
     from rulesets.decks import DeckSpec
 
-API_VERSION = "1.1"
+API_VERSION = "1.2"
 """The game API this Tableside speaks, ``MAJOR.MINOR``. A game declares the one it was written
 for (:attr:`Game.api_version`); it loads when the major is this one's and its minor is not
 newer (1.0 runs on any 1.x; a 1.3 game needs a 1.3 Tableside or newer; 2.0 is another API).
-1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module."""
+1.1 added :attr:`Game.turn_orders` and the ``tableside_api`` module. 1.2 added a turn order's
+``TurnOrder.table`` (the random source and the decks), the built-in
+turn orders to subclass, ``FightRules.fight_end`` and ``morale``, the PC's sheet for ``preset``,
+``tags`` and ``turn_note``, attribute steps and labels per attribute, every check in the tray,
+and a game's own save migrations (:attr:`Game.save_version`, :attr:`Game.migrations`)."""
 
 
 def _version(text: str) -> tuple[int, int] | None:
@@ -79,21 +83,30 @@ class Game:
     demo_party: tuple[DemoPC, ...]
     fight: FightRules = field(default_factory=FightRules)
     foes: FoeRules = field(default_factory=FoeRules)
-    """How an HD statblock becomes this game's foe and how that foe acts (:mod:`rulesets.foes`)."""
+    """How an HD statblock becomes this game's foe and how that foe acts (``FoeRules``)."""
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
     players: PlayerViewRules = field(default_factory=PlayerViewRules)
     time: TimeRules = field(default_factory=TimeRules)
     """What time does in the game: its round, its rests' lengths, its rules for time passing."""
     decks: tuple[DeckSpec[Any], ...] = ()
-    """The decks of cards the game plays with (:mod:`rulesets.decks`): the tray shows them and
+    """The decks of cards the game plays with (``DeckSpec``, ``Card``): the tray shows them and
     their hands, ``tableside draw --deck ID`` draws from them; none: the game uses no cards."""
     actions: tuple[Action, ...] = ()
     turn_orders: tuple[TurnOrder, ...] = ()
-    """Turn orders of the game's own (:mod:`rulesets.turn_orders`), beside the built-in three;
+    """Turn orders of the game's own (``TurnOrder``), beside the built-in three;
     ``ruleset.turn_model`` may name one of them."""
     summary: str = ""
     """One line on what the game is, for lists of installed games."""
+    save_version: int = 1
+    """The version of the game's own save layout (its sheets, its foes' sheets): raise it
+    when a new release of the game reads saves differently, and say in :attr:`migrations` how
+    an older save becomes the new layout. Saved in the campaign as ``meta.game_version``."""
+    migrations: Mapping[int, Callable[[dict[str, Any]], None]] = field(default_factory=dict)
+    """``migrations[n](campaign)`` changes a campaign saved by version ``n`` of the game's
+    layout into version ``n + 1``, in place (``campaign["party"]`` holds the PC sheets by id):
+    run in order when the save is opened, after Tableside's own migrations; raise
+    ``RuleError`` to refuse a save it cannot read."""
     api_version: str = ""
     """The game API the game is written for (``"1.0"``: :data:`API_VERSION` when it was
     written); checked when the game loads. A game that declares none does not load."""

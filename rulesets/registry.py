@@ -15,6 +15,7 @@ later is a refusal naming the game and the hook.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from rulesets import turn_orders
 from rulesets.base import Ruleset
 from rulesets.game import API_VERSION, Game, api_problem
-from rulesets.guard import guard_value, one_line, package_of
+from rulesets.guard import guard_turn_order, guard_value, one_line, package_of
 from rulesets.values import frozen
 
 if TYPE_CHECKING:
@@ -140,9 +141,13 @@ def _checked(game_id: str, where: str, loaded: object) -> Game:
     if loaded.turn_model not in turn_orders.known(loaded):
         reason = f"its turn model {loaded.turn_model!r} is neither built in nor one it declares"
         raise GameUnavailable(game_id, where, "broken", reason)
+    name = loaded.name or game_id
+    guarded = copy.copy(guard_value(loaded, name, ""))
+    orders = tuple(guard_turn_order(o, name, f"turn_orders[{o.id}]") for o in loaded.turn_orders)
+    object.__setattr__(guarded, "turn_orders", orders)
     # A saved encounter names its turn order by id only: the encounter core finds it here.
-    turn_orders.declare(*loaded.turn_orders)
-    return guard_value(loaded, loaded.name or game_id, "")
+    turn_orders.declare(*orders)
+    return guarded
 
 
 def game(game_id: str) -> Game:

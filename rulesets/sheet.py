@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Literal
 
-from rulesets.base import Character, RuleError
+from rulesets.base import AttributeSpec, Character, RuleError, accepts
 from rulesets.table import Field, Reader, Tx
 from rulesets.values import frozen
 
@@ -143,8 +143,20 @@ class SheetRules:
     """The game's own rule for a status (a fate for a perished PC); None: just set it."""
     derive: Callable[[Character], None] | None = None
     """What else to re-derive after an attribute changed (the maxes are re-derived anyway)."""
-    attribute_text: Callable[[int], str] | None = None
-    """How an attribute's value reads (``"d8  (rank 2; rank up 3 XP)"``)."""
+    attribute_text: Callable[..., str] | None = None
+    """How an attribute's value reads (``"d8  (rank 2; rank up 3 XP)"``):
+    ``attribute_text(value, key)`` told which attribute (or ``attribute_text(value)``, as
+    games written for the game API 1.1 declare it). An attribute's own
+    :attr:`~rulesets.base.AttributeSpec.text` comes first."""
+
+    def attribute_shown(self, spec: AttributeSpec, value: int) -> str:
+        """How ``value`` of the attribute ``spec`` reads, by the game's rules."""
+        if spec.text is not None:
+            return spec.text(value)
+        told = self.attribute_text
+        if told is None:
+            return str(value)
+        return told(value, spec.key) if accepts(told, 2) else told(value)
     rows: Callable[[Character], Sequence[SheetRow]] | None = None
     """The detail pane's extra rows."""
     rests: Mapping[str, Rest] = field(default_factory=dict)

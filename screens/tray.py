@@ -17,6 +17,7 @@ its reason under the setup.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -24,16 +25,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from app.commands.dice import RollDice
 from app.queries import current_encounter
+from app.slow_hooks import Work
 from app.textual_compat import key_bindings
-from rulesets import dice
+from rulesets import dice, guard
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
 from rulesets.decks import DeckError, DeckState, read_deck
+from rulesets.guard import GameHookError, WrongValue, one_line
 from rulesets.table import Action, Context
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
@@ -44,6 +48,27 @@ from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
 from widgets.text_field import TextField
+
+ODDS_LIMIT = 10.0
+"""Seconds a game's odds hook may take before the tray says it is the game's fault."""
+WORKING = "working out the odds…"
+
+
+class OddsReady(Message):
+    """A slow odds hook is done (posted from its thread)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+def _bands(work: Work[Mapping[str, Fraction]]) -> dict[str, Any]:
+    """A finished hook's odds; its failure raised as the refusal the setup shows."""
+    if work.error is not None:
+        if isinstance(work.error, ValueError):
+            raise work.error
+        raise RuleError(f"The odds failed ({one_line(work.error)})")
+    return dict(work.value or {})
 
 
 class TrayScreen(PanelScreen):
@@ -60,6 +85,7 @@ class TrayScreen(PanelScreen):
     # :meth:`_bind_game_actions` and hidden there too: the setup text names each beside its value.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "check", "Roll check", id="tray.check"),
+        Binding("X", "next_check", "Next check", id="tray.next_check"),
         Binding("p", "next_who", "Who rolls", id="tray.who", show=False),
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
@@ -67,12 +93,20 @@ class TrayScreen(PanelScreen):
         Binding("R", "rolls_only", "Rolls only / whole log", id="tray.rolls_only", show=False),
         Binding("L", "session_log", "Session log to Markdown", id="tray.session_log", show=False),
     ]
-    FOOTER: ClassVar[tuple[str, ...]] = ("tray.check", "tray.show_hand", GAME_KEYS, "app.help")
+    FOOTER: ClassVar[tuple[str, ...]] = (
+        "tray.check",
+        "tray.next_check",
+        "tray.show_hand",
+        GAME_KEYS,
+        "app.help",
+    )
     """The check, the game's keys, then ``?`` and the app's (undo …)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.who_index = 0
+        self.check_index = 0
+        """Which of the game's checks the tray states (``X`` steps through them)."""
         self.values: dict[str, Any] = {}
         self.shown_holder: str | None = None
         self.last_result = Text("")
@@ -80,13 +114,17 @@ class TrayScreen(PanelScreen):
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
         """The encounter turn who-rolls last followed (a new turn moves it again)."""
+        self._odds_work: dict[str, Work[Mapping[str, Fraction]]] = {}
+        """Odds a slow hook is still working out (or gave up on), by the setup they are for."""
         self._preset: tuple[int | None, Preset | None] = (None, None)
         """The game's preset last applied (roller, what): applied again only when it changes,
         so a GM's own change to the setup stands."""
 
     @property
     def check(self) -> Check | None:
-        return self.game.checks.main
+        """The check the tray states: the game's first, or the one ``X`` moved on to."""
+        checks = self.game.checks.checks
+        return checks[self.check_index % len(checks)] if checks else None
 
     @property
     def has_cards(self) -> bool:
@@ -118,11 +156,11 @@ class TrayScreen(PanelScreen):
 
     def _bind_game_actions(self) -> None:
         super()._bind_game_actions()
-        check = self.check
-        if check is None:
-            return
+        # Every check's inputs, each key once per input: an input of a check not shown is
+        # refused by check_action, and a key two checks share goes to the shown one's.
         keys = key_bindings(self)
-        for spec in check.inputs:
+        inputs = {(i.key, i.press, i.steps): i for c in self.game.checks.checks for i in c.inputs}
+        for spec in inputs.values():
             if spec.press:
                 verb = "Type" if spec.kind == "typed" else "Next"
                 keys.setdefault(spec.press, []).append(
@@ -201,7 +239,7 @@ class TrayScreen(PanelScreen):
         """The game's setup for this roller from the running fight (disadvantage inside an
         Anomaly), put in place of the last one when it changed; True if the setup changed."""
         found = current_encounter(self.campaign)
-        preset = self.game.checks.preset(found[1] if found else None, self.who)
+        preset = self.game.checks.preset_for(found[1] if found else None, self.who, self._pc())
         if (self.who, preset) == self._preset:
             return False
         _, before = self._preset
@@ -238,7 +276,17 @@ class TrayScreen(PanelScreen):
             return False
         self.who_index = index
         self.shown_holder = None
+        self._forget_picks()
         return True
+
+    def _forget_picks(self) -> None:
+        """A new roller: a pick from the last roller's sheet (a skill they have, this one not)
+        goes back to its default unless the new roller has it too."""
+        check = self.check
+        pc = self._pc()
+        for spec in check.inputs if check is not None else ():
+            if spec.kind == "pick" and self.values.get(spec.key) not in spec.pick_choices(pc):
+                self.values[spec.key] = spec.default
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
@@ -341,7 +389,9 @@ class TrayScreen(PanelScreen):
         self._legend = Text(legend, style="dim")
         self.query_one("#check-legend", Static).update(self._legend)
         self.query_one("#last-result", Static).update(self.last_result)
-        self.query_one(OddsChart).show(odds_title, bands)
+        working = odds_title == WORKING
+        title = (check.name if check else "") if working else odds_title
+        self.query_one(OddsChart).show(title, bands, WORKING if working else "")
         if self.has_cards:
             self._show_cards()
         self.refresh_bindings()
@@ -373,10 +423,13 @@ class TrayScreen(PanelScreen):
         text.append("\n")
         try:
             spec = self.spec()
-            bands = dict(spec.odds())
+            bands = self._odds(spec)
         except (RuleError, ValueError) as exc:
             text.append(str(exc), style="red")
             return text, "", {}
+        if bands is None:
+            text.append(spec.summary, style="bold")
+            return text, WORKING, {}
         text.append(spec.summary, style="bold")
         preset = self._preset[1]
         if preset is not None and preset.why:
@@ -384,6 +437,41 @@ class TrayScreen(PanelScreen):
         for note in spec.notes:
             text.append(f"\n{note}", style="dim")
         return text, spec.title() or check.name, bands
+
+    def _odds(self, spec: CheckSpec) -> dict[str, Any] | None:
+        """The check's odds, worked out off the UI thread (:mod:`app.slow_hooks`): None while
+        a slow hook works; a hook past :data:`ODDS_LIMIT` is refused as the game's fault."""
+        key = repr((self.check.id if self.check else "", self.who, sorted(self.values.items())))
+        work = self._odds_work.get(key)
+        if work is None:
+            work = Work(spec.odds, lambda: self._odds_ready(key))
+            if work.wait():
+                return _bands(work)
+            hook = str(getattr(spec.odds, "__tableside_hook__", "odds"))
+            self._odds_work = {k: w for k, w in self._odds_work.items() if not w.done.is_set()}
+            self._odds_work[key] = work
+            self.set_timer(ODDS_LIMIT, lambda: self._odds_too_slow(key, hook))
+        if work.timed_out or work.done.is_set():
+            return _bands(work)
+        return None
+
+    def _odds_too_slow(self, key: str, hook: str) -> None:
+        work = self._odds_work.get(key)
+        if work is None or work.done.is_set():
+            return
+        work.timed_out = True
+        work.error = GameHookError(
+            self.game.name, hook, WrongValue(f"took longer than {ODDS_LIMIT:g} s")
+        )
+        guard.report(work.error)
+        self._show()
+
+    def _odds_ready(self, key: str) -> None:
+        self.post_message(OddsReady(key))  # thread-safe: the hook's thread says it is done
+
+    def on_odds_ready(self, message: OddsReady) -> None:
+        if message.key in self._odds_work:
+            self._show()
 
     def _show_cards(self) -> None:
         table = self.game.checks.cards
@@ -429,6 +517,10 @@ class TrayScreen(PanelScreen):
             return self.has_cards and self.who_index > 0
         if action in ("check", "type_setup"):
             return self.check is not None
+        if action == "next_check":
+            return len(self.game.checks.checks) > 1
+        if action in ("setup_press", "setup_step") and parameters:
+            return self._input(str(parameters[0])) is not None
         return super().check_action(action, parameters)
 
     def action_game(self, action_id: str) -> None:
@@ -458,9 +550,19 @@ class TrayScreen(PanelScreen):
             return
         self.show_result([f"Session log written to {path}"])
 
+    def action_next_check(self) -> None:
+        """The game's next check, at its defaults (the inputs are that check's own)."""
+        self.check_index = (self.check_index + 1) % max(1, len(self.game.checks.checks))
+        check = self.check
+        self.values = check.defaults() if check is not None else {}
+        self._preset = (None, None)
+        self._apply_preset()
+        self._show()
+
     def action_next_who(self) -> None:
         self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
         self.shown_holder = None
+        self._forget_picks()
         self._apply_preset()
         self._show()
 

@@ -11,11 +11,14 @@ from textual.widgets import Static
 BAR_WIDTH = 24
 
 
-def chart_text(bands: Mapping[str, Fraction], width: int = BAR_WIDTH) -> Text:
-    """One line per band: name, percentage, bar (scaled to the likeliest band)."""
+def chart_text(
+    bands: Mapping[str, Fraction], width: int = BAR_WIDTH, empty: str = "no odds for this setup"
+) -> Text:
+    """One line per band: name, percentage, bar (scaled to the likeliest band); ``empty``
+    where there are none."""
     text = Text()
     if not bands:
-        text.append("no odds for this setup", style="dim")
+        text.append(empty, style="dim")
         return text
     top = max(bands.values()) or Fraction(1)
     name_width = max(len(name) for name in bands)
@@ -40,11 +43,13 @@ class OddsChart(Static):
         self.border_title = "Odds"
         self.bands: dict[str, Fraction] = {}
 
-    def show(self, title: str, bands: Mapping[str, Fraction]) -> None:
-        """Show ``bands`` (name → exact probability) under ``title``."""
+    def show(self, title: str, bands: Mapping[str, Fraction], empty: str = "") -> None:
+        """Show ``bands`` (name → exact probability) under ``title`` (``empty``: what is said
+        where there are none, such as odds still being worked out)."""
         self.bands = dict(bands)
         self.border_title = f"Odds · {title}"
-        self.update(chart_text(self.bands, self._bar_width()))
+        said = {"empty": empty} if empty else {}
+        self.update(chart_text(self.bands, self._bar_width(), **said))
 
     def _bar_width(self) -> int:
         """The bars shrink to the room left beside names and percentages (never wrapped)."""

@@ -103,7 +103,7 @@ def field_rows(game: Game, pc: Character) -> list[FieldRow]:
     rows.extend(_game_row(r) for r in extra if r.place == "resources")
     for attr in sheet.attributes:
         value = int(pc.get("attributes", {}).get(attr.key, attr.default))
-        shown = rules.attribute_text(value) if rules.attribute_text is not None else str(value)
+        shown = rules.attribute_shown(attr, value)
         rows.append(_row(f"attr:{attr.key}", attr.label, shown))
     rows.extend(_game_row(r) for r in extra if r.place == "attributes")
     for lspec in sheet.lists:

@@ -10,7 +10,7 @@ Anomaly, a fate, the turn economy) live in its package, ``rulesets/<id>/fight.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -349,10 +349,21 @@ class StartEncounter(EncounterCommand):
             lines = er.start_ap_round(fight.enc, _ap_maxes(fight)) + scene
         else:
             lines = er.start(fight.enc) + scene
-        begins = fight.rules.fight_start
-        if starting and begins is not None:
-            lines += begins(fight.tx, fight.doc_id)
+        if starting:
+            lines += _games_own(fight, fight.rules.fight_start)
         return lines
+
+
+def _games_own(fight: Fight, hook: Callable[[Tx, int], list[str]] | None) -> list[str]:
+    """The game's hook at a fight's start or end, on the encounter as saved so far; what it
+    writes to the encounter stands (read back, so the command's own save keeps it)."""
+    if hook is None:
+        return []
+    fight.save()
+    lines = hook(fight.tx, fight.doc_id)
+    again = load(fight.tx, fight.doc_id)
+    fight.doc, fight.enc = again.doc, again.enc
+    return lines
 
 
 def _scene_start(fight: Fight) -> list[str]:
@@ -381,13 +392,8 @@ class EndEncounter(EncounterCommand):
         fight.doc["morale_due"] = []
         rules = fight.rules
         lines = er.end(fight.enc)
-        return lines + er.end_effects(fight.enc, lambda c, e: rules.at_fight_end(c, e) == "stays")
-
-    def run(self, tx: Tx) -> list[str]:
-        lines = super().run(tx)
-        ends = tx.game.fight.fight_end
-        # After the save: what the game's end writes to the encounter is not written over.
-        return lines + (ends(tx, self.encounter_id) if ends is not None else [])
+        lines += er.end_effects(fight.enc, lambda c, e: rules.at_fight_end(c, e) == "stays")
+        return lines + _games_own(fight, rules.fight_end)
 
 
 @frozen

@@ -134,12 +134,13 @@ def _set_attribute(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     spec = next((a for a in tx.game.ruleset.sheet.attributes if a.key == key), None)
     if spec is None:
         raise CommandError(f"{tx.game.ruleset.name} has no attribute {key!r}")
-    if not spec.minimum <= value <= spec.maximum:
-        raise CommandError(f"{spec.label} must be between {spec.minimum} and {spec.maximum}")
+    problem = spec.problem(value)
+    if problem:
+        raise CommandError(problem)
     before = {k: dict(v) for k, v in pc.get("resources", {}).items()}
     pc.setdefault("attributes", {})[key] = value
     derive(tx, pc)
-    lines = [f"{pc['name']}: {spec.label} {value}"]
+    lines = [f"{pc['name']}: {spec.label} {_sheet(tx).attribute_shown(spec, value)}"]
     for rkey, pool in pc.get("resources", {}).items():
         if before.get(rkey, {}).get("max") != pool.get("max"):
             lines.append(f"{_label(tx.game.ruleset, rkey)} max {before[rkey]['max']} → {pool['max']}")
@@ -148,8 +149,13 @@ def _set_attribute(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
 
 def _step_attribute(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     key = str(args[0])
-    value = int(pc.get("attributes", {}).get(key, 0)) + int(args[1])
-    return _set_attribute(tx, pc, (key, value))
+    spec = next((a for a in tx.game.ruleset.sheet.attributes if a.key == key), None)
+    value = int(pc.get("attributes", {}).get(key, 0))
+    stepped = spec.step(value, int(args[1])) if spec is not None else value + int(args[1])
+    if spec is not None and spec.steps and stepped == value:
+        shown = _sheet(tx).attribute_shown(spec, value)
+        raise CommandError(f"{spec.label} is already {shown}, as far as it goes")
+    return _set_attribute(tx, pc, (key, stepped))
 
 
 def _rename(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:

@@ -22,7 +22,16 @@ from rulesets.base import (
     SheetSpec,
     TurnModel,
 )
-from rulesets.checks import CardTable, Check, CheckInput, CheckRules, CheckSpec, Preset, Setup
+from rulesets.checks import (
+    CardTable,
+    Check,
+    CheckInput,
+    CheckRules,
+    CheckSpec,
+    CliFlag,
+    Preset,
+    Setup,
+)
 from rulesets.clock import Passage, TimeRules
 from rulesets.decks import (
     Card,
@@ -49,14 +58,23 @@ from rulesets.encounter import (
     new_round,
     turn_order_of,
 )
-from rulesets.fight import HD_FOES, FightRules, FoeSheet, Hit
+from rulesets.fight import HD_FOES, Answers, FightRules, FoeSheet, Hit
 from rulesets.foes import HD_FOE_RULES, Foe, FoeRules, RollKind, Strike, Swing, generic_roll
 from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.npc import NPC
 from rulesets.players import Band, Hand, PlayerViewRules, band_of, pool
 from rulesets.sheet import Adding, Rest, RestCall, SheetRow, SheetRules
 from rulesets.table import Action, Command, Context, Field, Panel, PcChange, Reader, Tx, need_pc
-from rulesets.turn_orders import TurnOrder
+from rulesets.turn_orders import (
+    AP_ROUNDS,
+    CHOSEN_NEXT,
+    INITIATIVE,
+    APRounds,
+    ChosenNext,
+    Initiative,
+    TurnOrder,
+)
+from rulesets.turn_orders.table import Table
 
 __all__ = [
     "Combatant",
@@ -71,6 +89,15 @@ __all__ = [
     "new_round",
     "turn_order_of",
     "TurnOrder",
+    "AP_ROUNDS",
+    "CHOSEN_NEXT",
+    "INITIATIVE",
+    "APRounds",
+    "Answers",
+    "ChosenNext",
+    "CliFlag",
+    "Initiative",
+    "Table",
     "API_VERSION",
     "HD_FOES",
     "HD_FOE_RULES",

@@ -21,6 +21,14 @@ or over every installed game at once (Tableside's own suite does)::
 Each ``check_*`` raises :class:`AssertionError` naming the game and what is wrong. The kit drives
 the app's own campaign (``app``: a demo save, commands, undo, save and reload), so unlike the
 rest of the game API it needs the whole of Tableside installed, as a game's tests do anyway.
+
+It plays the game against that real campaign as the shell does: the fight started, its turn
+order walked over rounds with every row drawn (the order column, tags, turn notes, health),
+damage and healing on a PC and a foe, the fight ended; every check's preset for every roller;
+every sheet step; every action of every panel. Every hook is called through the shell's guard
+(:mod:`rulesets.guard`), which checks what it returns: a hook that raises, or returns what the
+shell cannot use (a ``hurt`` giving ``None``, tags of ``42``, a ``Strike`` that is not one), fails
+the kit with the guard's words, though in play it would cost one message and a ``?``.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rulesets import registry
+from rulesets import guard, registry
 from rulesets.checks import Setup
 from rulesets.decks import DealCards, DrawCards, read_deck
 from rulesets.foes import FoeAttack
@@ -45,12 +53,16 @@ SEED = 25
 __all__ = [
     "SEED",
     "check_action_keys",
+    "check_actions",
+    "check_fight",
+    "check_sheet_steps",
     "check_checks",
     "check_decks",
     "check_demo",
     "check_entry_point",
     "check_foes",
     "check_game",
+    "check_play",
     "check_save_reload",
     "check_sheets",
     "every_installed_game",
@@ -91,6 +103,35 @@ def shown(game_id: str, hook: str, result: object) -> None:
         console = Console(file=io.StringIO(), width=200, color_system=None, record=True)
         console.print(Text.from_markup(escape(line)), end="")
         assert console.export_text().rstrip() == line.rstrip(), f"{game_id}: {hook}: {line!r}"
+
+
+class _Faults:
+    """Every hook failure the guard tells of while open (in play: one message and a ``?``)."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.seen: list[guard.GameHookError] = []
+
+    def __enter__(self) -> _Faults:
+        guard.listeners.append(self.seen.append)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        guard.listeners.remove(self.seen.append)
+        if self.seen and exc[0] is None:
+            raise AssertionError(f"{self.game_id}: {self.seen[0]}")
+
+    def command(self, campaign: Any, command: Any) -> list[str]:
+        """Apply a command; a refusal is the game's word, its hook's failure fails the kit."""
+        from app.state import CommandError
+
+        try:
+            return list(campaign.apply(command))
+        except CommandError as exc:
+            fault = campaign.game_fault(exc.__cause__) if exc.__cause__ is not None else None
+            if fault is not None or self.seen:
+                raise AssertionError(f"{self.game_id}: {fault or self.seen[0]}") from None
+            return []
 
 
 def check_entry_point(game_id: str) -> Game:
@@ -155,6 +196,7 @@ def check_foes(game_id: str, path: Path) -> None:
     rules (``FoeRules.attack``, through the tracker's ``A``) once the fight has started, with
     the seeded Random; undo takes the attack back."""
     game = registry.game(game_id)
+    _own_attack(game_id)
     block = quick_build(2)
     stats = game.foes.make("Kit Bandit", block, block.hp)
     assert isinstance(stats, dict), f"{game_id}: FoeRules.make gave {stats!r}"
@@ -315,14 +357,198 @@ def check_save_reload(game_id: str, path: Path) -> None:
         reopened.store.close()
 
 
+def _rows(campaign: Any, enc_id: int) -> None:
+    """Every row of the tracker as it draws it, through the game's hooks."""
+    from rulesets import encounter as er
+    from rulesets import fight as fr
+    from rulesets.turn_orders import turn_order
+
+    game = campaign.game
+    doc = campaign.doc("encounters", enc_id)
+    enc = er.Encounter.from_dict(doc)
+    order = turn_order(enc.model, game)
+    shown(game.id, f"{order.id}.status", order.status(enc))
+    shown(
+        game.id, "FightRules.notes", game.fight.notes(doc, {c.id: c.name for c in enc.combatants})
+    )
+    for c in enc.combatants:
+        sheet = None
+        if fr.health_kind(c) == "pc":
+            sheet = campaign.doc("party", int(str(c.ref)))
+            shown(game.id, "Ruleset.health_summary", game.ruleset.health(sheet or {}))
+        elif fr.health_kind(c) == "foe":
+            shown(game.id, "FoeSheet.health", game.fight.foe.health(c.stats["sheet"]))
+        shown(game.id, f"{order.id}.cell", order.cell(enc, c))
+        shown(game.id, f"{order.id}.turn_state", order.turn_state(enc, c))
+        shown(game.id, "FightRules.tags", fr.tags_of(game.fight, c, sheet))
+        shown(game.id, "FightRules.turn_note", fr.turn_note_of(game.fight, enc, c, sheet))
+        shown(game.id, "FightRules.detail", game.fight.detail(c, sheet or c.stats.get("sheet")))
+
+
+def check_fight(game_id: str, path: Path) -> None:
+    """The demo's fight played as the tracker plays it: started (``fight_start``), its turn
+    order walked over three rounds with every row drawn at each turn, 1 damage and 1 healing on
+    a PC and on a foe by the game's rules, every check's preset for every roller, and the fight
+    ended (``fight_end``); undo takes the fight back. A hook that fails fails the kit."""
+    from app.commands.combat import Damage, EndEncounter, Heal, NextTurn, StartEncounter
+
+    campaign = _open(game_id, path)
+    try:
+        game = campaign.game
+        ((enc_id, enc),) = campaign.rows("encounters")
+        with _Faults(game_id) as faults:
+            _rows(campaign, enc_id)
+            faults.command(campaign, StartEncounter(enc_id))
+            started = campaign.doc("encounters", enc_id)
+            assert started is not None and started.get("started"), f"{game_id}: no fight"
+            for _ in range(3 * len(enc["combatants"])):
+                _rows(campaign, enc_id)
+                faults.command(campaign, NextTurn(enc_id))
+            doc = campaign.doc("encounters", enc_id)
+            assert doc is not None and doc.get("round", 0) >= 3, (
+                f"{game_id}: {3 * len(enc['combatants'])} turns came to round {doc and doc.get('round')}"
+            )
+            party = campaign.rows("party")
+            for pc_id, pc in [(None, None), *party]:
+                for check in game.checks.checks:
+                    preset = game.checks.preset_for(doc, pc_id, pc)
+                    for key in preset.values if preset is not None else ():
+                        assert key in check.defaults() or any(
+                            key in c.defaults() for c in game.checks.checks
+                        ), f"{game_id}: its preset sets {key!r}, an input of no check"
+            for side in ("pc", "npc"):
+                target = next((c for c in doc["combatants"] if c["side"] == side), None)
+                if target is not None:
+                    faults.command(campaign, Damage(enc_id, target["id"], "1"))
+                    _rows(campaign, enc_id)
+                    faults.command(campaign, Heal(enc_id, target["id"], "1"))
+            faults.command(campaign, EndEncounter(enc_id))
+            _rows(campaign, enc_id)
+    finally:
+        campaign.store.close()
+
+
+def check_sheet_steps(game_id: str, path: Path) -> None:
+    """``+`` and ``-`` on every resource and attribute of the first PC's sheet, and every
+    status the game offers, as the party panel applies them; a hook that fails fails the kit."""
+    from app.commands.party import ChangePC
+
+    campaign = _open(game_id, path)
+    try:
+        game = campaign.game
+        pc_id, pc = campaign.rows("party")[0]
+        with _Faults(game_id) as faults:
+            for resource in game.ruleset.sheet.resources:
+                for delta in (-1, 1):
+                    faults.command(campaign, ChangePC(pc_id, "adjust", (resource.key, delta)))
+            for attribute in game.ruleset.sheet.attributes:
+                shown(
+                    game_id,
+                    f"{attribute.key} text",
+                    game.sheet.attribute_shown(attribute, attribute.default),
+                )
+                for delta in (1, -1):
+                    faults.command(
+                        campaign, ChangePC(pc_id, "step_attribute", (attribute.key, delta))
+                    )
+            statuses = game.sheet.status_choices(pc, game.ruleset.sheet.statuses)
+            for status in statuses:
+                faults.command(campaign, ChangePC(pc_id, "status", (status,)))
+            shown(
+                game_id,
+                "Ruleset.health_summary",
+                game.ruleset.health(campaign.doc("party", pc_id) or {}),
+            )
+    finally:
+        campaign.store.close()
+
+
+def check_actions(game_id: str, path: Path) -> None:
+    """Every action of every panel, with the first PC and the first foe selected and its form
+    at its defaults, as the panel takes it: refused with the game's words, or applied; an
+    action whose ``available``, ``form``, ``make`` or command fails fails the kit."""
+    from rulesets.base import RuleError
+    from rulesets.table import Context
+    from screens.form import FieldError, clean
+
+    campaign = _open(game_id, path)
+    try:
+        game = campaign.game
+        pc_id, _ = campaign.rows("party")[0]
+        ((enc_id, _),) = campaign.rows("encounters")
+        with _Faults(game_id) as faults:
+            for action in game.actions:
+                enc = campaign.doc("encounters", enc_id)
+                foe = next(
+                    (c for c in (enc or {}).get("combatants", []) if c["side"] != "pc"), None
+                )
+                ctx = Context(
+                    read=campaign,
+                    game=game,
+                    panel=action.panel,
+                    encounter_id=enc_id,
+                    encounter=enc,
+                    combatant=foe,
+                    pc_id=pc_id,
+                    setup={k: v for c in game.checks.checks[:1] for k, v in c.defaults().items()},
+                )
+                if not action.available(ctx):
+                    continue
+                form = action.form(ctx) if action.form is not None else ()
+                try:  # the form at its defaults, read as the form reads them
+                    values = {f.key: clean(f, f.default) for f in form}
+                except FieldError:
+                    continue  # the GM has to type something first
+                try:
+                    command = action.make(ctx, values)
+                except RuleError:
+                    continue  # refused with the game's words, as the panel shows them
+                assert hasattr(command, "run") and isinstance(
+                    getattr(command, "label", None), str
+                ), (
+                    f"{game_id}: the {action.panel} action {action.id} made {command!r}, not a command"
+                )
+                shown(game_id, f"action {action.id} result", faults.command(campaign, command))
+    finally:
+        campaign.store.close()
+
+
+def _own_attack(game_id: str) -> None:
+    """A game whose foes are its own (``foes.make`` gives a foe sheet, and the tracker draws no
+    statblock for them) attacks by its own rules: the default d20 against AC would roll, and
+    pass the kit, and mean nothing in it. Where the statblock is drawn, its d20 attack is the
+    one the game shows."""
+    from rulesets.foes import d20_attack
+
+    game = registry.game(game_id)
+    attack = getattr(game.foes.attack, "__wrapped__", game.foes.attack)
+    block = quick_build(2)
+    stats = game.foes.make("Kit Bandit", block, block.hp)
+    own = isinstance(stats, dict) and isinstance(stats.get("sheet"), dict)
+    if own and not game.foes.draws_statblock:
+        assert attack is not d20_attack, (
+            f"{game_id}: its foes are its own (foes.make gives a sheet, no statblock drawn) "
+            "but attack with the default d20 against AC: declare FoeRules.attack"
+        )
+
+
 def check_game(game_id: str, folder: Path) -> None:
     """Every check of the kit on one installed game; ``folder``: where its saves go (a
     ``tmp_path``). Random numbers come from ``random.Random(SEED)``."""
     check_entry_point(game_id)
+    check_play(game_id, folder)
+
+
+def check_play(game_id: str, folder: Path) -> None:
+    """Every check of the kit but the entry point's: for a game registered in-process
+    (``rulesets.registry.register``) as well as an installed one."""
     path = check_demo(game_id, folder)
     check_sheets(game_id, path)
     check_foes(game_id, path)
     check_checks(game_id, path)
     check_decks(game_id, path)
     check_action_keys(game_id)
+    check_fight(game_id, path)
+    check_sheet_steps(game_id, path)
+    check_actions(game_id, path)
     check_save_reload(game_id, path)

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 # its end, so it must be complete before any of them asks it for a name.
 import rulesets.encounter  # noqa: F401
 from rulesets.base import RuleError
-from rulesets.turn_orders.ap_rounds import AP_ROUNDS
+from rulesets.turn_orders.ap_rounds import AP_ROUNDS, APRounds
 from rulesets.turn_orders.base import TurnOrder
-from rulesets.turn_orders.chosen_next import CHOSEN_NEXT
-from rulesets.turn_orders.initiative import INITIATIVE
+from rulesets.turn_orders.chosen_next import CHOSEN_NEXT, ChosenNext
+from rulesets.turn_orders.initiative import INITIATIVE, Initiative
 
 if TYPE_CHECKING:
     from rulesets.game import Game
@@ -68,6 +68,9 @@ __all__ = [
     "BUILT_IN",
     "CHOSEN_NEXT",
     "INITIATIVE",
+    "APRounds",
+    "ChosenNext",
+    "Initiative",
     "TurnOrder",
     "UnknownTurnOrder",
     "declare",

@@ -13,7 +13,12 @@ changes only what differs. Pure Python like the rest of :mod:`rulesets`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulesets import encounter as er
+
+if TYPE_CHECKING:
+    from rulesets.turn_orders.table import Table
 
 
 class TurnOrder:
@@ -45,6 +50,15 @@ class TurnOrder:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
+
+    @property
+    def table(self) -> Table:
+        """The campaign's random source (``table.rng``) and its game's decks
+        (``table.deck(id)``, ``table.keep(id)``) during the change that calls this turn order
+        (``tableside_api.Table``): a card-initiative order deals from it."""
+        from rulesets.turn_orders.table import current
+
+        return current()
 
     # --- what the tracker shows ---------------------------------------------------------------
     def cell(self, enc: er.Encounter, c: er.Combatant) -> str:

@@ -192,7 +192,7 @@ class CombatPane(CombatRows):
             extra = ""
         if extra:
             head.append(f"\n{clean(extra, 300)}", style="italic")
-        tags = self.rules.tags(c)
+        tags = fr.tags_of(self.rules, c, pc)
         if tags:
             head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
         head.append("\nThe party sheet (4) has the rest", style="dim")
@@ -216,7 +216,7 @@ class CombatPane(CombatRows):
                 extra = ""
             if extra:
                 head.append(f"\n{clean(extra, 300)}", style="italic")
-        tags = self.rules.tags(c)
+        tags = fr.tags_of(self.rules, c, None)
         if tags:
             head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
         if due:

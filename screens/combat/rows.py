@@ -199,7 +199,7 @@ class CombatRows(CombatBase):
             name_style = name_style or "bold"
         turns = self._turn_order(enc)
         order = turns.cell(enc, c)
-        effects = self.rules.tags(c)
+        effects = fr.tags_of(self.rules, c, self._sheet_of(c))
         return (
             ("▶" if current else "", "bold yellow"),
             (str(pos), ""),
@@ -224,5 +224,5 @@ class CombatRows(CombatBase):
             bits.append("holding")
         # Holding already says the turn is over: an order says "acted" only when not holding.
         bits.append(self._turn_order(enc).turn_state(enc, c))
-        bits.append(self.rules.turn_note(enc, c))
+        bits.append(fr.turn_note_of(self.rules, enc, c, self._sheet_of(c)))
         return " ".join(b for b in bits if b)
