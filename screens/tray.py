@@ -78,6 +78,8 @@ class TrayScreen(PanelScreen):
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
         """The encounter turn who-rolls last followed (a new turn moves it again)."""
+        self._kept: dict[int | None, dict[str, Any]] = {}
+        """Each roller's own inputs (a skill, a weapon) as they left them, by party id."""
         self._preset: tuple[int | None, Preset | None] = (None, None)
         """The game's preset last applied (roller, what): applied again only when it changes,
         so a GM's own change to the setup stands."""
@@ -234,9 +236,19 @@ class TrayScreen(PanelScreen):
         index = next((i + 1 for i, pid in enumerate(ids) if str(pid) == str(ref)), 0)
         if index == self.who_index:
             return False
+        self._roller_to(index)
+        return True
+
+    def _roller_to(self, index: int) -> None:
+        """Another character rolls: the last one's own inputs kept for them, theirs put back,
+        and what lasted one roll (an edge, a boon) at its default: it was the last roller's."""
+        check = self.check
+        if check is not None:
+            self._kept[self.who] = check.own(self.values)
         self.who_index = index
         self.shown_holder = None
-        return True
+        if check is not None:
+            self.values = check.for_roller(self.values, self._kept.get(self.who, {}), self._pc())
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
@@ -457,8 +469,7 @@ class TrayScreen(PanelScreen):
         self.show_result([f"Session log written to {path}"])
 
     def action_next_who(self) -> None:
-        self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
-        self.shown_holder = None
+        self._roller_to((self.who_index + 1) % (len(self.party()) + 1))
         self._apply_preset()
         self._show()
 
@@ -555,11 +566,17 @@ class TrayScreen(PanelScreen):
             self._spend_once()
 
     def _spend_once(self) -> None:
-        """Inputs set for one roll only (a helper's assistance) go back to their defaults."""
+        """Inputs set for one roll only (an edge, a boon, a helper's assistance) go back to
+        their defaults; the game's preset for the roller stands."""
         check = self.check
-        reset = {i.key: i.default for i in check.inputs if i.once} if check is not None else {}
-        if any(self.values.get(k) != v for k, v in reset.items()):
-            self.values.update(reset)
+        if check is None:
+            return
+        fresh = check.after_roll(self.values)
+        preset = self._preset[1]
+        if preset is not None:
+            fresh.update((k, v) for k, v in preset.values.items() if k in fresh)
+        if fresh != self.values:
+            self.values = fresh
             self._show()
 
     @on(RollLog.Older)

@@ -1,0 +1,128 @@
+"""The tray's setup: what belongs to one roll resets, what belongs to a roller is theirs.
+
+Advantage is "for their next action" (Somnihil); a boon, a weapon's rank, a modifier are one
+roll's; a skill (and Shadows' skill + attribute, a damage code) is the character's, kept for
+them when another rolls and given back when they roll again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input
+
+from screens.form import FormScreen
+from tests.apphelpers import SIZE, demo_app, last_roll
+
+
+def setup_text(app: Any) -> str:
+    return str(app.screen.query_one("#check-setup").render())
+
+
+async def test_somnihil_advantage_is_one_rolls_not_the_next_rollers(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "p", "a")  # Orrin has advantage
+        await pilot.pause()
+        assert "Who: Orrin Hale" in setup_text(app)
+        assert "Edge: advantage" in setup_text(app)
+        await pilot.press("p")  # Tamsin rolls next: not with Orrin's advantage
+        await pilot.pause()
+        assert "Edge: none" in setup_text(app)
+        await pilot.press("p", "p")  # around to the GM
+        await pilot.pause()
+        assert "Who: GM" in setup_text(app)
+        assert "Edge: none" in setup_text(app)
+        await pilot.press("a", "c")  # the GM's roll with advantage spends it
+        await pilot.pause()
+        assert last_roll(app)["expression"].startswith("2d20")
+        assert "Edge: none" in setup_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert last_roll(app)["expression"] == "1d20"
+    app.campaign.store.close()
+
+
+async def test_nemron_boon_weapon_and_attribute_reset_the_skill_is_each_rollers(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "p", "p")  # Tomas Ert
+        await pilot.pause()
+        await pilot.press("k", "k", "b", "w", "w", "a")
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Who: Tomas Ert" in text and "Skill: Medicine" in text
+        assert "Boon or penalty: no boon" not in text and "Weapon: none" not in text
+        await pilot.press("p")  # Nadia lacks Medicine: her own (none) and a fresh roll
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Who: Nadia Fel" in text
+        assert "Skill: none" in text and "Medicine" not in text
+        assert "Boon or penalty: no boon" in text and "Weapon: none" in text
+        assert "Attribute: Power" in text
+        await pilot.press("equals_sign")  # the typed form agrees with what is shown
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#field-skill", Input).value == ""
+        await pilot.press("escape")
+        await pilot.press("p", "p", "p", "p")  # around to Tomas: his skill is still his
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Who: Tomas Ert" in text and "Skill: Medicine" in text
+        assert "Boon or penalty: no boon" in text and "Weapon: none" in text
+        await pilot.press("b", "c")  # the boon was for that roll; the skill stays
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Boon or penalty: no boon" in text and "Skill: Medicine" in text
+    app.campaign.store.close()
+
+
+async def test_resolution_die_modifier_and_roll_type_reset(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "t", "right_square_bracket", "plus", "k")
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Dice: d20" in text and "Modifier: +1" in text and "Roll: Grip" in text
+        await pilot.press("p")
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Dice: 2d6" in text and "Modifier: +0" in text and "Roll: check vs DC" in text
+        assert "DC: 10" in text  # the DC is the GM's, for whoever rolls against it
+        await pilot.press("t", "right_square_bracket", "c")
+        await pilot.pause()
+        assert last_roll(app)["expression"].startswith("1d20+1")
+        text = setup_text(app)
+        assert "Dice: 2d6" in text and "Modifier: +0" in text
+    app.campaign.store.close()
+
+
+async def test_aspects_picks_the_rollers_skill_and_the_bonus_is_one_rolls(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "aspects")
+    rowan = app.campaign.doc("party", 1)
+    assert rowan is not None
+    rowan["attributes"]["fight"] = 3
+    app.campaign.store.put_doc("party", 1, rowan)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p")
+        await pilot.press(*["K"] * 4)  # Athletic, Physique, Will, Fight
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Skill: Fight" in text and "2d6+4 (Fight +3)" in text
+        await pilot.press("p")  # Juno: her own skill (none yet) and no bonus
+        await pilot.pause()
+        text = setup_text(app)
+        assert "Skill: none" in text and "Bonus: +0" in text and "\n2d6+0\n" in text + "\n"
+        await pilot.press("p", "p", "p", "p")  # back to Rowan: Fight, the bonus gone
+        await pilot.pause()
+        assert "2d6+3 (Fight +3)" in setup_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert last_roll(app)["aspects_roll"]["skill"] == 3
+    app.campaign.store.close()
