@@ -74,6 +74,7 @@ class TrayScreen(PanelScreen):
         self.values: dict[str, Any] = {}
         self.shown_holder: str | None = None
         self.last_result = Text("")
+        self._last_entry: dict[str, Any] | None = None
         self._taking = False
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
@@ -166,8 +167,9 @@ class TrayScreen(PanelScreen):
     def _fit_top(self) -> None:
         """The check takes every row the hand, the dice line and five log lines leave, instead
         of a fixed ten (16 on a tall screen) that cut its notes and its Last: line. Where even
-        that is too few, the Last: line gives way first (the log's newest line, in view, says
-        it), then the bands' legend (the same for every roll; the odds name the bands)."""
+        that is too few, the bands' legend gives way first (the same for every roll; the odds
+        name the bands), then the Last: line, whose result the log's title says instead: a
+        roll's result is on screen after any setup."""
         body = self.query_one("#tray-body")
         top = self.query_one("#tray-top")
         below = sum(
@@ -185,12 +187,26 @@ class TrayScreen(PanelScreen):
         setup = self.query_one("#check-setup", Static)
         room -= self.query_one("#tray-mode").outer_size.height + setup.outer_size.height
         width = max(1, setup.size.width)
-        giving = [self.query_one(f"#{i}", Static) for i in ("check-legend", "last-result")]
-        for part, text in zip(giving, (self._legend, self.last_result), strict=True):
+        giving = [self.query_one(f"#{i}", Static) for i in ("last-result", "check-legend")]
+        for part, text in zip(giving, (self.last_result, self._legend), strict=True):
             lines = len(text.wrap(self.app.console, width)) if text.plain.strip() else 0
             lines += part.styles.margin.top if lines else 0
             part.display = 0 < lines <= room  # an empty Last: takes no row either
             room -= lines if part.display else 0
+        log = self.query_one(RollLog)
+        title = "Roll log: rolls only" if self.rolls_only else "Roll log"
+        if self._last_entry is not None and not giving[0].display:
+            title = f"{title} · Last: {_short_result(self._last_entry)}"
+        log.border_title = title
+        if self.has_cards:
+            self._count_hand()
+
+    def _count_hand(self) -> None:
+        """A hand longer than its box says how many cards it shows of how many."""
+        hand = self.query_one("#hand-cards", OptionList)
+        rows, count = hand.scrollable_content_region.height, hand.option_count
+        more = hand.display and 0 < rows < count
+        hand.border_subtitle = f"{rows} of {count} · ↑↓ the rest" if more else ""
 
     def on_screen_resume(self) -> None:
         if self._follow_turn() | self._apply_preset():
@@ -335,6 +351,7 @@ class TrayScreen(PanelScreen):
         last = next((e for _, e in reversed(rows) if _is_roll(e)), None)
         if last is not None:
             self.last_result = _result_text(last)
+            self._last_entry = last
         self._follow_turn()
         self._apply_preset()
         self._show()
@@ -477,7 +494,6 @@ class TrayScreen(PanelScreen):
         """The log shows only the dice (sheet changes and events hidden), or everything again."""
         self.rolls_only = not self.rolls_only
         log = self.query_one(RollLog)
-        log.border_title = "Roll log: rolls only" if self.rolls_only else "Roll log"
         log.reset()  # the filter changed: drawn afresh
         self.refresh_data()
 
@@ -633,6 +649,12 @@ def _short_names(names: dict[str, str]) -> dict[str, str]:
 
 def _is_roll(entry: dict[str, Any]) -> bool:
     return entry.get("kind") == "roll"
+
+
+def _short_result(entry: dict[str, Any]) -> str:
+    """The newest roll in a few words, for the log's title: who, the total, its band."""
+    band = f" {entry['band']}" if entry.get("band") else ""
+    return clean(f"{entry.get('who', '?')} {entry.get('total', '?')}{band}", 60)
 
 
 def _result_text(entry: dict[str, Any]) -> Text:

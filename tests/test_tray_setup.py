@@ -10,10 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input
+import pytest
+from textual.widgets import Input, OptionList
 
 from screens.form import FormScreen
-from tests.apphelpers import SIZE, demo_app, last_roll
+from tests.apphelpers import SIZE, demo_app, last_roll, screen_text
+from widgets.roll_log import RollLog
 
 
 def setup_text(app: Any) -> str:
@@ -125,4 +127,65 @@ async def test_aspects_picks_the_rollers_skill_and_the_bonus_is_one_rolls(
         await pilot.press("c")
         await pilot.pause()
         assert last_roll(app)["aspects_roll"]["skill"] == 3
+    app.campaign.store.close()
+
+
+# --- the result on screen ------------------------------------------------------------------
+
+
+SETUPS = {
+    "somnihil": ["p", "a"],
+    "resolution": ["p", "t", "right_square_bracket", "k"],
+    "nemron": ["p", "k", "w", "b", "z", "a"],
+    "shadows": ["p", "h", "s", "escape"],
+    "aspects": ["p", "K", "right_square_bracket", "right_curly_bracket"],
+}
+
+
+def _events(app: Any, count: int) -> None:
+    """The log as a session's start leaves it: events, no roll yet."""
+    store = app.campaign.store
+    for i in range(count):
+        store.db.table("log").insert(
+            {"at": f"2026-01-01T08:{i:02d}:00+00:00", "kind": "event", "text": f"event {i}"}
+        )
+    store.commit()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@pytest.mark.parametrize("game", sorted(SETUPS))
+async def test_a_rolls_result_is_on_screen_after_any_setup(
+    tmp_path: Path, game: str, size: tuple[int, int]
+) -> None:
+    """The first roll of a session and the next: the log shows its newest line and the
+    ``Last:`` line is on screen, whatever the setup took."""
+    app = demo_app(tmp_path, game)
+    _events(app, 30)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("2", *SETUPS[game])
+        await pilot.pause()
+        for _ in range(2):
+            await pilot.press("c")
+            await pilot.pause()
+            await pilot.pause()
+            log = app.screen.query_one(RollLog)
+            assert log.max_scroll_y > 0  # the log is longer than its view
+            assert log.scroll_y == log.max_scroll_y, "the newest log line is out of view"
+            entry = last_roll(app)
+            shown = "\n".join(screen_text(app))
+            assert "Last: " in shown
+            assert f"{entry['who']}" in shown.split("Last: ", 1)[1]
+    app.campaign.store.close()
+
+
+async def test_a_hand_longer_than_its_box_says_how_many_it_shows(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "p", "h", "s")
+        await pilot.pause()
+        await pilot.pause()
+        held = len(app.screen.query_one("#hand-cards", OptionList).options)
+        assert held > 2
+        shown = "\n".join(screen_text(app))
+        assert f"2 of {held}" in shown
     app.campaign.store.close()
