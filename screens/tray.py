@@ -38,7 +38,7 @@ from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
 from widgets.event_line import SHOWN, EventLine
 from widgets.footer import GAME_KEYS
-from widgets.hand_view import card_text, deck_status
+from widgets.hand_view import HandList, card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
@@ -108,7 +108,7 @@ class TrayScreen(PanelScreen):
             if self.has_cards:
                 with Vertical(id="cards-area"):
                     yield Static("", id="deck-status", markup=False)
-                    yield OptionList(id="hand-cards")
+                    yield HandList(id="hand-cards")
             yield Input(
                 placeholder="dice expression: 4d6kh3, 2d20kl1+2, (1d6,1d10,1d8)kh1, 1d6e6",
                 id="dice-input",

@@ -189,3 +189,25 @@ async def test_a_hand_longer_than_its_box_says_how_many_it_shows(tmp_path: Path)
         shown = "\n".join(screen_text(app))
         assert f"2 of {held}" in shown
     app.campaign.store.close()
+
+
+async def test_shadows_j_and_k_move_along_the_hand_and_draw_nothing(tmp_path: Path) -> None:
+    """``2 s j j j j j`` burnt five cards; now it moves, and ``m`` draws the damage modifier."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "p", "h", "s")
+        await pilot.pause()
+        before = len(app.campaign.log_entries())
+        hand = app.screen.query_one("#hand-cards", OptionList)
+        assert hand.has_focus and hand.highlighted == 0
+        await pilot.press("j", "j")
+        await pilot.pause()
+        assert hand.highlighted == 2
+        await pilot.press("k")
+        await pilot.pause()
+        assert hand.highlighted == 1
+        assert len(app.campaign.log_entries()) == before  # nothing drawn, nothing burnt
+        await pilot.press("m")
+        await pilot.pause()
+        assert last_roll(app)["expression"].startswith("damage modifier")
+    app.campaign.store.close()

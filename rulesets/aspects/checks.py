@@ -145,7 +145,7 @@ def _other_hint(roll: aspects.AspectsRoll) -> str:
         return ""
     first, second = roll.rerolled
     other = first if tuple(roll.dice) == tuple(second) else second
-    return f" · k keeps {sum(other)} instead"
+    return f" · k keeps {roll.total_of(other)} instead"
 
 
 @frozen

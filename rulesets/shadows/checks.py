@@ -516,11 +516,11 @@ ACTIONS: tuple[Action, ...] = (
         available=lambda ctx: _contest(ctx) is not None,
     ),
     _tray(
-        "damage", "j", "Damage modifier",
+        "damage", "m", "Damage modifier",
         lambda ctx, v: DamageModifier(str(ctx.setup.get("damage", DAMAGE_CODES[0]))),
         show=False, description="Draw the damage modifier set up (J picks the code)",
     ),
-    _tray("critical", "k", "Critical", _fixed(CriticalChain()), show=False,
+    _tray("critical", "C", "Critical", _fixed(CriticalChain()), show=False,
           description="Critical chain"),
     _tray(
         "fumble", "F", "Fumble draw",
