@@ -211,13 +211,15 @@ class PartyScreen(PanelScreen):
         return super().check_action(action, parameters)
 
     # --- sending -----------------------------------------------------------------------------
-    def _change(self, op: str, *args: str | int) -> None:
+    def _change(
+        self, op: str, *args: str | int, refused: Callable[[str], None] | None = None
+    ) -> None:
         doc_id = self.selected_id
         pc = self._pc()
         if doc_id is None or pc is None:
             self.notify("No PC selected — press a to add one", severity="warning")
             return
-        self.send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))))
+        self.send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))), refused)
 
     def _field_parts(self) -> tuple[str, str, str]:
         kind, _, rest = self.selected_field.partition(":")
@@ -337,11 +339,13 @@ class PartyScreen(PanelScreen):
         fields = adding.form(pc, target)
         from screens.form import FormScreen
 
-        def answered(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self._change("add_item", key, *(values[f.key] for f in fields))
+        def submit(values: dict[str, Any]) -> str | None:
+            refusal: list[str] = []
+            self._change("add_item", key, *(values[f.key] for f in fields), refused=refusal.append)
+            return refusal[0] if refusal else None
 
-        self.app.push_screen(FormScreen(adding.title, fields), answered)
+        # A refusal (a spell the Cipher cannot learn yet) keeps the form open with its answers.
+        self.app.push_screen(FormScreen(adding.title, fields, submit=submit))
 
     def action_add_pc(self) -> None:
         def answer(name: str | None) -> None:

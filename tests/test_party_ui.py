@@ -95,7 +95,15 @@ async def test_som10_third_protocol_refused_by_keys(tmp_path: Path) -> None:
         await pilot.press("n", *"Bend", "tab", *"Timing", "enter")
         await pilot.pause()
         assert len(saved_party(app)[0]["lists"]["spells"]) == 3
-        assert "at most two Protocols" in " ".join(str(n.message) for n in app._notifications)
+        # Refused, the form stays open with what was typed and why (as README promises).
+        assert isinstance(app.screen, FormScreen)
+        assert "at most two Protocols" in str(app.screen.query_one("#form-error").render())
+        assert app.screen.query_one("#field-name", Input).value == "Bend"
+        app.screen.query_one("#field-protocol", Input).value = "Spatial"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        assert saved_party(app)[0]["lists"]["spells"][-1]["name"] == "Bend"
     app.campaign.store.close()
 
 

@@ -412,6 +412,10 @@ def _cast(ctx: Context, values: Mapping[str, Any]) -> CastSpell:
 
 def _cast_form(ctx: Context) -> tuple[Field, ...]:
     spells = _spells(ctx)
+    if not spells:
+        # Offered for every Cipher so that the key says why, instead of doing nothing.
+        name = (ctx.combatant or {}).get("name", "?")
+        raise somnihil.RuleError(f"{name} knows no spells: learn one on the party sheet (4, n on Spells)")
     return (
         Field("spell", "Spell", spells[0] if spells else "", "choice", choices=spells),
         Field("cost", "AP cost", "1", "int", minimum=1),
@@ -435,7 +439,7 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         form=_cast_form,
         title=lambda ctx: f"{(ctx.combatant or {}).get('name', '?')} casts",
-        available=lambda ctx: bool(_spells(ctx)),
+        available=lambda ctx: _caster_sheet(ctx) is not None,
     ),
     Action(
         id="anomaly",
