@@ -729,6 +729,8 @@ def rest(character: Character, hours: int, rng: random.Random) -> list[str]:
     if hours < 0:
         raise RuleError("cannot rest a negative number of hours")
     name = character.get("name", "?")
+    if character.get("status") == "dead":
+        return [f"{name} is dead: no Energy or healing comes back"]
     log: list[str] = []
     energy = character["resources"]["energy"]
     gained = min(int(hours), int(energy["max"]) - int(energy["current"]))
