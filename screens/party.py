@@ -399,7 +399,27 @@ class PartyScreen(PanelScreen):
         A rest in the middle of a fight is asked first: one capital letter would otherwise
         rest everyone for hours between two blows (issue 15).
         """
-        fight = fight_running(self.campaign) if action == "rest" else None
+        offered = [r for r in ("regroup", "rest") if self.game.sheet.has_rest(r)]
+        if action == "rest" and len(offered) > 1:
+            # R offers the game's short rest beside its long one: a Regroup is a rest too.
+            def chosen(rest: str | None) -> None:
+                if rest is not None:
+                    self._rest_asked(rest)
+
+            options = [(r, self._rest_words(r)) for r in offered]
+            self.app.push_screen(PartyChoice("Rest the whole party: which rest?", options), chosen)
+            return
+        self._rest_asked(action)
+
+    def _rest_words(self, rest: str) -> str:
+        time = self.game.time
+        hours = time.rest_hours.get(rest)
+        return f"{time.rest_name(rest)} ({hours} h)" if hours else time.rest_name(rest)
+
+    def _rest_asked(self, action: str) -> None:
+        # A game whose rests need peace refuses one in a fight, and says why: nothing to ask.
+        asks = action in ("rest", "regroup") and not self.game.time.rest_needs_peace
+        fight = fight_running(self.campaign) if asks else None
         if fight is None:
             self._party_action(action)
             return

@@ -14,6 +14,7 @@ from rulesets import registry
 from screens.form import FormScreen
 from screens.help import HelpScreen
 from screens.party import PartyScreen
+from screens.party_prompt import PartyChoice
 from tests.apphelpers import SIZE, demo_app
 from tests.games import BUILT_IN
 
@@ -80,9 +81,31 @@ async def test_som07_damage_then_rest_by_keys(tmp_path: Path) -> None:
         await pilot.press("g")
         await pilot.pause()
         assert saved_party(app)[0]["resources"]["vitality"]["current"] == 5
-        await pilot.press("R")
+        await pilot.press("R", "down", "enter")  # R offers the Regroup first, then the Rest
         await pilot.pause()
         assert saved_party(app)[0]["resources"]["vitality"]["current"] == 10
+    app.campaign.store.close()
+
+
+async def test_som07_r_offers_the_regroup_beside_the_rest(tmp_path: Path) -> None:
+    """R always rested 8 h: the Regroup was not offered there."""
+    from rulesets import clock
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "res:vitality")
+        await pilot.press(*["minus"] * 9)
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, PartyChoice)
+        options = app.screen.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert shown == ["Regroup (1 h)", "Rest (8 h)"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert saved_party(app)[0]["resources"]["vitality"]["current"] == 5
+        assert clock.read(app.campaign.meta).seconds == 3600
     app.campaign.store.close()
 
 
@@ -130,7 +153,7 @@ async def test_nem11_nemron_rest_heals_limb_by_keys(tmp_path: Path) -> None:
         await pilot.press("minus", "minus", "minus")
         await pilot.pause()
         assert saved_party(app)[0]["tracks"]["limbs"]["torso"]["hp"] == 7
-        await pilot.press("R")
+        await pilot.press("R", "down", "enter")  # the long rest
         await pilot.pause()
         assert saved_party(app)[0]["tracks"]["limbs"]["torso"]["hp"] > 7
     app.campaign.store.close()
