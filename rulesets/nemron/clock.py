@@ -36,6 +36,23 @@ def hard_effort(pc: Character, hours: int) -> str:
 
 
 def _passing(tx: Tx, passage: Passage) -> list[str]:
+    return _training(tx, passage) + _effort(tx, passage)
+
+
+def _training(tx: Tx, passage: Passage) -> list[str]:
+    """NEM-13: every day that passes logs two hours of each training; the 30th learns it."""
+    lines = []
+    for doc_id, pc in tx.all("party"):
+        if pc.get("status") == "dead" or not pc.get("training"):
+            continue
+        said = rules.train(pc, passage.start, passage.end)
+        if said:
+            lines += said
+            tx.put("party", doc_id, pc)
+    return lines
+
+
+def _effort(tx: Tx, passage: Passage) -> list[str]:
     if passage.activity != EFFORT or passage.hours < 1:
         return []
     lines = []
