@@ -268,7 +268,8 @@ class TrayScreen(PanelScreen):
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
-        return self.campaign.rows("party")
+        """The characters who roll: a party sheet that became an NPC (a Shill) rolls no more."""
+        return [(pid, doc) for pid, doc in self.campaign.rows("party") if not doc.get("npc")]
 
     @property
     def who(self) -> int | None:

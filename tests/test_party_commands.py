@@ -304,7 +304,7 @@ def test_a_rest_the_game_lacks_is_refused_and_a_session_always_works(camp: Campa
     assert offered == rests
     with pytest.raises(CommandError, match="no regroup / short rest rule"):
         camp.apply(PartyAction("regroup"))
-    assert camp.apply(PartyAction("session"))[0] == "Session 1 begins"
+    assert camp.apply(PartyAction("session"))[0] == "The log's session 1 begins"
 
 
 def test_every_sheet_op_is_generic() -> None:

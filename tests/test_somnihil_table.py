@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from app.commands import combat as cmd
+from app.commands.party import ChangePC, PartyAction
 from app.tui import TablesideApp
-from tests.apphelpers import SIZE, demo_app, select_named
+from tests.apphelpers import SIZE, demo_app, open_demo, select_named
 
 
 def heard(app: TablesideApp) -> list[str]:
@@ -33,3 +35,50 @@ async def test_y_on_a_cipher_who_knows_no_spells_says_so(tmp_path: Path) -> None
         await pilot.pause()
         assert any("Tamsin Vey knows no spells" in m for m in told), told
     app.campaign.store.close()
+
+
+async def test_a_shill_becomes_an_npc_and_leaves_the_party_in_play(tmp_path: Path) -> None:
+    """SOM-09: the Cipher becomes an NPC: in the library, out of the tray's rollers, out of
+    the turns and of the sessions."""
+    campaign = open_demo(tmp_path, "somnihil")
+    enc_id = campaign.rows("encounters")[0][0]
+    campaign.apply(cmd.StartEncounter(enc_id))
+    campaign.apply(ChangePC(2, "status", ("perished",), "Orrin Hale"))
+    said = campaign.apply(ChangePC(2, "status", ("shill",), "Orrin Hale"))
+    assert "Orrin Hale (Shill) is in the NPC library" in said
+    shill = [doc for _, doc in campaign.rows("npcs") if doc["name"] == "Orrin Hale (Shill)"]
+    assert len(shill) == 1 and "Shill" in shill[0]["concepts"]
+    orrin = campaign.doc("party", 2)
+    assert orrin is not None
+    sessions = orrin.get("sessions")
+    said = campaign.apply(PartyAction("session"))
+    assert not any(line.startswith("Orrin Hale") for line in said)
+    orrin = campaign.doc("party", 2)
+    assert orrin is not None and orrin.get("sessions") == sessions
+    for _ in range(8):  # more than a round: Orrin's turn never comes
+        campaign.apply(cmd.NextTurn(enc_id))
+        fight = campaign.doc("encounters", enc_id)
+        assert fight is not None
+        acting = [c["name"] for c in fight["combatants"] if c["id"] == fight["current"]]
+        assert acting != ["Orrin Hale"]
+    campaign.store.close()
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        seen = []
+        for _ in range(4):
+            await pilot.press("p")
+            await pilot.pause()
+            seen.append(str(app.screen.query_one("#check-setup").render()).split("\n")[0])
+        assert not any("Orrin" in line for line in seen), seen
+    app.campaign.store.close()
+
+
+def test_new_session_says_the_logs_session_and_each_ciphers_own(tmp_path: Path) -> None:
+    """"Session 1 begins" while two PCs reached session 2 and two session 1."""
+    campaign = open_demo(tmp_path, "somnihil")
+    said = campaign.apply(PartyAction("session"))
+    assert said[0] == "The log's session 1 begins"
+    assert "Vesna Kade: 2 sessions played" in said
+    assert "Tamsin Vey: 1 session played" in said
+    campaign.store.close()

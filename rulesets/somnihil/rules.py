@@ -592,11 +592,15 @@ def forget_spell(character: Character, name: str) -> list[str]:
 
 
 def new_session(character: Character) -> list[str]:
-    """SOM-04/10: a new session refills AP and lets the Cipher know one more spell."""
+    """SOM-04/10: a new session refills AP and lets the Cipher know one more spell. A Shill
+    (an NPC now, SOM-09) and a Cipher passed into the Void play no more sessions."""
+    if character.get("status") in (SHILL, PASSED):
+        return []
     before = spells_known_limit(int(character.get("sessions", 0)))
     character["sessions"] = int(character.get("sessions", 0)) + 1
     after = spells_known_limit(character["sessions"])
-    log = [f"{character['name']}: session {character['sessions']}"]
+    played = character["sessions"]
+    log = [f"{character['name']}: {played} session{'s' if played != 1 else ''} played"]
     if character.get("status") not in _ACTIVE:
         return log
     ap = _res(character, "ap")
