@@ -3,13 +3,16 @@ rests in and out of a fight, Cheat Death's log line."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 from app.commands import combat as cmd
 from app.commands.party import ChangePC, PartyAction
 from app.tui import TablesideApp
+from rulesets.somnihil import rules as som
 from tests.apphelpers import SIZE, demo_app, open_demo, select_named
+from widgets.roll_log import format_entry
 
 
 def heard(app: TablesideApp) -> list[str]:
@@ -75,10 +78,25 @@ async def test_a_shill_becomes_an_npc_and_leaves_the_party_in_play(tmp_path: Pat
 
 
 def test_new_session_says_the_logs_session_and_each_ciphers_own(tmp_path: Path) -> None:
-    """"Session 1 begins" while two PCs reached session 2 and two session 1."""
+    """It said "Session 1 begins" while two PCs reached session 2 and two session 1."""
     campaign = open_demo(tmp_path, "somnihil")
     said = campaign.apply(PartyAction("session"))
     assert said[0] == "The log's session 1 begins"
     assert "Vesna Kade: 2 sessions played" in said
     assert "Tamsin Vey: 1 session played" in said
     campaign.store.close()
+
+
+def test_cheat_death_is_logged_against_the_damage_without_outcome_bands() -> None:
+    """It was logged "Failure  setbacks: 1 offered": Cheat Death has no setbacks."""
+    ash = som.new_character("Ash")
+    ash["resources"]["vitality"]["current"] = 0
+    out = som.apply_damage(ash, 6, random.Random(2), typed=4)
+    assert out.cheat_death is not None
+    assert out.cheat_death.band == "does not cheat death"
+    assert out.cheat_death.detail == "Cheat Death against 6 damage"
+    assert "setback" not in format_entry(out.cheat_death.as_log()).plain
+    saved = som.new_character("Bo")
+    saved["resources"]["vitality"]["current"] = 0
+    out = som.apply_damage(saved, 3, random.Random(2), typed=20)
+    assert out.cheat_death is not None and out.cheat_death.band == "cheats death"
