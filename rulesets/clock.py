@@ -194,6 +194,8 @@ class TimeRules:
     passing: Callable[[Tx, Passage], Lines] | None = None
     asked_rest_from: int = HOUR
     """A rest the game asks the hours of is chosen for a typed rest of at least this long."""
+    no_rest: str = "the game has no rest of its own: only what time itself brings"
+    """Said when the party rests in a game without a rest (its text's reason, if it has one)."""
     rest_needs_peace: str = ""
     """The text's words that a rest is not taken in a fight (``"rest … without conflict"``):
     given, a rest is refused while a fight runs, with these words; empty, a rest is allowed."""
@@ -728,6 +730,8 @@ def advance(
         lines += _rest(tx, passage)
     elif activity == REST and offered:
         lines.append(f"{duration_text(end - start)} of rest is too short for the game's rests")
+    elif activity == REST:
+        lines.append(rules.no_rest)
     if rules.passing is not None:
         lines += rules.passing(tx, passage)
     write(tx, clock)

@@ -73,3 +73,13 @@ def test_a_dead_nemron_character_rests_nothing_back() -> None:
     said = nemron.rest(pc, 8, random.Random(1))
     assert said == ["Nadia is dead: no Energy or healing comes back"]
     assert pc["resources"]["energy"]["current"] == 0 and torso["hp"] == 0
+
+
+def test_a_shadows_rest_says_the_text_has_no_recovery(tmp_path: Path) -> None:
+    """``%`` changed nothing and said nothing."""
+    campaign = open_demo(tmp_path, "shadows")
+    party = campaign.rows("party")
+    said = campaign.apply(Advance(step="rest"))
+    assert any("the text gives no rest and no recovery" in line for line in said), said
+    assert campaign.rows("party") == party
+    campaign.store.close()
