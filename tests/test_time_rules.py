@@ -83,3 +83,10 @@ def test_a_shadows_rest_says_the_text_has_no_recovery(tmp_path: Path) -> None:
     assert any("the text gives no rest and no recovery" in line for line in said), said
     assert campaign.rows("party") == party
     campaign.store.close()
+
+
+def test_the_shadows_rules_no_longer_say_only_pcs_are_dealt_hands() -> None:
+    from rulesets.shadows import rules as shadows
+
+    assert "Only PCs are dealt hands" not in (shadows.__doc__ or "")
+    assert "PCs and foes are dealt hands" in (shadows.__doc__ or "")
