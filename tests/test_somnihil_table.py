@@ -11,7 +11,7 @@ from app.commands import combat as cmd
 from app.commands.party import ChangePC, PartyAction
 from app.tui import TablesideApp
 from rulesets.somnihil import rules as som
-from tests.apphelpers import SIZE, demo_app, open_demo, select_named
+from tests.apphelpers import SIZE, demo_app, open_demo, screen_text, select_named
 from widgets.roll_log import format_entry
 
 
@@ -100,3 +100,27 @@ def test_cheat_death_is_logged_against_the_damage_without_outcome_bands() -> Non
     saved["resources"]["vitality"]["current"] = 0
     out = som.apply_damage(saved, 3, random.Random(2), typed=20)
     assert out.cheat_death is not None and out.cheat_death.band == "cheats death"
+
+
+async def test_the_anomaly_status_line_is_whole_at_80x24(tmp_path: Path) -> None:
+    """The Anomaly line lost its last name at 80x24 beside a timed effect."""
+    from app.commands.clock import AddTimedEffect
+    from rulesets.somnihil.fight import AddAnomaly, ToggleInAnomaly
+
+    campaign = open_demo(tmp_path, "somnihil")
+    enc_id, fight = campaign.rows("encounters")[0]
+    campaign.apply(cmd.StartEncounter(enc_id))
+    ids = [c["id"] for c in fight["combatants"]]
+    campaign.apply(AddAnomaly(enc_id, ids[0], 1))
+    for cid in ids[1:]:
+        campaign.apply(ToggleInAnomaly(enc_id, cid))
+    campaign.apply(AddTimedEffect("Torch", "1h", on="Vesna Kade"))
+    campaign.store.close()
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")
+        await pilot.pause()
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert "Goblin 3" in shown.split("Anomaly", 1)[1], shown
+        assert "Torch (Vesna Kade) · light: 1 h left" in shown, shown
+    app.campaign.store.close()

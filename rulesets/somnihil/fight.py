@@ -189,9 +189,10 @@ def anomaly_note(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     if not inside:
         return []
     left = inside[0][1].get("remaining")
-    count = f"{left} turn{'s' if left != 1 else ''} left · " if left is not None else ""
+    count = f"{left} turn{'s' if left != 1 else ''} left, " if left is not None else ""
     who = ", ".join(str(c.get("name", "?")) for c, _ in inside)
-    return [f"Anomaly: {count}inside (disadvantage): {who}"]
+    # Short words: the status line has two rows at 80 columns, and the names come last.
+    return [f"Anomaly ({count}disadvantage): {who}"]
 
 
 FIGHT = FightRules(
