@@ -206,7 +206,7 @@ class TrayScreen(PanelScreen):
         hand = self.query_one("#hand-cards", OptionList)
         rows, count = hand.scrollable_content_region.height, hand.option_count
         more = hand.display and 0 < rows < count
-        hand.border_subtitle = f"{rows} of {count} · ↑↓ the rest" if more else ""
+        hand.border_subtitle = f"{rows} of {count} cards · j k or ↑ ↓ for the rest" if more else ""
 
     def on_screen_resume(self) -> None:
         if self._follow_turn() | self._apply_preset():
