@@ -77,23 +77,17 @@ SHILL_ATTRIBUTES = (1, 1, 1)
 def shill_npc(pc: Character) -> dict[str, Any]:
     """SOM-09: the NPC library's document of a Cipher hollowed into a Shill."""
     name = f"{pc.get('name', '?')} (Shill)"
-    concepts = ("Shill", "serves the Stiffs")
-    block = npc.build(*SHILL_ATTRIBUTES, name=name, concepts=concepts)
     spells = pc.get("lists", {}).get("spells", [])
     powers = [
         f"{s.get('name')} ({s.get('protocol', '?')})" for s in spells if isinstance(s, dict)
     ]
-    brawl, wit, will = SHILL_ATTRIBUTES
-    return {
-        "name": name,
-        "concepts": list(concepts),
-        "brawl": brawl,
-        "wit": wit,
-        "will": will,
-        "statblock": block.to_json(),
-        "powers": powers,
-        "notes": f"Was the Cipher {pc.get('name', '?')}; serves the Stiffs until destroyed",
-    }
+    return npc.library_document(
+        name,
+        ("Shill", "serves the Stiffs"),
+        *SHILL_ATTRIBUTES,
+        powers=powers,
+        notes=f"Was the Cipher {pc.get('name', '?')}; serves the Stiffs until destroyed",
+    )
 
 
 def _session(tx: Tx, pc: Character, call: RestCall) -> list[str]:
