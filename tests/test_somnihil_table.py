@@ -46,11 +46,17 @@ async def test_a_shill_becomes_an_npc_and_leaves_the_party_in_play(tmp_path: Pat
     campaign = open_demo(tmp_path, "somnihil")
     enc_id = campaign.rows("encounters")[0][0]
     campaign.apply(cmd.StartEncounter(enc_id))
+    before = campaign.doc("party", 2)
+    assert before is not None
+    orrin_spells = before["lists"]["spells"]
     campaign.apply(ChangePC(2, "status", ("perished",), "Orrin Hale"))
     said = campaign.apply(ChangePC(2, "status", ("shill",), "Orrin Hale"))
     assert "Orrin Hale (Shill) is in the NPC library" in said
     shill = [doc for _, doc in campaign.rows("npcs") if doc["name"] == "Orrin Hale (Shill)"]
     assert len(shill) == 1 and "Shill" in shill[0]["concepts"]
+    # The Reading: a new Shill is Brawl, Wit, Will 1; the Cipher's spells are its powers.
+    assert (shill[0]["brawl"], shill[0]["wit"], shill[0]["will"]) == (1, 1, 1)
+    assert shill[0]["powers"] == [f"{s['name']} ({s['protocol']})" for s in orrin_spells]
     orrin = campaign.doc("party", 2)
     assert orrin is not None
     sessions = orrin.get("sessions")
