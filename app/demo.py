@@ -44,17 +44,7 @@ def _character(game: Game, pc: DemoPC) -> dict[str, Any]:
 def npc_document(
     name: str, concepts: tuple[str, ...], brawl: int, wit: int, will: int
 ) -> dict[str, Any]:
-    block = npc_rules.build(brawl, wit, will, name=name, concepts=concepts)
-    return {
-        "name": name,
-        "concepts": list(concepts),
-        "brawl": brawl,
-        "wit": wit,
-        "will": will,
-        "statblock": block.to_json(),
-        "powers": [],
-        "notes": "",
-    }
+    return npc_rules.library_document(name, concepts, brawl, wit, will)
 
 
 def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any]]]:

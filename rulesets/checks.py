@@ -25,6 +25,7 @@ from rulesets.table import Command, Doc, Field, Tx
 from rulesets.values import frozen
 
 InputKind = Literal["cycle", "number", "pick", "typed"]
+Keep = Literal["table", "roller", "roll"]
 Rows = Callable[[str], list[tuple[int, Doc]]]
 
 
@@ -39,7 +40,10 @@ class CheckInput:
     ``press`` is the key that cycles a cycle or a pick (or asks to type a typed input);
     ``steps`` the two keys (up, down) that step a number or move along a cycle without
     wrapping. A number visits ``stops`` when stepped if given (a typed value may lie between
-    them). ``once`` puts the input back to its default after a roll (help for one draw).
+    them). ``keep`` says how long a value lasts: ``"roll"`` for one roll (an edge, a boon, a
+    modifier: back to the default after the roll and for another roller), ``"roller"`` for
+    the character who rolls (a skill, a weapon: each roller's own, remembered), ``"table"``
+    until the GM changes it (a DC). ``once`` is the older spelling of ``keep="roll"``.
     """
 
     key: str
@@ -59,11 +63,21 @@ class CheckInput:
     """A typed input: the GM's text to a value; ValueError with the message to show."""
     unparse: Callable[[Any], str] = _shown
     once: bool = False
+    keep: Keep = "table"
     hint: str = ""
     """What to type, for a typed input's prompt (``"the second helper's skill, then …"``)."""
     when: Callable[[Mapping[str, Any]], bool] | None = None
     """Whether the setup shows it, from the inputs' values (an opposed check's NPC modifier
     only while the check is opposed); None: always."""
+
+    @property
+    def lasts(self) -> Keep:
+        """How long a value lasts (:attr:`keep`; ``once`` reads as ``"roll"``)."""
+        return "roll" if self.once else self.keep
+
+    def fits(self, value: Any, pc: Doc | None) -> bool:
+        """A pick's value is on this roller's sheet (any value fits the GM, or another kind)."""
+        return self.kind != "pick" or pc is None or not value or value in self.pick_choices(pc)
 
     def applies(self, values: Mapping[str, Any]) -> bool:
         """The setup shows this input for these values (see :attr:`when`)."""
@@ -132,7 +146,8 @@ class CheckInput:
             return Field(self.key, self.label, self.as_text(value), required=False)
         if self.kind == "pick":
             names = tuple(c for c in self.pick_choices(pc) if c)
-            return Field(self.key, self.label, str(value), "choice", choices=names, required=False)
+            shown = str(value) if self.fits(value, pc) else ""
+            return Field(self.key, self.label, shown, "choice", choices=names, required=False)
         names = tuple(self.shown(c) for c in self.choices)
         return Field(self.key, self.label, self.shown(value), "choice", choices=names)
 
@@ -202,6 +217,35 @@ class Check:
 
     def defaults(self) -> dict[str, Any]:
         return {i.key: i.default for i in self.inputs}
+
+    def after_roll(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup for the next roll: what lasts one roll back to its default."""
+        return {
+            i.key: i.default if i.lasts == "roll" else values.get(i.key, i.default)
+            for i in self.inputs
+        }
+
+    def for_roller(
+        self, values: Mapping[str, Any], kept: Mapping[str, Any], pc: Doc | None
+    ) -> dict[str, Any]:
+        """The setup when another character rolls: what lasts one roll at its default, each
+        roller's own (``kept``, as they left it) restored, a pick not on their sheet cleared,
+        what is the table's kept."""
+        fresh: dict[str, Any] = {}
+        for i in self.inputs:
+            value = values.get(i.key, i.default)
+            if i.lasts == "roll":
+                value = i.default
+            elif i.lasts == "roller":
+                value = kept.get(i.key, i.default)
+            fresh[i.key] = value if i.fits(value, pc) else i.default
+        return fresh
+
+    def own(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The values a roller keeps as their own (a skill, a weapon)."""
+        return {
+            i.key: values[i.key] for i in self.inputs if i.lasts == "roller" and i.key in values
+        }
 
     def input(self, key: str) -> CheckInput:
         for i in self.inputs:

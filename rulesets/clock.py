@@ -194,6 +194,11 @@ class TimeRules:
     passing: Callable[[Tx, Passage], Lines] | None = None
     asked_rest_from: int = HOUR
     """A rest the game asks the hours of is chosen for a typed rest of at least this long."""
+    no_rest: str = "the game has no rest of its own: only what time itself brings"
+    """Said when the party rests in a game without a rest (its text's reason, if it has one)."""
+    rest_needs_peace: str = ""
+    """The text's words that a rest is not taken in a fight (``"rest … without conflict"``):
+    given, a rest is refused while a fight runs, with these words; empty, a rest is allowed."""
 
     def rest_name(self, rest: str) -> str:
         return self.rest_names.get(rest, rest.capitalize())
@@ -691,6 +696,13 @@ def advance(
         raise ClockError(f"time moves on from a second to {duration_text(MAX_ADVANCE)} at once")
     if activity not in rules.activities and activity != TIME:
         raise ClockError(f"{tx.game.name} has no {ACTIVITY_WORDS.get(activity, activity)}")
+    if activity == REST and rules.rest_needs_peace:
+        fight = next((e for _, e in tx.all("encounters") if e.get("started")), None)
+        if fight is not None:
+            raise ClockError(
+                f"No rest while the fight ({fight.get('name') or 'an encounter'}) runs: "
+                f"{rules.rest_needs_peace}. end the fight first"
+            )
     clock = read(tx)
     start = clock.seconds
     met, _ = first_encounter(tx, clock, start, start + seconds)
@@ -718,6 +730,8 @@ def advance(
         lines += _rest(tx, passage)
     elif activity == REST and offered:
         lines.append(f"{duration_text(end - start)} of rest is too short for the game's rests")
+    elif activity == REST:
+        lines.append(rules.no_rest)
     if rules.passing is not None:
         lines += rules.passing(tx, passage)
     write(tx, clock)

@@ -459,6 +459,30 @@ def quick_build(hd: int) -> QuickBuild:
     )
 
 
+def library_document(
+    name: str,
+    concepts: Sequence[str],
+    brawl: int,
+    wit: int,
+    will: int,
+    *,
+    powers: Sequence[str] = (),
+    notes: str = "",
+) -> dict[str, Any]:
+    """A library NPC's document from its three attributes, its statblock built (NPC-01/02)."""
+    block = build(brawl, wit, will, name=name, concepts=concepts)
+    return {
+        "name": name,
+        "concepts": list(concepts),
+        "brawl": brawl,
+        "wit": wit,
+        "will": will,
+        "statblock": block.to_json(),
+        "powers": list(powers),
+        "notes": notes,
+    }
+
+
 def library_block(doc: Mapping[str, Any]) -> NPC:
     """The live statblock of a library NPC's document, rebuilt by the rules (NPC-01..03).
 

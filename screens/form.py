@@ -121,6 +121,8 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
     CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        Binding("down", "step(1)", "Next choice", show=False, id="form.next_choice"),
+        Binding("up", "step(-1)", "Previous choice", show=False, id="form.previous_choice"),
     ]
 
     def __init__(
@@ -178,9 +180,38 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         spec = next((f for f in self.fields if f.key == key), None)
         takes = choices_text(spec) if spec is not None else ""
         said = f"{spec.label.split(' (')[0]}: {takes}" if spec is not None and takes else ""
+        if said and spec is not None and spec.kind == "choice":
+            said += " · ↑↓ steps through them"
         hint = self.query_one("#form-hint", Static)
         hint.update(literal(said, limit=1000))
         hint.set_class(bool(said), "-shown")
+        # The whole row in sight, its label too (a long one wraps under the input).
+        row = next(iter(self.query(f"#row-{key}")), None) if spec is not None else None
+        if row is not None:
+            self.call_after_refresh(row.scroll_visible, animate=False)
+
+    def _focused_field(self) -> tuple[Field, Input] | None:
+        focused = self.focused
+        key = (focused.id or "").removeprefix("field-") if focused is not None else ""
+        spec = next((f for f in self.fields if f.key == key), None)
+        return (spec, focused) if spec is not None and isinstance(focused, Input) else None
+
+    def action_step(self, by: int) -> None:
+        """Up and down step a choice field through its choices (around); elsewhere they move
+        to the field above or below, as shift+tab and tab do."""
+        found = self._focused_field()
+        if found is None or found[0].kind != "choice" or not found[0].choices:
+            if by > 0:
+                self.focus_next()
+            else:
+                self.focus_previous()
+            return
+        spec, field = found
+        names = [c.casefold() for c in spec.choices]
+        typed = field.value.strip().casefold()
+        at = names.index(typed) if typed in names else (-1 if by > 0 else 0)
+        field.value = spec.choices[(at + by) % len(spec.choices)]
+        field.cursor_position = len(field.value)
 
     def values(self) -> dict[str, Any]:
         """Every field cleaned; FieldError (naming the field) on the first bad one."""

@@ -212,13 +212,15 @@ class PartyScreen(PanelScreen):
         return super().check_action(action, parameters)
 
     # --- sending -----------------------------------------------------------------------------
-    def _change(self, op: str, *args: str | int) -> None:
+    def _change(
+        self, op: str, *args: str | int, refused: Callable[[str], None] | None = None
+    ) -> None:
         doc_id = self.selected_id
         pc = self._pc()
         if doc_id is None or pc is None:
             self.notify("No PC selected — press a to add one", severity="warning")
             return
-        self.send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))))
+        self.send(cmd.ChangePC(doc_id, op, tuple(args), str(pc.get("name", ""))), refused)
 
     def _field_parts(self) -> tuple[str, str, str]:
         kind, _, rest = self.selected_field.partition(":")
@@ -338,11 +340,13 @@ class PartyScreen(PanelScreen):
         fields = adding.form(pc, target)
         from screens.form import FormScreen
 
-        def answered(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                self._change("add_item", key, *(values[f.key] for f in fields))
+        def submit(values: dict[str, Any]) -> str | None:
+            refusal: list[str] = []
+            self._change("add_item", key, *(values[f.key] for f in fields), refused=refusal.append)
+            return refusal[0] if refusal else None
 
-        self.app.push_screen(FormScreen(adding.title, fields), answered)
+        # A refusal (a spell the Cipher cannot learn yet) keeps the form open with its answers.
+        self.app.push_screen(FormScreen(adding.title, fields, submit=submit))
 
     def action_add_pc(self) -> None:
         def answer(name: str | None) -> None:
@@ -396,7 +400,27 @@ class PartyScreen(PanelScreen):
         A rest in the middle of a fight is asked first: one capital letter would otherwise
         rest everyone for hours between two blows (issue 15).
         """
-        fight = fight_running(self.campaign) if action == "rest" else None
+        offered = [r for r in ("regroup", "rest") if self.game.sheet.has_rest(r)]
+        if action == "rest" and len(offered) > 1:
+            # R offers the game's short rest beside its long one: a Regroup is a rest too.
+            def chosen(rest: str | None) -> None:
+                if rest is not None:
+                    self._rest_asked(rest)
+
+            options = [(r, self._rest_words(r)) for r in offered]
+            self.app.push_screen(PartyChoice("Rest the whole party: which rest?", options), chosen)
+            return
+        self._rest_asked(action)
+
+    def _rest_words(self, rest: str) -> str:
+        time = self.game.time
+        hours = time.rest_hours.get(rest)
+        return f"{time.rest_name(rest)} ({hours} h)" if hours else time.rest_name(rest)
+
+    def _rest_asked(self, action: str) -> None:
+        # A game whose rests need peace refuses one in a fight, and says why: nothing to ask.
+        asks = action in ("rest", "regroup") and not self.game.time.rest_needs_peace
+        fight = fight_running(self.campaign) if asks else None
         if fight is None:
             self._party_action(action)
             return

@@ -43,7 +43,7 @@ from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
 from widgets.event_line import SHOWN, EventLine
 from widgets.footer import GAME_KEYS
-from widgets.hand_view import card_text, deck_status
+from widgets.hand_view import HandList, card_text, deck_status
 from widgets.literal import clean, flowed
 from widgets.odds_chart import OddsChart
 from widgets.roll_log import RollLog, format_entry
@@ -110,12 +110,15 @@ class TrayScreen(PanelScreen):
         self.values: dict[str, Any] = {}
         self.shown_holder: str | None = None
         self.last_result = Text("")
+        self._last_entry: dict[str, Any] | None = None
         self._taking = False
         self.rolls_only = False
         self._turn_seen: tuple[Any, ...] | None = None
         """The encounter turn who-rolls last followed (a new turn moves it again)."""
         self._odds_work: dict[str, Work[Mapping[str, Fraction]]] = {}
         """Odds a slow hook is still working out (or gave up on), by the setup they are for."""
+        self._kept: dict[int | None, dict[str, Any]] = {}
+        """Each roller's own inputs (a skill, a weapon) as they left them, by party id."""
         self._preset: tuple[int | None, Preset | None] = (None, None)
         """The game's preset last applied (roller, what): applied again only when it changes,
         so a GM's own change to the setup stands."""
@@ -145,7 +148,7 @@ class TrayScreen(PanelScreen):
             if self.has_cards:
                 with Vertical(id="cards-area"):
                     yield Static("", id="deck-status", markup=False)
-                    yield OptionList(id="hand-cards")
+                    yield HandList(id="hand-cards")
             yield TextField(
                 placeholder="dice expression: 4d6kh3, 2d20kl1+2, (1d6,1d10,1d8)kh1, 1d6e6",
                 id="dice-input",
@@ -204,8 +207,9 @@ class TrayScreen(PanelScreen):
     def _fit_top(self) -> None:
         """The check takes every row the hand, the dice line and five log lines leave, instead
         of a fixed ten (16 on a tall screen) that cut its notes and its Last: line. Where even
-        that is too few, the Last: line gives way first (the log's newest line, in view, says
-        it), then the bands' legend (the same for every roll; the odds name the bands)."""
+        that is too few, the bands' legend gives way first (the same for every roll; the odds
+        name the bands), then the Last: line, whose result the log's title says instead: a
+        roll's result is on screen after any setup."""
         body = self.query_one("#tray-body")
         top = self.query_one("#tray-top")
         below = sum(
@@ -223,12 +227,26 @@ class TrayScreen(PanelScreen):
         setup = self.query_one("#check-setup", Static)
         room -= self.query_one("#tray-mode").outer_size.height + setup.outer_size.height
         width = max(1, setup.size.width)
-        giving = [self.query_one(f"#{i}", Static) for i in ("check-legend", "last-result")]
-        for part, text in zip(giving, (self._legend, self.last_result), strict=True):
+        giving = [self.query_one(f"#{i}", Static) for i in ("last-result", "check-legend")]
+        for part, text in zip(giving, (self.last_result, self._legend), strict=True):
             lines = len(text.wrap(self.app.console, width)) if text.plain.strip() else 0
             lines += part.styles.margin.top if lines else 0
             part.display = 0 < lines <= room  # an empty Last: takes no row either
             room -= lines if part.display else 0
+        log = self.query_one(RollLog)
+        title = "Roll log: rolls only" if self.rolls_only else "Roll log"
+        if self._last_entry is not None and not giving[0].display:
+            title = f"{title} · Last: {_short_result(self._last_entry)}"
+        log.border_title = title
+        if self.has_cards:
+            self._count_hand()
+
+    def _count_hand(self) -> None:
+        """A hand longer than its box says how many cards it shows of how many."""
+        hand = self.query_one("#hand-cards", OptionList)
+        rows, count = hand.scrollable_content_region.height, hand.option_count
+        more = hand.display and 0 < rows < count
+        hand.border_subtitle = f"{rows} of {count} cards · j k or ↑ ↓ for the rest" if more else ""
 
     def on_screen_resume(self) -> None:
         if self._follow_turn() | self._apply_preset():
@@ -274,10 +292,20 @@ class TrayScreen(PanelScreen):
         index = next((i + 1 for i, pid in enumerate(ids) if str(pid) == str(ref)), 0)
         if index == self.who_index:
             return False
+        self._roller_to(index)
+        return True
+
+    def _roller_to(self, index: int) -> None:
+        """Another character rolls: the last one's own inputs kept for them, theirs put back,
+        and what lasted one roll (an edge, a boon) at its default: it was the last roller's."""
+        check = self.check
+        if check is not None:
+            self._kept[self.who] = check.own(self.values)
         self.who_index = index
         self.shown_holder = None
+        if check is not None:
+            self.values = check.for_roller(self.values, self._kept.get(self.who, {}), self._pc())
         self._forget_picks()
-        return True
 
     def _forget_picks(self) -> None:
         """A new roller: a pick from the last roller's sheet (a skill they have, this one not)
@@ -290,7 +318,8 @@ class TrayScreen(PanelScreen):
 
     # --- reading the campaign ----------------------------------------------------------------------
     def party(self) -> list[tuple[int, dict[str, Any]]]:
-        return self.campaign.rows("party")
+        """The characters who roll: a party sheet that became an NPC (a Shill) rolls no more."""
+        return [(pid, doc) for pid, doc in self.campaign.rows("party") if not doc.get("npc")]
 
     @property
     def who(self) -> int | None:
@@ -373,6 +402,7 @@ class TrayScreen(PanelScreen):
         last = next((e for _, e in reversed(rows) if _is_roll(e)), None)
         if last is not None:
             self.last_result = _result_text(last)
+            self._last_entry = last
         self._follow_turn()
         self._apply_preset()
         self._show()
@@ -560,9 +590,7 @@ class TrayScreen(PanelScreen):
         self._show()
 
     def action_next_who(self) -> None:
-        self.who_index = (self.who_index + 1) % (len(self.party()) + 1)
-        self.shown_holder = None
-        self._forget_picks()
+        self._roller_to((self.who_index + 1) % (len(self.party()) + 1))
         self._apply_preset()
         self._show()
 
@@ -570,7 +598,6 @@ class TrayScreen(PanelScreen):
         """The log shows only the dice (sheet changes and events hidden), or everything again."""
         self.rolls_only = not self.rolls_only
         log = self.query_one(RollLog)
-        log.border_title = "Roll log: rolls only" if self.rolls_only else "Roll log"
         log.reset()  # the filter changed: drawn afresh
         self.refresh_data()
 
@@ -659,11 +686,17 @@ class TrayScreen(PanelScreen):
             self._spend_once()
 
     def _spend_once(self) -> None:
-        """Inputs set for one roll only (a helper's assistance) go back to their defaults."""
+        """Inputs set for one roll only (an edge, a boon, a helper's assistance) go back to
+        their defaults; the game's preset for the roller stands."""
         check = self.check
-        reset = {i.key: i.default for i in check.inputs if i.once} if check is not None else {}
-        if any(self.values.get(k) != v for k, v in reset.items()):
-            self.values.update(reset)
+        if check is None:
+            return
+        fresh = check.after_roll(self.values)
+        preset = self._preset[1]
+        if preset is not None:
+            fresh.update((k, v) for k, v in preset.values.items() if k in fresh)
+        if fresh != self.values:
+            self.values = fresh
             self._show()
 
     @on(RollLog.Older)
@@ -720,6 +753,12 @@ def _short_names(names: dict[str, str]) -> dict[str, str]:
 
 def _is_roll(entry: dict[str, Any]) -> bool:
     return entry.get("kind") == "roll"
+
+
+def _short_result(entry: dict[str, Any]) -> str:
+    """The newest roll in a few words, for the log's title: who, the total, its band."""
+    band = f" {entry['band']}" if entry.get("band") else ""
+    return clean(f"{entry.get('who', '?')} {entry.get('total', '?')}{band}", 60)
 
 
 def _result_text(entry: dict[str, Any]) -> Text:

@@ -102,26 +102,22 @@ async def test_j_and_k_move_the_party_list_and_the_npc_library(tmp_path: Path) -
     app.campaign.store.close()
 
 
-async def test_rest_mid_fight_asks_first_and_not_outside_one(tmp_path: Path) -> None:
+async def test_rest_mid_fight_is_refused_with_the_texts_words(tmp_path: Path) -> None:
+    """Somnihil rests "without conflict" and "in a safe place": nothing to confirm, the rest
+    is refused and the GM is told why (the game's rule, not a question)."""
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4", "R")
+        await pilot.press("4", "R", "enter")
         await pilot.pause()
         assert not isinstance(app.screen, PartyConfirm)  # no fight: it just rests
         await pilot.press("1", "i", "alt+r", "4")
         await pilot.pause()
         version = app.campaign.version
-        await pilot.press("R")
+        await pilot.press("R", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, PartyConfirm)
-        question = str(app.screen.query_one(Static).render())
-        assert "Ambush at the Mill" in question
-        await pilot.press("n")
-        await pilot.pause()
+        assert not isinstance(app.screen, PartyConfirm)
         assert app.campaign.version == version  # nobody rested
-        await pilot.press("R", "y")
-        await pilot.pause()
-        assert app.campaign.version > version
+        assert any("No rest while the fight (Ambush at the Mill) runs" in m for m in toasts(app))
     app.campaign.store.close()
     found = current_encounter(app.campaign)
     assert found is not None and found[1]["started"]

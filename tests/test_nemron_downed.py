@@ -110,11 +110,8 @@ async def test_party_rest_heals_the_torso_and_clears_downed(tmp_path: Path) -> N
     app = demo_app(tmp_path, "nemron")
     async with app.run_test(size=SIZE) as pilot:
         await down_kesh(app, pilot)
-        await pilot.press("4", "R")
+        await pilot.press("4", "R", "down", "enter")  # the long rest of the two R offers
         await pilot.pause()
-        if app.screen.__class__.__name__ != "PartyScreen":
-            await pilot.press("enter")  # the rest's form (hours): its default
-            await pilot.pause()
         sheet = kesh(app)
         assert sheet["tracks"]["limbs"]["torso"]["hp"] > 0
         assert sheet["status"] == "alive"

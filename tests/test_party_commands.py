@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.commands.clock import Advance
 from app.commands.party import OPS, AddPC, ChangePC, PartyAction, RemovePC, supported
 from app.state import Campaign, CommandError
 from rulesets.table import Context
@@ -144,7 +145,10 @@ def test_nem13_xp_costs_enforced(camp: Campaign) -> None:
     # Kesh starts with 5 XP: Brawling rank 2 -> 3 costs 2, learning costs 1, a domain costs 2.
     act(camp, "rank_up", row="skill:Brawling")
     assert pc(camp)["resources"]["xp"]["current"] == 3
-    camp.apply(ChangePC(1, "add_item", ("skills", "Climbing")))
+    camp.apply(ChangePC(1, "add_item", ("skills", "Climbing")))  # 30 days' training first
+    assert pc(camp)["resources"]["xp"]["current"] == 3
+    camp.apply(Advance("30d"))  # learnt for its 1 XP at the training's end
+    assert pc(camp)["skills"]["Climbing"] == 1
     assert pc(camp)["resources"]["xp"]["current"] == 2
     camp.apply(ChangePC(1, "add_item", ("domains", "Brawling")))
     assert pc(camp)["resources"]["xp"]["current"] == 0
@@ -302,7 +306,7 @@ def test_a_rest_the_game_lacks_is_refused_and_a_session_always_works(camp: Campa
     assert offered == rests
     with pytest.raises(CommandError, match="no regroup / short rest rule"):
         camp.apply(PartyAction("regroup"))
-    assert camp.apply(PartyAction("session"))[0] == "Session 1 begins"
+    assert camp.apply(PartyAction("session"))[0] == "The log's session 1 begins"
 
 
 def test_every_sheet_op_is_generic() -> None:

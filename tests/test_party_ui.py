@@ -15,6 +15,7 @@ from rulesets import registry
 from screens.form import FormScreen
 from screens.help import HelpScreen
 from screens.party import PartyScreen
+from screens.party_prompt import PartyChoice
 from tests.apphelpers import SIZE, demo_app
 from tests.games import BUILT_IN
 
@@ -81,9 +82,31 @@ async def test_som07_damage_then_rest_by_keys(tmp_path: Path) -> None:
         await pilot.press("g")
         await pilot.pause()
         assert saved_party(app)[0]["resources"]["vitality"]["current"] == 5
-        await pilot.press("R")
+        await pilot.press("R", "down", "enter")  # R offers the Regroup first, then the Rest
         await pilot.pause()
         assert saved_party(app)[0]["resources"]["vitality"]["current"] == 10
+    app.campaign.store.close()
+
+
+async def test_som07_r_offers_the_regroup_beside_the_rest(tmp_path: Path) -> None:
+    """R always rested 8 h: the Regroup was not offered there."""
+    from rulesets import clock
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "tab")
+        await goto_field(pilot, app, "res:vitality")
+        await pilot.press(*["minus"] * 9)
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, PartyChoice)
+        options = app.screen.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert shown == ["Regroup (1 h)", "Rest (8 h)"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert saved_party(app)[0]["resources"]["vitality"]["current"] == 5
+        assert clock.read(app.campaign.meta).seconds == 3600
     app.campaign.store.close()
 
 
@@ -96,7 +119,15 @@ async def test_som10_third_protocol_refused_by_keys(tmp_path: Path) -> None:
         await pilot.press("n", *"Bend", "tab", *"Timing", "enter")
         await pilot.pause()
         assert len(saved_party(app)[0]["lists"]["spells"]) == 3
-        assert "at most two Protocols" in " ".join(str(n.message) for n in app.notices)
+        # Refused, the form stays open with what was typed and why (as README promises).
+        assert isinstance(app.screen, FormScreen)
+        assert "at most two Protocols" in str(app.screen.query_one("#form-error").render())
+        assert app.screen.query_one("#field-name", Input).value == "Bend"
+        app.screen.query_one("#field-protocol", Input).value = "Spatial"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        assert saved_party(app)[0]["lists"]["spells"][-1]["name"] == "Bend"
     app.campaign.store.close()
 
 
@@ -123,7 +154,7 @@ async def test_nem11_nemron_rest_heals_limb_by_keys(tmp_path: Path) -> None:
         await pilot.press("minus", "minus", "minus")
         await pilot.pause()
         assert saved_party(app)[0]["tracks"]["limbs"]["torso"]["hp"] == 7
-        await pilot.press("R")
+        await pilot.press("R", "down", "enter")  # the long rest
         await pilot.pause()
         assert saved_party(app)[0]["tracks"]["limbs"]["torso"]["hp"] > 7
     app.campaign.store.close()

@@ -63,7 +63,7 @@ async def test_the_gm_marks_who_is_inside_and_everyone_leaves_when_it_collapses(
         await pilot.pause()
         assert inside(app) == [VESNA, GOBLIN]
         assert "Anomaly 2 (disadv.)" in row_of(app, GOBLIN)[5]
-        assert "Anomaly: 2 turns left · inside (disadvantage): Vesna Kade, Goblin 1" in (
+        assert "Anomaly (2 turns left, disadvantage): Vesna Kade, Goblin 1" in (
             status(app)
         )
         await pilot.press("O")  # out again
@@ -193,7 +193,7 @@ async def test_a_catastrophe_on_a_cast_spell_makes_the_anomaly_with_the_caster_i
             await pilot.pause()
         assert roll["band"] == somnihil.CATASTROPHE
         assert inside(app) == [caster["id"]]
-        assert "inside (disadvantage)" in status(app)
+        assert "Anomaly (" in status(app) and "disadvantage)" in status(app)
     app.campaign.store.close()
 
 

@@ -171,8 +171,11 @@ async def test_som02_the_gms_advantage_inside_the_anomaly_rolls_one_d20_at_80x24
         roll = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]
         assert roll["expression"] == "1d20" and len(roll["dice"]) == 1
         shown = "\n".join(screen_text(app))
-        assert "Edge: advantage" in shown and "Inside the Anomaly: yes" in shown
-        assert "cancel (SOM-02)" in shown
+        # The advantage was that roll's; the Anomaly is the place's and stays.
+        assert "Edge: none" in shown and "Inside the Anomaly: yes" in shown
+        await pilot.press("a")
+        await pilot.pause()
+        assert "cancel (SOM-02)" in "\n".join(screen_text(app))
         await pilot.press("a")  # advantage -> disadvantage: both sources agree
         await pilot.press("c")
         await pilot.pause()

@@ -175,7 +175,7 @@ async def test_resolution_grip_check_stated_with_a_major_event_shows_its_own_odd
         await pilot.press("2", "k")
         await pilot.pause()
         assert "pick one with p" in setup_text(app)  # the GM has no Grip
-        await pilot.press("p", "k")
+        await pilot.press("p", "k", "k")  # a new roller: the roll type starts again at a check
         await pilot.pause()
         pc = app.campaign.doc("party", 1)
         grip = int(pc["resources"]["grip"]["current"])  # type: ignore[index]

@@ -7,12 +7,24 @@ card reads, and the decks whose hands the tray shows say so (``DeckSpec.hand``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import OptionList
 
 from rulesets.decks import CardText, DeckState
 from widgets.literal import clean
+
+
+class HandList(OptionList):
+    """The shown hand: ``j`` and ``k`` move along its cards, as along every list (a card
+    game's keys never take them: a slip must not draw or burn a card)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
 
 
 def card_text(card: CardText) -> Text:

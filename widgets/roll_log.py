@@ -161,6 +161,10 @@ class RollLog(OptionList):
             self.add_options([format_entry(entry) for _, entry in new])
             if following and self.option_count:
                 self.highlighted = self.option_count - 1
+        if following:
+            # Its newest line's height is known, and the view's own, only after a refresh
+            # (the check above may have grown by a Last: line): followed then.
+            self.call_after_refresh(self._follow_newest)
         self._more = more
         of = f" of {total:,}" if total is not None else ""
         self.border_subtitle = f"newest {len(rows):,}{of} · ↑ at the top reads more" if more else ""
@@ -181,6 +185,14 @@ class RollLog(OptionList):
         self.highlighted = (
             self._ids.index(anchor) if anchor in self._ids else self.option_count - 1
         )
+
+    def _follow_newest(self) -> None:
+        if self.highlighted is not None and self.highlighted >= self.option_count - 1:
+            self.scroll_end(animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        """A view made shorter by the check above it still ends on the newest line."""
+        self._follow_newest()
 
     def action_cursor_up(self) -> None:
         if self._more and self.highlighted == 0:

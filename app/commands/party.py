@@ -382,7 +382,8 @@ class PartyAction:
                     "text": f"── Session {sessions} ──",
                 },
             )
-            title = f"Session {sessions} begins"
+            # The log's count: each character's own (a Cipher's sessions played) may differ.
+            title = f"The log's session {sessions} begins"
         else:
             title = self.label
         lines.insert(0, title)

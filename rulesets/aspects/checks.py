@@ -145,7 +145,7 @@ def _other_hint(roll: aspects.AspectsRoll) -> str:
         return ""
     first, second = roll.rerolled
     other = first if tuple(roll.dice) == tuple(second) else second
-    return f" · k keeps {sum(other)} instead"
+    return f" · k keeps {roll.total_of(other)} instead"
 
 
 @frozen
@@ -247,11 +247,36 @@ def has_free_invoke(ctx: Context, who: str) -> bool:
     )
 
 
+NOT_SKILLS = frozenset(
+    ("physical_stress_cap", "mental_stress_cap", "consequence_slots", "level", "xp")
+)
+"""The sheet's numbers that are not skills (an advancement may add any skill beside the
+text's own, so a skill is any other number on the sheet)."""
+
+
+def skills_of(pc: Doc | None) -> list[str]:
+    """ASP-01: the roller's skills by name, for the tray's skill picker (none for the GM)."""
+    if pc is None:
+        return []
+    found = pc.get("attributes", {})
+    return [name.capitalize() for name in found if name not in NOT_SKILLS]
+
+
+def skill_rating(pc: Doc | None, name: str) -> int:
+    """The roller's rating in a named skill (0 for the GM, or a skill not on the sheet)."""
+    if pc is None or not name:
+        return 0
+    return int(pc.get("attributes", {}).get(name.casefold(), 0))
+
+
 def _spec(setup: Setup) -> CheckSpec:
-    skill, opposing = int(setup.values["skill"]), int(setup.values["opposing"])
+    name = str(setup.values.get("skill_name", ""))
+    rating = skill_rating(setup.pc, name)
+    skill, opposing = int(setup.values["skill"]) + rating, int(setup.values["opposing"])
     against = f" − {opposing}" if opposing else ""
+    using = f" ({name} {rating:+d})" if name and setup.pc is not None else ""
     return CheckSpec(
-        summary=f"2d6{skill:+d}{against}",
+        summary=f"2d6{skill:+d}{against}{using}",
         odds=lambda: aspects.odds(skill, opposing),
         command=AspectsCheck(setup.who, skill, opposing),
         odds_title="2d6",
@@ -263,14 +288,18 @@ CHECK = Check(
     name="2d6 check",
     inputs=(
         CheckInput(
+            "skill_name", "Skill", "pick", default="", press="K", options=skills_of, keep="roller"
+        ),
+        CheckInput(
             "skill",
-            "Skill",
+            "Bonus",
             "number",
             default=0,
             steps=("right_square_bracket", "left_square_bracket"),
             minimum=-30,
             maximum=30,
             show=lambda v: f"{int(v):+d}",
+            keep="roll",
         ),
         CheckInput(
             "opposing",
@@ -280,6 +309,7 @@ CHECK = Check(
             steps=("right_curly_bracket", "left_curly_bracket"),
             minimum=0,
             maximum=30,
+            keep="roll",
         ),
     ),  # fmt: skip
     spec=_spec,

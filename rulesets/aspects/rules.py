@@ -148,7 +148,12 @@ class AspectsRoll:
 
     @property
     def total(self) -> int:
-        return sum(self.dice) + self.skill - self.opposing + self.modifier
+        return self.total_of(self.dice)
+
+    def total_of(self, dice: tuple[int, ...]) -> int:
+        """The total these dice would make with this roll's skill, NPC skill and invokes:
+        a reroll's two results are said as totals, as the roll's own is."""
+        return sum(dice) + self.skill - self.opposing + self.modifier
 
     @property
     def band(self) -> str:
@@ -284,7 +289,7 @@ def reroll(
     log = _pay_for_roll(character, first)
     spent = (*first.fate_spent_by, character["name"])
     again = roll("2d6", rng_or_new(rng))
-    note = f"{character['name']} rerolls for a Fate Point (was {sum(first.dice)})"
+    note = f"{character['name']} rerolls for a Fate Point (was {first.total})"
     pair = (tuple(first.dice), tuple(again.dice))
     kept_first = replace(first, fate_spent_by=spent, notes=(*first.notes, *log), rerolled=pair)
     second = replace(
@@ -312,7 +317,8 @@ def keep_reroll(on_roll: AspectsRoll, who: str, keep: str) -> AspectsRoll:
     if keep not in ("first", "second"):
         raise RuleError(f"keep the first or the second roll, not {keep!r}")
     dice = first if keep == "first" else second
-    said = f"{who} keeps {sum(dice)} (of {sum(first)} and {sum(second)})"
+    said = f"{who} keeps {on_roll.total_of(dice)} (of {on_roll.total_of(first)} and "
+    said += f"{on_roll.total_of(second)})"
     notes = tuple(n for n in on_roll.notes if not n.startswith(f"{who} keeps "))
     return replace(on_roll, dice=tuple(dice), notes=(*notes, said))
 

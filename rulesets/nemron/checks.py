@@ -261,8 +261,9 @@ CHECK = Check(
                 if v == INITIATIVE
                 else str(v).capitalize()
             ),
+            keep="roll",
         ),
-        CheckInput("skill", "Skill", "pick", default="", press="k", options=_skills),
+        CheckInput("skill", "Skill", "pick", default="", press="k", options=_skills, keep="roller"),
         CheckInput(
             "nodes",
             "More nodes",
@@ -273,6 +274,7 @@ CHECK = Check(
             hint="Further skills, abilities or attributes, e.g. Marksmanship, Stealth (blank: none)",
             show=lambda v: ", ".join(v) if v else "none",
             unparse=lambda v: ", ".join(v),
+            keep="roll",
         ),
         CheckInput(
             "weapon",
@@ -282,6 +284,7 @@ CHECK = Check(
             press="w",
             choices=(NO_WEAPON, *range(nemron.MAX_RANK + 1)),
             show=_weapon_text,
+            keep="roll",
         ),
         CheckInput(
             "specialised",
@@ -291,6 +294,7 @@ CHECK = Check(
             press="z",
             choices=(False, True),
             show=lambda v: "yes (DC at least 3)" if v else "no",
+            keep="roller",
         ),
         CheckInput(
             "boon",
@@ -300,6 +304,7 @@ CHECK = Check(
             press="b",
             choices=tuple(BOONS),
             show=lambda v: BOONS.get(str(v), str(v)),
+            keep="roll",
         ),
         CheckInput("dc", "DC", "number", default=4, steps=("plus", "minus"), minimum=1, maximum=20),
         CheckInput(

@@ -11,6 +11,9 @@ Reading: a PC without Energy left still goes on (the GM rules what exhaustion do
 says so and Energy stays at 0, because the text gives no penalty for running out.
 Reading: a rest of any length from an hour is a short rest of those hours; from eight hours it
 is the long rest (one healing roll per eight hours), the sheet's own two rests.
+Reading: a rest is refused while a fight runs, because Energy and limbs come back "when
+resting" and "every eight hours of rest", and a fight is not rest. A dead character rests
+nothing back (no Energy, no healing): the text heals the injured, not the dead.
 """
 
 from __future__ import annotations
@@ -33,6 +36,23 @@ def hard_effort(pc: Character, hours: int) -> str:
 
 
 def _passing(tx: Tx, passage: Passage) -> list[str]:
+    return _training(tx, passage) + _effort(tx, passage)
+
+
+def _training(tx: Tx, passage: Passage) -> list[str]:
+    """NEM-13: every day that passes logs two hours of each training; the 30th learns it."""
+    lines = []
+    for doc_id, pc in tx.all("party"):
+        if pc.get("status") == "dead" or not pc.get("training"):
+            continue
+        said = rules.train(pc, passage.start, passage.end)
+        if said:
+            lines += said
+            tx.put("party", doc_id, pc)
+    return lines
+
+
+def _effort(tx: Tx, passage: Passage) -> list[str]:
     if passage.activity != EFFORT or passage.hours < 1:
         return []
     lines = []
@@ -45,6 +65,7 @@ def _passing(tx: Tx, passage: Passage) -> list[str]:
 
 
 TIME_RULES = TimeRules(
+    rest_needs_peace='Energy and limbs come back "when resting", and a fight is not rest',
     rest_hours={"rest": rules.HEALING_INTERVAL_HOURS},
     rest_names={"regroup": "Short rest", "rest": "Rest"},
     activities=(TIME, REST, EFFORT),

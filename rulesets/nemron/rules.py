@@ -30,15 +30,21 @@ Reading: a ticking interval effect with a ``"remaining"`` count loses one remain
 at 0; one without it decays one rank (traits never below rank 1), because the text leaves the
 interval's consequence to each effect.
 Reading: a character's Luck has no cap in the text; the sheet uses 99 as a practical ceiling.
-Reading: cool-downs (one rank per node per month, one domain feature per month) are left to the
-GM, because the tracker has no in-game calendar.
+Reading: the cool-downs and the training (NEM-13) run on the campaign clock: an in-game month
+is 30 days (the text trains a new skill "for 30 days (in-game)" and gives a month no other
+length). A node ranked up may rank up again 30 days later, a domain's feature may be bought 30
+days after the last one, and a refusal names the day it becomes possible. A new skill is
+trained first: it starts on the day the GM names it, each in-game day that passes logs its two
+hours, and after 30 days the skill is learnt at rank 1 for 1 XP (at once if the XP is there,
+else when the GM adds the skill again). Called without the clock's time (``now`` None), the
+cool-downs are the GM's and a new skill is learnt at once.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -729,6 +735,8 @@ def rest(character: Character, hours: int, rng: random.Random) -> list[str]:
     if hours < 0:
         raise RuleError("cannot rest a negative number of hours")
     name = character.get("name", "?")
+    if character.get("status") == "dead":
+        return [f"{name} is dead: no Energy or healing comes back"]
     log: list[str] = []
     energy = character["resources"]["energy"]
     gained = min(int(hours), int(energy["max"]) - int(energy["current"]))
@@ -876,33 +884,119 @@ def _spend_xp(character: Character, cost: int, what: str) -> None:
     xp["current"] = int(xp["current"]) - cost
 
 
-def rank_up(character: Character, node: str) -> str:
-    """NEM-13: rank up an attribute or skill by 1, paying its current rank in XP. Mutates."""
+MONTH_DAYS = 30
+"""NEM-13: an in-game month, for the cool-downs (see the module's Reading)."""
+TRAINING_DAYS = 30
+TRAINING_HOURS_A_DAY = 2
+"""NEM-13: a new skill is trained "2 hours, for 30 days (in-game)"."""
+_DAY_SECONDS = 24 * 60 * 60
+
+
+def _day_of(at: int) -> str:
+    return f"Day {at // _DAY_SECONDS + 1}"
+
+
+def _cool_down(last: Any, now: int | None, what: str, when: Callable[[int], str]) -> None:
+    """NEM-13: one step a month; RuleError naming the day the next becomes possible."""
+    if now is None or not isinstance(last, int) or isinstance(last, bool):
+        return
+    ready = last + MONTH_DAYS * _DAY_SECONDS
+    if now < ready:
+        raise RuleError(f"{what} on {when(last)}: one a month, the next from {when(ready)}")
+
+
+def rank_up(
+    character: Character, node: str, now: int | None = None, when: Callable[[int], str] = _day_of
+) -> str:
+    """NEM-13: rank up an attribute or skill by 1, paying its current rank in XP, at most once
+    a month per node (``now``: the campaign clock's seconds; ``when`` names a time). Mutates."""
     for kind in ("attributes", "skills"):
         table = character.get(kind, {})
         if node in table:
             rank = int(table[node])
             if rank >= MAX_RANK:
                 raise RuleError(f"{node} is already at rank {MAX_RANK} (d12), the highest")
+            ranked = character.get("ranked_at", {})
+            _cool_down(ranked.get(node), now, f"{node} was ranked up", when)
             cost = rank_up_cost(rank)
             _spend_xp(character, cost, f"ranking {node} up to {rank + 1}")
             table[node] = rank + 1
+            if now is not None:
+                character.setdefault("ranked_at", {})[node] = now
             if kind == "attributes":
                 refresh(character)
             return f"{character.get('name', '?')}: {node} rank {rank} → {rank + 1} (-{cost} XP)"
     raise RuleError(f"{character.get('name', '?')} has no attribute or skill {node!r}")
 
 
-def learn_skill(character: Character, skill: str) -> str:
-    """NEM-13: a new skill (after 30 days of training) costs 1 XP and starts at rank 1."""
+def learn_skill(
+    character: Character, skill: str, now: int | None = None, when: Callable[[int], str] = _day_of
+) -> str:
+    """NEM-13: a new skill is trained 2 hours a day for 30 in-game days, then costs 1 XP and
+    starts at rank 1. With ``now`` (the campaign clock's seconds) the first call starts the
+    training and a call once it is done learns the skill; without, it is learnt at once."""
     skills = character.setdefault("skills", {})
+    name = character.get("name", "?")
     if not skill.strip():
         raise RuleError("a skill needs a name")
     if skill in skills:
-        raise RuleError(f"{character.get('name', '?')} already knows {skill}")
+        raise RuleError(f"{name} already knows {skill}")
+    if now is not None:
+        training = character.setdefault("training", {})
+        started = training.get(skill)
+        if not isinstance(started, int) or isinstance(started, bool):
+            training[skill] = now
+            done = now + TRAINING_DAYS * _DAY_SECONDS
+            return (
+                f"{name} starts training {skill}: {TRAINING_HOURS_A_DAY} h a day for "
+                f"{TRAINING_DAYS} in-game days, then {NEW_SKILL_XP} XP (from {when(done)})"
+            )
+        days = training_days(started, now)
+        if days < TRAINING_DAYS:
+            done = started + TRAINING_DAYS * _DAY_SECONDS
+            raise RuleError(
+                f"{name} trains {skill} since {when(started)}: {days} of {TRAINING_DAYS} days "
+                f"({days * TRAINING_HOURS_A_DAY} h) logged, learnt from {when(done)}"
+            )
+        _spend_xp(character, NEW_SKILL_XP, f"finishing {skill}'s training")
+        del training[skill]
+        skills[skill] = 1
+        hours = TRAINING_DAYS * TRAINING_HOURS_A_DAY
+        return (
+            f"{name}: learns {skill} at rank 1 after {TRAINING_DAYS} days' training "
+            f"({hours} h, -{NEW_SKILL_XP} XP)"
+        )
     _spend_xp(character, NEW_SKILL_XP, f"learning {skill}")
     skills[skill] = 1
-    return f"{character.get('name', '?')}: learns {skill} at rank 1 (-{NEW_SKILL_XP} XP)"
+    return f"{name}: learns {skill} at rank 1 (-{NEW_SKILL_XP} XP)"
+
+
+def training_days(started: int, now: int) -> int:
+    """NEM-13: whole in-game days of training logged since it started (at most the 30)."""
+    return max(0, min(TRAINING_DAYS, (now - started) // _DAY_SECONDS))
+
+
+def train(character: Character, start: int, end: int) -> list[str]:
+    """NEM-13: time passes from ``start`` to ``end``: each whole day logs two hours of every
+    training; one that reaches 30 days is learnt for 1 XP (or waits for the XP). Mutates."""
+    name = character.get("name", "?")
+    training = character.get("training", {})
+    lines: list[str] = []
+    for skill, started in list(training.items() if isinstance(training, dict) else ()):
+        if not isinstance(started, int) or isinstance(started, bool):
+            continue
+        before, after = training_days(started, start), training_days(started, end)
+        if after == before:
+            continue
+        if after < TRAINING_DAYS:
+            hours = after * TRAINING_HOURS_A_DAY
+            lines.append(f"{name}: {skill} training, day {after} of {TRAINING_DAYS} ({hours} h)")
+            continue
+        try:
+            lines.append(learn_skill(character, skill, end))
+        except RuleError as exc:
+            lines.append(f"{name}: {skill} training done; {exc}")
+    return lines
 
 
 def upgrade_to_domain(character: Character, skill: str) -> str:
@@ -917,8 +1011,15 @@ def upgrade_to_domain(character: Character, skill: str) -> str:
     return f"{character.get('name', '?')}: {skill} becomes a domain (-{DOMAIN_UPGRADE_XP} XP)"
 
 
-def buy_domain_feature(character: Character, domain: str, feature: str) -> str:
-    """NEM-13: a domain feature costs 2 XP; no more features than the domain's rank."""
+def buy_domain_feature(
+    character: Character,
+    domain: str,
+    feature: str,
+    now: int | None = None,
+    when: Callable[[int], str] = _day_of,
+) -> str:
+    """NEM-13: a domain feature costs 2 XP; no more features than the domain's rank, and one
+    feature a month (``now``: the campaign clock's seconds)."""
     domains = character.get("domains", {})
     if domain not in domains:
         raise RuleError(f"{domain!r} is not a domain of {character.get('name', '?')}")
@@ -928,8 +1029,11 @@ def buy_domain_feature(character: Character, domain: str, feature: str) -> str:
         raise RuleError(f"{domain} already has the feature {feature}")
     if len(features) >= rank:
         raise RuleError(f"{domain} is rank {rank}: it cannot have more than {rank} feature(s)")
+    _cool_down(character.get("feature_at"), now, "A domain feature was bought", when)
     _spend_xp(character, DOMAIN_FEATURE_XP, f"the {domain} feature {feature}")
     features.append(feature)
+    if now is not None:
+        character["feature_at"] = now
     return f"{character.get('name', '?')}: {domain} gains {feature} (-{DOMAIN_FEATURE_XP} XP)"
 
 

@@ -3,9 +3,10 @@ domains bought with XP, energy spent by its rule, short and long rests, rank up 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from rulesets import clock
 from rulesets.base import Character, RuleError
 from rulesets.nemron import rules
 from rulesets.sheet import MAX_REST_HOURS, Adding, Parts, Rest, RestCall, SheetRow, SheetRules
@@ -39,9 +40,13 @@ def _rows(pc: Character) -> list[SheetRow]:
         for limb, track in rules.limbs_of(pc).items()
     ]
     skills = pc.get("skills", {})
+    training = pc.get("training") or {}
+    named = ", ".join(map(str, training)) if isinstance(training, dict) else ""
+    learning = f" · training {named}" if named else ""
     rows.append(
         SheetRow(
-            "list:skills", "Skills", ((f"{len(skills)} · learn {rules.NEW_SKILL_XP} XP", ""),),
+            "list:skills", "Skills",
+            ((f"{len(skills)} · learn {rules.NEW_SKILL_XP} XP{learning}", ""),),
             adds="skills",
         )
     )
@@ -68,6 +73,12 @@ def _rows(pc: Character) -> list[SheetRow]:
     return rows
 
 
+def _now(tx: Tx) -> tuple[int, Callable[[int], str]]:
+    """NEM-13's calendar: the campaign clock's time, and how it names a day (``Day 31``)."""
+    now = clock.read(tx)
+    return now.seconds, lambda at: now.date(tx.game.time, at)
+
+
 def _refresh(pc: Character) -> None:
     """NEM-08/10: limb HP and Energy follow the attributes."""
     rules.refresh(pc)
@@ -75,9 +86,9 @@ def _refresh(pc: Character) -> None:
 
 ADDING = {
     "skills": Adding(
-        f"New skill ({rules.NEW_SKILL_XP} XP)",
+        f"New skill: {rules.TRAINING_DAYS} days' training, then {rules.NEW_SKILL_XP} XP",
         lambda pc, target: (Field("skill", "Skill"),),
-        lambda tx, pc, v: [rules.learn_skill(pc, str(v.get("skill", "")).strip())],
+        lambda tx, pc, v: [rules.learn_skill(pc, str(v.get("skill", "")).strip(), *_now(tx))],
     ),
     "domains": Adding(
         f"Skill to make a domain ({rules.DOMAIN_UPGRADE_XP} XP)",
@@ -89,7 +100,7 @@ ADDING = {
         lambda pc, target: (Field("domain", "Domain", target), Field("feature", "Feature")),
         lambda tx, pc, v: [
             rules.buy_domain_feature(
-                pc, str(v.get("domain", "")).strip(), str(v.get("feature", "")).strip()
+                pc, str(v.get("domain", "")).strip(), str(v.get("feature", "")).strip(), *_now(tx)
             )
         ],
     ),
@@ -169,7 +180,7 @@ def _rank_up(ctx: Context, values: Mapping[str, Any]) -> Command:
     if kind not in ("attr", "skill"):
         raise RuleError("Highlight an attribute or a skill to rank it up")
     pc_id = need_pc(ctx, "Ranking up")
-    return PcChange(pc_id, "Rank up", lambda tx, pc: [rules.rank_up(pc, node)])
+    return PcChange(pc_id, "Rank up", lambda tx, pc: [rules.rank_up(pc, node, *_now(tx))])
 
 
 def _award_xp(ctx: Context, values: Mapping[str, Any]) -> Command:

@@ -217,7 +217,9 @@ CHECK = Check(
     id="check",
     name="check vs DC",
     inputs=(
-        CheckInput("dice", "Dice", "cycle", default="2d6", press="t", choices=("2d6", "d20")),
+        CheckInput(
+            "dice", "Dice", "cycle", default="2d6", press="t", choices=("2d6", "d20"), keep="roll"
+        ),
         CheckInput(
             "dc",
             "DC",
@@ -238,6 +240,7 @@ CHECK = Check(
             minimum=-20,
             maximum=20,
             show=lambda v: f"{int(v):+d}",
+            keep="roll",
         ),
         CheckInput(
             "roll",
@@ -247,6 +250,7 @@ CHECK = Check(
             press="k",
             choices=tuple(ROLLS),
             show=lambda v: ROLLS.get(str(v), str(v)),
+            keep="roll",
         ),
         CheckInput(
             "npc_mod",
@@ -258,6 +262,7 @@ CHECK = Check(
             maximum=20,
             show=lambda v: f"{int(v):+d}",
             when=_opposed,
+            keep="roll",
         ),
         CheckInput(
             "morale",
@@ -297,6 +302,8 @@ def _delirium(ctx: Context, values: Mapping[str, Any]) -> Command:
 
 
 CHECKS = CheckRules(checks=(CHECK,))
+
+
 def _opposed_form(ctx: Context) -> tuple[Field, ...]:
     setup = ctx.setup
     morale = int(setup.get("morale", 0) or 0)

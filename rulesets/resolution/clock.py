@@ -8,6 +8,8 @@ Reading: every whole eight hours of one rest is a night (a rest of 16 hours is t
 rest under eight hours heals nothing, and neither does time passing without rest.
 Reading: a dead character does not heal, and a lost one (0 Grip) rests like anyone: Grip comes
 back only by the Delirium rule.
+Reading: a night's rest is refused while a fight runs: the rest the text builds on is a night's
+sleep, and no one sleeps through a fight.
 """
 
 from __future__ import annotations
@@ -32,4 +34,8 @@ def night_rest(pc: Character, nights: int = 1) -> list[str]:
     return [f"{pc['name']}: {nights} night{'s' if nights != 1 else ''} of rest", *lines]
 
 
-TIME_RULES = TimeRules(rest_hours={"rest": NIGHT_HOURS}, rest_names={"rest": "A night's rest"})
+TIME_RULES = TimeRules(
+    rest_hours={"rest": NIGHT_HOURS},
+    rest_names={"rest": "A night's rest"},
+    rest_needs_peace="a night's rest is a night's sleep, and no one sleeps through a fight",
+)

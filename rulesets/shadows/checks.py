@@ -206,6 +206,7 @@ CHECK = Check(
             press="t",
             choices=tuple(MODES),
             show=lambda v: MODES[str(v)],
+            keep="roll",
         ),
         CheckInput(
             "bonus",
@@ -216,6 +217,7 @@ CHECK = Check(
             minimum=0,
             maximum=MAX_SKILL,
             show=lambda v: f"+{v}",
+            keep="roller",
         ),
         CheckInput(
             "difficulty",
@@ -247,6 +249,7 @@ CHECK = Check(
             press="v",
             choices=USES,
             show=_uses_text,
+            keep="roll",
         ),
         CheckInput(
             "damage",
@@ -255,6 +258,7 @@ CHECK = Check(
             default=DAMAGE_CODES[0],
             press="J",
             choices=DAMAGE_CODES,
+            keep="roller",
         ),
         CheckInput(
             "opposition",
@@ -266,6 +270,7 @@ CHECK = Check(
             maximum=MAX_SKILL * 2,
             show=lambda v: f"+{v}",
             when=_opposed,
+            keep="roll",
         ),
     ),  # fmt: skip
     spec=_spec,
@@ -511,11 +516,11 @@ ACTIONS: tuple[Action, ...] = (
         available=lambda ctx: _contest(ctx) is not None,
     ),
     _tray(
-        "damage", "j", "Damage modifier",
+        "damage", "m", "Damage modifier",
         lambda ctx, v: DamageModifier(str(ctx.setup.get("damage", DAMAGE_CODES[0]))),
         show=False, description="Draw the damage modifier set up (J picks the code)",
     ),
-    _tray("critical", "k", "Critical", _fixed(CriticalChain()), show=False,
+    _tray("critical", "C", "Critical", _fixed(CriticalChain()), show=False,
           description="Critical chain"),
     _tray(
         "fumble", "F", "Fumble draw",

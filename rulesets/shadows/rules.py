@@ -24,9 +24,9 @@ Reading: a counter action compares card values only (not totals), as the text do
 Reading: hand sizes are Body + Physical // 2 (Mind + Mental // 2, Spirit + Emotional // 2),
 rounding the half down, since only AP says "rounded up".
 Reading: focus is each character's own (each player states their character's focus for the
-round); a character who never stated one is physical. Only PCs are dealt hands: the text deals
-"to each player" by attributes a foe sheet does not carry, so a foe's attack card is the one
-the GM draws for it and types into the damage form. An incapacitated or dead character is dealt
+round); a character who never stated one is physical. PCs and foes are dealt hands ("each
+character/protagonist and/or NPC/Antagonist uses these cards"): a foe by its own sheet
+(:mod:`rulesets.shadows.foes`), after the PCs. An incapacitated or dead character is dealt
 nothing. An attack played from a hand costs 1 AP unless the GM says more (defence cards are
 limited by the AP the attacker spent), and an attack type belongs to a focus (physical to
 physical, spiritual magic to spiritual, mana magic to mental) for the −3 off focus.

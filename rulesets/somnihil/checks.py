@@ -85,6 +85,7 @@ CHECK = Check(
             press="a",
             choices=(0, 1, -1),
             show=lambda v: EDGE_NAMES[int(v)],
+            keep="roll",
         ),
         # SOM-05, set from the fight (the tray's preset): a source of disadvantage of its own,
         # so the GM's edge above is never overwritten by it and cancels with it (SOM-02).

@@ -8,6 +8,11 @@ Reading: AP come back with a new session and spells known grow by one a session,
 in-game time: a Rest, or a week passing, leaves them as they are, and a new session (a meeting
 at the real table) does not move the clock, because the text ties both to "the next time
 everyone meets to play".
+Reading: a round lasts 10 seconds on the campaign clock, because a Cipher's turn moves them as
+far as their body "is capable of moving within ten seconds of time within the scene" (the
+text gives a round no other length).
+Reading: a Regroup ("rest for a short time without conflict") and a Rest ("a full night's rest
+while in a safe place") are refused while a fight runs: a fight is conflict, and not safe.
 """
 
 from __future__ import annotations
@@ -23,7 +28,12 @@ def _session_bound(tx: Tx, passage: Passage) -> list[str]:
     return []
 
 
+ROUND_SECONDS = 10
+"""SOM-11: a turn's movement is "within ten seconds of time within the scene"."""
+
 TIME_RULES = TimeRules(
+    round_seconds=ROUND_SECONDS,
+    rest_needs_peace='a Regroup is rest "without conflict", a Rest is "in a safe place"',
     rest_hours={"regroup": 1, "rest": 8},
     rest_names={"regroup": "Regroup", "rest": "Rest"},
     passing=_session_bound,

@@ -192,9 +192,10 @@ def anomaly_note(doc: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     if not inside:
         return []
     left = inside[0][1].get("remaining")
-    count = f"{left} turn{'s' if left != 1 else ''} left · " if left is not None else ""
+    count = f"{left} turn{'s' if left != 1 else ''} left, " if left is not None else ""
     who = ", ".join(str(c.get("name", "?")) for c, _ in inside)
-    return [f"Anomaly: {count}inside (disadvantage): {who}"]
+    # Short words: the status line has two rows at 80 columns, and the names come last.
+    return [f"Anomaly ({count}disadvantage): {who}"]
 
 
 FIGHT = FightRules(
@@ -415,6 +416,10 @@ def _cast(ctx: Context, values: Mapping[str, Any]) -> CastSpell:
 
 def _cast_form(ctx: Context) -> tuple[Field, ...]:
     spells = _spells(ctx)
+    if not spells:
+        # Offered for every Cipher so that the key says why, instead of doing nothing.
+        name = (ctx.combatant or {}).get("name", "?")
+        raise somnihil.RuleError(f"{name} knows no spells: learn one on the party sheet (4, n on Spells)")
     return (
         Field("spell", "Spell", spells[0] if spells else "", "choice", choices=spells),
         Field("cost", "AP cost", "1", "int", minimum=1),
@@ -438,7 +443,7 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         form=_cast_form,
         title=lambda ctx: f"{(ctx.combatant or {}).get('name', '?')} casts",
-        available=lambda ctx: bool(_spells(ctx)),
+        available=lambda ctx: _caster_sheet(ctx) is not None,
     ),
     Action(
         id="anomaly",

@@ -29,6 +29,7 @@ Reading: an Anomaly ticks at the end of each turn, so a 2-turn Anomaly hinders t
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -443,6 +444,7 @@ def apply_damage(
     log = [f"{name} at 0 vitality, {amount} damage: Cheat Death rolls {result.total}"]
     if result.natural == 1:
         log += _gain_ap(character, 1, "natural 1 on Cheat Death")
+    result = cheat_death_result(result, amount)
     if result.total >= amount:
         log.append(f"{result.total} ≥ {amount}: {name} cheats death, the damage is prevented")
         return DamageOutcome(0, 0, result, False, False, tuple(log))
@@ -453,6 +455,17 @@ def apply_damage(
     character["status"] = PERISHED
     log.append(f"{result.total} < {amount}: {name} perishes; choose Spirit, Shill or the Void")
     return DamageOutcome(0, 0, result, True, True, tuple(log))
+
+
+def cheat_death_result(rolled: CheckResult, amount: int) -> CheckResult:
+    """SOM-08: Cheat Death as the log reads it: the d20 against the damage, whether it
+    cheated death, and a natural 1's AP. Reading: Cheat Death is read against the damage, not
+    on the outcome bands, so its line names no band and offers no setbacks (SOM-06)."""
+    notes = [f"Cheat Death against {amount} damage"]
+    if rolled.natural == 1:
+        notes.append("natural 1: recover 1 AP")
+    band = "cheats death" if rolled.total >= amount else "does not cheat death"
+    return replace(rolled, band=band, detail="; ".join(notes))
 
 
 def regroup(character: Character) -> list[str]:
@@ -592,11 +605,15 @@ def forget_spell(character: Character, name: str) -> list[str]:
 
 
 def new_session(character: Character) -> list[str]:
-    """SOM-04/10: a new session refills AP and lets the Cipher know one more spell."""
+    """SOM-04/10: a new session refills AP and lets the Cipher know one more spell. A Shill
+    (an NPC now, SOM-09) and a Cipher passed into the Void play no more sessions."""
+    if character.get("status") in (SHILL, PASSED):
+        return []
     before = spells_known_limit(int(character.get("sessions", 0)))
     character["sessions"] = int(character.get("sessions", 0)) + 1
     after = spells_known_limit(character["sessions"])
-    log = [f"{character['name']}: session {character['sessions']}"]
+    played = character["sessions"]
+    log = [f"{character['name']}: {played} session{'s' if played != 1 else ''} played"]
     if character.get("status") not in _ACTIVE:
         return log
     ap = _res(character, "ap")

@@ -1,11 +1,19 @@
 """Somnihil on the party sheet: AP and vitality by its rules, spells with their Protocols, the
-fates of a perished Cipher, and its new session, regroup and rest."""
+fates of a perished Cipher, and its new session, regroup and rest.
+
+SOM-09: a Cipher hollowed into a Shill becomes an NPC: its statblock joins the NPC library,
+its spells as the Shill's powers ("the Chronicler may transfer the Cipher's abilities, gear,
+and spells"), and the party sheet keeps it as an NPC (no roller in the tray, no turn, no
+session). Reading: the new Shill's statblock is Brawl 1, Wit 1, Will 1, because the text
+gives a Shill no numbers; the GM edits it in the NPC library.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rulesets import npc
 from rulesets.base import Character
 from rulesets.sheet import Adding, Rest, RestCall, SheetRules
 from rulesets.somnihil import rules
@@ -51,10 +59,35 @@ def _statuses(pc: Character) -> list[tuple[str, str]]:
 
 
 def _set_status(tx: Tx, pc: Character, status: str) -> list[str] | None:
-    """SOM-09: a perished Cipher's new status is the fate the player chose."""
+    """SOM-09: a perished Cipher's new status is the fate the player chose; a Shill joins
+    the NPC library."""
     if status in rules.FATES and pc.get("status") == rules.PERISHED:
-        return rules.choose_fate(pc, status)
+        lines = rules.choose_fate(pc, status)
+        if pc.get("status") == rules.SHILL:
+            tx.insert("npcs", shill_npc(pc))
+            lines.append(f"{pc.get('name', '?')} (Shill) is in the NPC library")
+        return lines
     return None
+
+
+SHILL_ATTRIBUTES = (1, 1, 1)
+"""Brawl, Wit, Will of a new Shill (the module's Reading)."""
+
+
+def shill_npc(pc: Character) -> dict[str, Any]:
+    """SOM-09: the NPC library's document of a Cipher hollowed into a Shill."""
+    name = f"{pc.get('name', '?')} (Shill)"
+    spells = pc.get("lists", {}).get("spells", [])
+    powers = [
+        f"{s.get('name')} ({s.get('protocol', '?')})" for s in spells if isinstance(s, dict)
+    ]
+    return npc.library_document(
+        name,
+        ("Shill", "serves the Stiffs"),
+        *SHILL_ATTRIBUTES,
+        powers=powers,
+        notes=f"Was the Cipher {pc.get('name', '?')}; serves the Stiffs until destroyed",
+    )
 
 
 def _session(tx: Tx, pc: Character, call: RestCall) -> list[str]:

@@ -323,7 +323,7 @@ class CombatScreen(CombatForms, PanelScreen):
 
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
-        nothing else repaints): characters, backspace, enter applies, tab opens the game's whole
+        nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
         form, escape cancels. A jump by name (/) takes the keys the same way."""
         if self._finding is not None:
             self._find_key(event)
@@ -339,6 +339,8 @@ class CombatScreen(CombatForms, PanelScreen):
             self.amount_form()
         elif event.key == "backspace":
             inline.typed = inline.typed[:-1]
+        elif event.key == "ctrl+u":  # clears the line, as in any text field
+            inline.typed = ""
         elif event.is_printable and event.character and len(inline.typed) < 40:
             inline.typed += event.character
         else:

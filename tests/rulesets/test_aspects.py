@@ -452,7 +452,10 @@ def test_asp03_after_a_reroll_the_player_keeps_either_result() -> None:
     kept_first, second = asp.reroll(cy, first, random.Random(1))
     assert second.rerolled == ((6, 5), tuple(second.dice)) == kept_first.rerolled
     chose = asp.keep_reroll(second, "Cy", "first")
-    assert chose.dice == (6, 5) and chose.total == 11 + 1 + 2 and "Cy keeps 11" in chose.notes[-1]
+    assert chose.dice == (6, 5) and chose.total == 11 + 1 + 2
+    # Totals, as the roll's own total is said: never the dice beside a total.
+    assert "rerolls for a Fate Point (was 14)" in second.notes[-1]
+    assert f"Cy keeps 14 (of 14 and {second.total})" in chose.notes[-1]
     back = asp.keep_reroll(chose, "Cy", "other")
     assert back.dice == second.dice and sum("Cy keeps" in n for n in back.notes) == 1
     with pytest.raises(asp.RuleError, match="not rerolled"):

@@ -310,11 +310,11 @@ def test_shadows_round_is_fifteen_seconds() -> None:
 
 def test_rounds_move_the_clock_by_the_games_round() -> None:
     tx = MemoryTx("somnihil")
-    now, _ = clock.add_effect(clock.read(tx), "Bless", 12)
+    now, _ = clock.add_effect(clock.read(tx), "Bless", 20)
     clock.write(tx, now)
     assert clock.rounds_passed(tx, 1) == []
-    assert clock.rounds_passed(tx, 1) == ["Bless ends at 08:00:12"]
-    assert clock.read(tx).seconds == 12
+    assert clock.rounds_passed(tx, 1) == ["Bless ends at 08:00:20"]
+    assert clock.read(tx).seconds == 20  # Somnihil's round is ten seconds
 
 
 def test_players_see_the_time_of_day_and_the_light_left() -> None:

@@ -453,6 +453,6 @@ def test_som05_tray_preset_and_tracker_note_read_the_fight_document() -> None:
     assert gm is not None and "Goblin is inside" in gm.why
     assert preset(None, 1) is None
     assert anomaly_note(doc, {}) == [
-        "Anomaly: 3 turns left · inside (disadvantage): Vesna, Goblin"
+        "Anomaly (3 turns left, disadvantage): Vesna, Goblin"
     ]
     assert anomaly_note({"combatants": []}, {}) == []
