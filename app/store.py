@@ -45,10 +45,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-from filelock import FileLock, Timeout
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
@@ -102,6 +101,10 @@ class ExternalChange(StoreError):
     """Another program changed the save since we last wrote it."""
 
 
+class ReadOnlySave(StoreError):
+    """The save was opened read-only (its journal cannot be written); the reason says why."""
+
+
 class SaveTooLarge(ValueError):
     """A change would make the save larger than Tableside may write; nothing was queued."""
 
@@ -146,24 +149,79 @@ def _write_all(fd: int, payload: bytes) -> None:
         view = view[written:]
 
 
+NEW_FILE_MODE = 0o600
+"""A save, its journal, backups and session logs hold the players' hand codes
+(``player_secret``): made for the GM alone (the umask can only close it further)."""
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class NotRegularFile(OSError):
+    """A side file's name holds a link, folder, pipe or device: never opened through it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            errno.EINVAL,
+            "is not a regular file (a link, folder, pipe or device is in its place)",
+            str(path),
+        )
+
+
+def open_side_file(path: Path, flags: int, mode: int = NEW_FILE_MODE) -> int:
+    """Open a file Tableside keeps beside a save (owner, lock, journal, temp file).
+
+    In a folder others can write to, a link planted at the name would make us write the file
+    it points to, and a FIFO would block the open: the name is opened without following a
+    link and without blocking, and anything but a regular file is closed again and refused.
+    Raises OSError (:class:`NotRegularFile` for the wrong kind of file).
+    """
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFile(path) from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def create_side_file(path: Path, mode: int = NEW_FILE_MODE, *, append: bool = False) -> int:
+    """A new, empty file at ``path`` for writing, made by us: whatever was at the name (a
+    leftover, or a link or hard link someone planted) is unlinked first, never written
+    through (``O_EXCL``)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | (os.O_APPEND if append else 0)
+    return open_side_file(path, flags, mode)
+
+
 def atomic_write(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` so that a crash leaves either the old or the new file."""
+    """Write ``payload`` to ``path`` so that a crash leaves either the old or the new file.
+
+    A file that is there keeps its mode (the GM's choice); a new one is
+    :data:`NEW_FILE_MODE` less the umask."""
     folder = path.parent
     try:
-        mode = stat.S_IMODE(path.stat().st_mode)
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
-        mode = 0o644
+        mode = None
     tmp = folder / f"{_temp_prefix(path)}{os.getpid()}.{threading.get_ident()}.tmp"
-    # Not through a link planted at the temp file's name (a folder others can write to).
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags, mode)
+    fd = create_side_file(tmp)
     try:
         try:
             _write_all(fd, payload)
+            if mode is not None:
+                os.fchmod(fd, mode)
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         # A full disk fails mid-write: the partial temp file would hold the space the next
@@ -209,15 +267,39 @@ def _unframe(line: bytes) -> Any:
 Docs = list[tuple[str, str, "dict[str, Any] | None"]]
 
 
+JOURNAL_MAX_BYTES = MAX_SAVE_BYTES * 2
+"""A journal Tableside wrote holds at most a save's worth of changes beyond the save (the size
+bound counts every unfolded line); a longer file is not one of ours and is not read."""
+_BOM = b"\xef\xbb\xbf"
+
+
 @record
 class JournalRead:
-    """What a journal holds: the save it was started on, the folds noted since, the changes."""
+    """What a journal holds: the save it was started on, the folds noted since, the changes
+    proven whole (each line's checksum, and each change the one after the last), and what
+    could not be proven."""
 
-    base: str
+    base: str | None
+    """Digest (hex) of the save the journal was started on; None: its first line is damaged
+    beyond proof."""
     base_seq: int
     folds: dict[str, int] = field(default_factory=dict)
     """Digest (hex) of each save file a fold wrote -> the last change it holds."""
     changes: list[tuple[int, Docs]] = field(default_factory=list)
+    problem: str | None = None
+    """Why reading stopped before the last whole line (or why the file was not read)."""
+    unproven: int = 0
+    """Whole lines after the proven ones: not replayed, possibly changes."""
+    repeated: int = 0
+    """Lines that repeat the line before them exactly (skipped: they change nothing)."""
+    proven_end: int = 0
+    """Bytes of the file up to the end of the last proven line."""
+    size: int = 0
+    unreadable: bool = False
+    """The file is not a journal that can be read (a folder, a pipe, unreadable, too large)."""
+    raw: bytes = b""
+    head: bytes = b""
+    """The first line as found (without its line end)."""
 
     def holds(self, save: bytes) -> int | None:
         """The last change the save holds, when the journal belongs to it; else None."""
@@ -230,6 +312,25 @@ class JournalRead:
     @property
     def last_seq(self) -> int:
         return self.changes[-1][0] if self.changes else self.base_seq
+
+    @property
+    def damaged(self) -> bool:
+        """Something in it could not be proven, or repeats: worth keeping as found."""
+        return self.problem is not None or bool(self.unproven or self.repeated)
+
+    def claim_base(self, save: bytes) -> None:
+        """A head line that fails its checksum still belongs to ``save`` when it differs by a
+        bit or two from the head that would name it (one flipped bit does not make a digest
+        of another file): then its changes are proven by their own lines."""
+        if self.base is not None or not self.changes:
+            return
+        seq = self.changes[0][0] - 1
+        expected = _frame({"journal": 1, "base": digest(save).hex(), "seq": seq})[:-1]
+        if len(expected) != len(self.head):
+            return
+        flipped = sum((a ^ b).bit_count() for a, b in zip(expected, self.head, strict=True))
+        if flipped <= 2:
+            self.base, self.base_seq = digest(save).hex(), seq
 
 
 def _docs(raw: Any) -> Docs | None:
@@ -250,40 +351,86 @@ def _docs(raw: Any) -> Docs | None:
 
 
 def read_journal(path: Path) -> JournalRead | None:
-    """The journal beside the save ``path``; None when there is none (or it is not one).
+    """The journal beside the save ``path``; None when there is none.
 
-    A line cut short by a kill, or damaged, ends the reading: nothing after it was ever
-    acknowledged, since each line is synced before the next is written.
+    A file that cannot be read as one (a folder, a pipe, unreadable, too large) comes back
+    ``unreadable`` with the reason, so the opening can say so rather than drop it.
     """
     from app.bounded import FileReadError, read_regular_file
 
     try:  # a FIFO or a device put in the journal's place must not hang the opening
-        raw = read_regular_file(journal_path(path), MAX_SAVE_BYTES * 2)
-    except (OSError, FileReadError):
+        raw = read_regular_file(journal_path(path), JOURNAL_MAX_BYTES)
+    except FileNotFoundError:
         return None
-    lines = raw.split(b"\n")[:-1]  # the piece after the last line break was never finished
-    head = _unframe(lines[0]) if lines else None
-    if not (
+    except (OSError, FileReadError) as exc:
+        return JournalRead(None, 0, problem=str(exc), unreadable=True)
+    return parse_journal(raw)
+
+
+def parse_journal(raw: bytes) -> JournalRead:
+    """Read a journal's bytes, line by line, as far as each line can be proven.
+
+    The piece after the last line break was never finished (a kill mid-append): each line is
+    synced before the next is written, so nothing after it was acknowledged. A damaged line,
+    one out of order, or anything but a change or a fold, stops the replay there: what comes
+    after is counted, not applied. A byte-order mark and CRLF line ends (an editor's) are read
+    through.
+    """
+    start = len(_BOM) if raw.startswith(_BOM) else 0
+    whole = raw.rfind(b"\n") + 1
+    lines: list[tuple[bytes, int]] = []  # (line without its end, offset after it)
+    pos = start
+    while pos < whole:
+        nl = raw.index(b"\n", pos)
+        lines.append((raw[pos:nl].removesuffix(b"\r"), nl + 1))
+        pos = nl + 1
+    head = _unframe(lines[0][0]) if lines else None
+    if (
         isinstance(head, dict)
         and head.get("journal") == 1
         and isinstance(head.get("base"), str)
         and isinstance(head.get("seq"), int)
     ):
-        return None
-    found = JournalRead(head["base"], head["seq"])
-    last = head["seq"]
-    for line in lines[1:]:
+        found = JournalRead(head["base"], head["seq"], proven_end=lines[0][1])
+    elif lines:
+        # Its changes may still be proven (claim_base) if the head is near enough.
+        found = JournalRead(None, -1, problem="its first line is damaged")
+    else:
+        return JournalRead(None, 0, size=len(raw), raw=raw)  # nothing whole in it
+    found.size, found.raw, found.head = len(raw), raw, lines[0][0]
+    last = found.base_seq
+    previous = lines[0][0] if lines else b""
+    for n, (line, end) in enumerate(lines[1:], start=2):
+        if line == previous:
+            found.repeated += 1
+            found.proven_end = end
+            continue
+        previous = line
         record = _unframe(line)
         if not isinstance(record, dict) or not isinstance(record.get("seq"), int):
+            found.problem = found.problem or f"line {n} is damaged"
+            found.unproven = len(lines) - n + 1
             break
         if isinstance(record.get("fold"), str):
             found.folds[record["fold"]] = record["seq"]
+            found.proven_end = end
             continue
         docs = _docs(record.get("docs"))
-        if docs is None or record["seq"] <= last:
+        if docs is None:
+            found.problem = found.problem or f"line {n} is damaged"
+            found.unproven = len(lines) - n + 1
+            break
+        if last == -1:
+            last = record["seq"] - 1  # a damaged head: the first change says where it began
+        if record["seq"] != last + 1:
+            found.problem = found.problem or f"line {n} is out of order"
+            found.unproven = len(lines) - n + 1
             break
         last = record["seq"]
         found.changes.append((record["seq"], docs))
+        found.proven_end = end
+    if found.base is None:
+        found.base_seq = found.changes[0][0] - 1 if found.changes else 0
     return found
 
 
@@ -367,7 +514,8 @@ def load_campaign(path: Path, *, with_journal: bool = True) -> Loaded:
     loaded = Loaded(data, raw)
     if with_journal and isinstance(data, dict):
         loaded.journal = read_journal(path)
-        if loaded.journal is not None:
+        if loaded.journal is not None and not loaded.journal.unreadable:
+            loaded.journal.claim_base(raw)
             loaded.holds = loaded.journal.holds(raw)
             if loaded.holds is not None:
                 loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
@@ -699,6 +847,12 @@ class _Writer(threading.Thread):
         self.join()
 
 
+def _side_reason(exc: OSError) -> str:
+    if isinstance(exc, NotRegularFile):
+        return exc.strerror or "is not a regular file"
+    return f"cannot be written ({exc.strerror or exc})"
+
+
 def _why(exc: OSError, path: Path) -> str:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "the disk is full; Tableside tries again every few seconds (ctrl+r: now)"
@@ -722,7 +876,7 @@ class CampaignStore:
         self,
         path: Path,
         data: dict[str, Any],
-        lock: FileLock,
+        lock: Releasable,
         on_error: Callable[[StoreError], None] | None = None,
         raw: bytes = b"",
         *,
@@ -738,6 +892,9 @@ class CampaignStore:
         None when it works again."""
         self.notes: list[str] = []
         """What opening did that the GM should hear about (a journal kept aside)."""
+        self.read_only: str | None = None
+        """Why no change can be saved this session (its journal cannot be written); None:
+        changes are saved. Set only while opening."""
         self.db = TinyDB(storage=MemoryStorage, data=data)
         self._changing = threading.RLock()
         """Held while the campaign changes and while a fold serialises it: a fold sees the
@@ -798,6 +955,7 @@ class CampaignStore:
         # (a lock file left there would otherwise let us in), or a save we may not replace.
         _refuse_read_only(path, path.parent)
         lock = acquire_lock(path)
+        shared = shared_folder_warning(path.parent)
         file_lock = _FileLock()
         try:
             file_lock.take(path)
@@ -832,13 +990,15 @@ class CampaignStore:
             file_lock.release()
             _release(lock, path)
             raise
+        if shared is not None:
+            store.notes.insert(0, shared)
         return store
 
     @classmethod
     def _open_existing(
         cls,
         path: Path,
-        lock: FileLock,
+        lock: Releasable,
         file_lock: _FileLock,
         on_error: Callable[[StoreError], None] | None,
     ) -> CampaignStore:
@@ -847,45 +1007,159 @@ class CampaignStore:
         _refuse_read_only(path, path)
         _rotate_backups(path, found.raw)
         store = cls(path, found.data, lock, on_error, found.raw, file_lock=file_lock)
-        if found.journal is None:
-            return store
         try:
-            if found.holds is None:
-                store._set_journal_aside()
-            elif found.replayed:
-                # The last session ended without folding its journal (a kill, a power cut):
-                # its changes are in the campaign now; written into the save at once, the
-                # journal is no longer needed. The fold is noted in the old journal first, so
-                # a kill during this write still finds the save and its journal in step.
-                store._written, store._seq = found.holds, found.journal.last_seq
-                store._journal_fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND)
-                store.flush()
-                with store._jlock:
-                    store._drop_journal()
-                store.notes.append(
-                    f"{found.replayed} change(s) the last session made after its last save "
-                    "were recovered from its journal"
-                )
-            else:
-                _remove(journal_path(path))
+            store._take_journal(found)
         except BaseException:
             store._writer.abandon()
             raise
         return store
 
-    def _set_journal_aside(self) -> None:
-        """A journal from a session whose save another program changed since: not replayed
-        onto a file it does not belong to, and not thrown away: kept under a name that says so."""
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.journal-not-applied-{stamp}")
+    def _take_journal(self, found: Loaded) -> None:
+        """What the last session's journal holds, made the save's (or kept, and said).
+
+        Never is a journal truncated, replaced or removed while it holds a change the save
+        lacks: a damaged one is copied aside first, one that does not belong is moved aside,
+        and one that cannot be written leaves the save open read-only, its changes in memory.
+        """
+        journal, target = found.journal, journal_path(self.path)
+        if journal is None:
+            return
+        if journal.unreadable:
+            self._unreadable_journal(journal)
+            return
+        if found.holds is None:
+            self._set_journal_aside(journal)
+            return
         try:
-            os.replace(journal_path(self.path), aside)
+            fd = open_side_file(target, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
-            raise StoreError(
-                self.path,
-                f"has a journal of unsaved changes that does not belong to it (the save was "
-                f"changed since) and it cannot be moved aside ({exc.strerror or exc})",
-            ) from None
+            self._open_read_only(f"{target.name} {_side_reason(exc)}", found.replayed)
+            return
+        if not os.fstat(fd).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            os.close(fd)  # root may write it; its owner made it read-only: not ours to write
+            self._open_read_only(f"{target.name} is read-only", found.replayed)
+            return
+        self._written, self._seq = found.holds, journal.last_seq
+        self._journal_fd, self._journal_size = fd, journal.size
+        if journal.damaged:
+            try:
+                aside = self._copy_journal_aside(journal)
+                self._unfolded = [
+                    (seq, _frame({"seq": seq, "docs": docs}))
+                    for seq, docs in journal.changes
+                    if seq > self._written
+                ]
+                with self._jlock:
+                    self._start_journal()  # a clean journal of what was proven
+            except OSError as exc:
+                self._close_journal()
+                self._open_read_only(
+                    f"{target.name} is damaged and could not be kept aside ({_side_reason(exc)})",
+                    found.replayed,
+                )
+                return
+            self.notes.append(
+                f"{target.name} was damaged ({journal.problem or 'a line repeats'}): "
+                f"{found.replayed} change(s) recovered, {journal.unproven} line(s) after it "
+                f"could not be proven whole and were not applied. The journal as found is "
+                f"kept in {aside.name}"
+            )
+        elif journal.proven_end < journal.size:
+            # The unfinished piece a kill left mid-append was never acknowledged; the fold
+            # noted next must start on a line of its own, or no reader would find it.
+            os.ftruncate(fd, journal.proven_end)
+            self._journal_size = journal.proven_end
+        if not found.replayed:
+            with self._jlock:
+                self._drop_journal()  # the save holds it all (a damaged one is kept aside)
+            return
+        # The last session ended without folding its journal (a kill, a power cut): its
+        # changes are in the campaign now; written into the save at once, the journal is no
+        # longer needed. The fold is noted in the journal first, so a kill during this write
+        # still finds the save and its journal in step.
+        try:
+            self.flush()
+        except StoreError:
+            if self._writer.error is not None:
+                raise
+            self.notes.append(
+                f"{found.replayed} change(s) the last session made after its last save were "
+                f"recovered from {target.name}; they are not in the save file yet "
+                f"({self._writer.unsaved.reason if self._writer.unsaved else 'not written'}), "
+                "and the journal keeps them until they are"
+            )
+            return
+        with self._jlock:
+            self._drop_journal()
+        self.notes.append(
+            f"{found.replayed} change(s) the last session made after its last save "
+            "were recovered from its journal"
+        )
+
+    def _unreadable_journal(self, journal: JournalRead) -> None:
+        """A journal that is not a file we can read: one too large to be ours is moved aside
+        (renaming needs no room); anything else (a folder, a pipe, no permission) leaves the
+        save read-only, since no change could be journalled."""
+        target = journal_path(self.path)
+        with contextlib.suppress(OSError):
+            info = target.lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_size > JOURNAL_MAX_BYTES:
+                aside = self._aside_name("journal-not-applied")
+                os.rename(target, aside)
+                self.notes.append(
+                    f"{target.name} is {info.st_size // 2**20} MB, larger than any journal "
+                    f"Tableside writes: not applied, kept in {aside.name}"
+                )
+                return
+        self._open_read_only(f"{target.name} {journal.problem}", 0)
+
+    def _open_read_only(self, why: str, recovered: int) -> None:
+        self.read_only = (
+            f"Read-only: {why}. Changes cannot be saved; quit, move or fix that file, and "
+            "open the save again"
+        )
+        if recovered:
+            self.read_only += (
+                f" ({recovered} change(s) from it are shown here, not yet in the save file)"
+            )
+        self.notes.append(self.read_only)
+
+    def _aside_name(self, what: str) -> Path:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.{what}-{stamp}")
+        n = 2
+        while aside.exists() or aside.is_symlink():
+            aside = self.path.with_name(f"{self.path.name}.{what}-{stamp}-{n}")
+            n += 1
+        return aside
+
+    def _copy_journal_aside(self, journal: JournalRead) -> Path:
+        aside = self._aside_name("journal-damaged")
+        atomic_write(aside, journal.raw)
+        return aside
+
+    def _set_journal_aside(self, journal: JournalRead) -> None:
+        """A journal from a session whose save another program changed since (or whose first
+        line is damaged past proof): not replayed onto a file it may not belong to, and not
+        thrown away: kept under a name that says so."""
+        aside = self._aside_name("journal-not-applied")
+        try:
+            os.rename(journal_path(self.path), aside)
+        except OSError as exc:
+            self._open_read_only(
+                f"{journal_path(self.path).name} holds changes that do not belong to this save "
+                f"and cannot be moved aside ({exc.strerror or exc})",
+                0,
+            )
+            return
+        if journal.base is None:
+            self.notes.append(
+                f"{journal_path(self.path).name} is damaged ({journal.problem}), so Tableside "
+                f"cannot tell which save it belongs to: 0 change(s) recovered, "
+                f"{len(journal.changes) + journal.unproven} line(s) not applied. It is kept in "
+                f"{aside.name}"
+            )
+            return
         self.notes.append(
             f"The save was changed by another program after the last session's changes; "
             f"those changes were not applied and are kept in {aside.name}"
@@ -946,6 +1220,8 @@ class CampaignStore:
         with self._changing:
             if self.closed:
                 raise StoreError(self.path, "is closed")
+            if self.read_only is not None:
+                raise ReadOnlySave(self.path, self.read_only)
             if self._writer.error is not None:
                 raise self._writer.error
             game = self.data["meta"]["1"]["ruleset"]
@@ -1001,14 +1277,17 @@ class CampaignStore:
             self._start_journal()  # written with every unfolded line, this one included
             return
         fd = self._journal_fd
+        size = os.fstat(fd).st_size
         try:
             _write_all(fd, line)
             os.fdatasync(fd)
         except OSError:
-            with contextlib.suppress(OSError):  # half a line must not sit before the next
-                os.ftruncate(fd, self._journal_size)
+            # Half a line must not sit before the next; cut back to what was there, measured
+            # now: a journal taken over from the last session holds more than this one wrote.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
             raise
-        self._journal_size += len(line)
+        self._journal_size = size + len(line)
         if os.fstat(fd).st_nlink == 0:
             # Removed behind our back (or its folder was): the line went to a file no one can
             # read. Started afresh with every change the save lacks, or the failure is said.
@@ -1025,21 +1304,20 @@ class CampaignStore:
         lines = [head, *(line for seq, line in self._unfolded if seq > self._written)]
         target = journal_path(self.path)
         tmp = target.with_name(f"{_temp_prefix(self.path)}journal.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        fd = create_side_file(tmp, append=True)
         try:
-            try:
-                payload = b"".join(lines)
-                _write_all(fd, payload)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            payload = b"".join(lines)
+            _write_all(fd, payload)
+            os.fsync(fd)
             os.replace(tmp, target)
             fsync_dir(target.parent)
         except BaseException:
+            os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        self._journal_fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        # The file just written, by its descriptor: the name could be swapped since.
+        self._journal_fd = fd
         self._journal_size = len(payload)
         self._journal_failed = False
 
@@ -1061,6 +1339,8 @@ class CampaignStore:
         """
         if self.closed:
             raise StoreError(self.path, "is closed")
+        if self.read_only is not None:
+            raise ReadOnlySave(self.path, self.read_only)
         with self._changing:
             names = set(self.data) if tables is None else set(tables)
             game = self.data["meta"]["1"]["ruleset"]
@@ -1230,7 +1510,7 @@ class CampaignStore:
         self.closed = True
         self._writer.close()
         with self._jlock:
-            if self._writer.error is None and not self._unwritten():
+            if self.read_only is None and self._writer.error is None and not self._unwritten():
                 self._drop_journal()
             else:
                 self._close_journal()  # kept: the next opening replays it
@@ -1249,6 +1529,26 @@ def _remove(path: Path) -> None:
             fsync_dir(path.parent)
 
 
+def shared_folder_warning(folder: Path) -> str | None:
+    """A warning when users other than the GM can write to the campaign folder: they could
+    put links or pipes at the save's side files' names (refused, but the GM should know) or
+    remove the save."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return None
+    others = info.st_mode & stat.S_IWOTH or (
+        info.st_mode & stat.S_IWGRP and info.st_gid != os.getgid()
+    )
+    if not others:
+        return None
+    return (
+        f"The campaign folder {folder} can be written by other users (mode "
+        f"{stat.S_IMODE(info.st_mode):04o}); keep campaigns in a folder only you can write "
+        f"(chmod go-w {folder})"
+    )
+
+
 def _refuse_read_only(path: Path, where: Path) -> None:
     if (reason := read_only_reason(where)) is not None:
         raise StoreError(
@@ -1258,11 +1558,45 @@ def _refuse_read_only(path: Path, where: Path) -> None:
         )
 
 
-def acquire_lock(path: Path) -> FileLock:
-    lock = FileLock(str(lock_path(path)), timeout=0)
+class SideLock:
+    """The lock file beside a save, locked (``flock``) while the save is open.
+
+    Opened as every side file is (:func:`open_side_file`): a link planted at its name is not
+    followed, so no file of the GM's is opened, let alone written, through it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        """Raises BlockingIOError when another process holds it, OSError when it cannot be
+        opened."""
+        fd = open_side_file(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+
+
+class Releasable(Protocol):
+    """What the store needs of its lock: to let it go."""
+
+    def release(self) -> None: ...
+
+
+def acquire_lock(path: Path) -> SideLock:
+    lock = SideLock(lock_path(path))
     try:
         lock.acquire()
-    except Timeout:
+    except BlockingIOError:
         holder = "another process"
         from app.bounded import FileReadError, read_regular_file
 
@@ -1273,15 +1607,21 @@ def acquire_lock(path: Path) -> FileLock:
             path, f"is already open in another Tableside ({holder}); close that one first"
         ) from None
     except OSError as exc:
-        raise StoreError(path, f"cannot be locked ({exc.strerror or exc})") from None
+        raise StoreError(
+            path, f"cannot be locked: {lock_path(path).name} {exc.strerror or exc}"
+        ) from None
     with contextlib.suppress(OSError):
-        owner_path(path).write_text(
-            f"pid {os.getpid()} on {socket.gethostname()}", encoding="utf-8"
-        )
+        # Ours to replace: the lock is held. A link planted at the name is unlinked, not
+        # written through.
+        fd = create_side_file(owner_path(path), 0o644)
+        try:
+            _write_all(fd, f"pid {os.getpid()} on {socket.gethostname()}".encode())
+        finally:
+            os.close(fd)
     return lock
 
 
-def _release(lock: FileLock, path: Path) -> None:
+def _release(lock: Releasable, path: Path) -> None:
     with contextlib.suppress(OSError):
         owner_path(path).unlink()
     lock.release()
@@ -1317,10 +1657,12 @@ def _rotate_backups(path: Path, raw: bytes) -> None:
             return
     tmp = path.with_name(f"{_temp_prefix(path)}bak.tmp")
     try:
-        with open(tmp, "wb") as out:
-            out.write(raw)
-            out.flush()
-            os.fsync(out.fileno())
+        fd = create_side_file(tmp)
+        try:
+            _write_all(fd, raw)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         for older, newer in zip(reversed(baks[1:]), reversed(baks[:-1]), strict=True):
             if newer.exists():
                 os.replace(newer, older)

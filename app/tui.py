@@ -27,7 +27,7 @@ from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS, css_cache
 from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
-from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
+from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, ReadOnlySave, SaveTooLarge, StoreError
 from rulesets import guard
 from rulesets.text import has_hidden, visible, without_hidden
 from screens.panel import PANELS, GameSafe
@@ -345,6 +345,13 @@ class TablesideApp(GameSafe, App[None]):
             self.notify(note, title="Save", severity="warning", timeout=30, markup=False)
         # The NOT SAVED banner follows the GM into every dialog, not only the panels.
         self.screen_change_signal.subscribe(self, self._show_save_problem)
+        store = self.campaign.store
+        # Found while opening, before this app listened: a save opened read-only, or the
+        # journal's changes not yet written into the save file (a full disk).
+        problem = store.read_only or (None if store.unsaved is None else str(store.unsaved))
+        if problem is not None:
+            self.save_problem = problem
+            self.call_after_refresh(lambda: self._show_save_problem(self.screen))
         if self._handle_signals:
             # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
             # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
@@ -454,6 +461,9 @@ class TablesideApp(GameSafe, App[None]):
             else:
                 self.notify(str(exc), title="Not done", severity="warning", markup=False)
             return None
+        except ReadOnlySave as exc:
+            self.notify(exc.reason, title="Not saved", severity="error", markup=False)
+            return None
         except StoreError as exc:
             self._on_store_error(exc)
             return None
@@ -542,6 +552,9 @@ class TablesideApp(GameSafe, App[None]):
             return
         try:
             label = step()
+        except ReadOnlySave as exc:
+            self.notify(exc.reason, title="Not saved", severity="error", markup=False)
+            return
         except StoreError as exc:
             self._on_store_error(exc)
             return
