@@ -399,36 +399,34 @@ def parse_journal(raw: bytes) -> JournalRead:
         return JournalRead(None, 0, size=len(raw), raw=raw)  # nothing whole in it
     found.size, found.raw, found.head = len(raw), raw, lines[0][0]
     last = found.base_seq
-    previous = lines[0][0] if lines else b""
+    previous = b""
     for n, (line, end) in enumerate(lines[1:], start=2):
-        if line == previous:
-            found.repeated += 1
-            found.proven_end = end
-            continue
-        previous = line
         record = _unframe(line)
-        if not isinstance(record, dict) or not isinstance(record.get("seq"), int):
+        docs = None
+        if isinstance(record, dict) and isinstance(record.get("seq"), int):
+            if isinstance(record.get("fold"), str):
+                # A fold noted twice (a recovery killed before its write, then run again)
+                # says the same thing twice.
+                found.folds[record["fold"]] = record["seq"]
+                found.proven_end = end
+                continue
+            docs = _docs(record.get("docs"))
+        if record is None or docs is None:
             found.problem = found.problem or f"line {n} is damaged"
-            found.unproven = len(lines) - n + 1
-            break
-        if isinstance(record.get("fold"), str):
-            found.folds[record["fold"]] = record["seq"]
+        elif line == previous:
+            found.repeated += 1  # the change just applied, again: nothing to apply twice
             found.proven_end = end
             continue
-        docs = _docs(record.get("docs"))
-        if docs is None:
-            found.problem = found.problem or f"line {n} is damaged"
-            found.unproven = len(lines) - n + 1
-            break
-        if last == -1:
-            last = record["seq"] - 1  # a damaged head: the first change says where it began
-        if record["seq"] != last + 1:
+        elif last != -1 and record["seq"] != last + 1:
             found.problem = found.problem or f"line {n} is out of order"
-            found.unproven = len(lines) - n + 1
-            break
-        last = record["seq"]
-        found.changes.append((record["seq"], docs))
-        found.proven_end = end
+        else:
+            # A damaged head: the first change says where the journal began.
+            last = record["seq"]
+            found.changes.append((last, docs))
+            found.proven_end, previous = end, line
+            continue
+        found.unproven = len(lines) - n + 1
+        break
     if found.base is None:
         found.base_seq = found.changes[0][0] - 1 if found.changes else 0
     return found
