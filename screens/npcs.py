@@ -34,6 +34,7 @@ from app.queries import current_encounter
 from app.state import CommandError
 from rulesets import npc as npc_rules
 from rulesets.npc import CONVERTED_RANGE
+from rulesets.text import MAX_TEXT, too_long
 from screens.npc_add import AddToEncounterScreen
 from screens.npc_confirm import NpcConfirm
 from screens.npc_convert import WithoutNumberForm
@@ -122,7 +123,9 @@ class NpcScreen(PanelScreen):
         with Horizontal(id="npc-body"):
             with Vertical(id="npc-left"):
                 yield Label("NPC library", classes="panel-title")
-                yield Input(placeholder="/ filter by name or concept", id="npc-filter")
+                yield Input(
+                    placeholder="/ filter by name or concept", id="npc-filter", max_length=MAX_TEXT
+                )
                 yield NpcLibrary(id="npc-library")
                 yield StatblockView(id="npc-selected")
             with Vertical(id="npc-builder"):
@@ -272,6 +275,10 @@ class NpcScreen(PanelScreen):
         except ValueError:
             return None, "Quick HD must be a whole number from 0 to 20"
         name = self.query_one("#npc-name", Input).value
+        for label, field_id in (("Concepts", "npc-concepts"), ("Powers", "npc-powers")):
+            # Said before the rules build anything from a paste gone wrong.
+            if (problem := too_long(label, self.query_one(f"#{field_id}", Input).value)):
+                return None, problem
         try:
             if hd is not None:
                 return npc_rules.quick_build(hd), ""
