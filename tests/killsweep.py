@@ -7,7 +7,7 @@ one JSON object of figures; tests/test_kill.py runs it and checks them.
 How a kill lands on a system call: in the child, the store's ``os`` module is replaced by a
 :class:`Tripwire` that counts each call that changes the disk (an open for writing, a write,
 a sync, a rename, an unlink, a truncation, a mode change) and SIGKILLs the process just
-before or just after the chosen one. Reads are not counted: a kill between two reads leaves
+before the chosen one, in its middle (a write then leaves half its bytes), or just after. Reads are not counted: a kill between two reads leaves
 the disk as a kill after the write before them does.
 
 The session killed first plays a few rolls (with a fold in the middle) and closes; the one
@@ -45,7 +45,8 @@ FALSE_ALARMS = ("another program", "damaged", "does not belong")
 
 class Tripwire:
     """Stands in for :mod:`os` in the store's modules: counts the calls that change the disk
-    and kills the process at point ``kill_at`` (point 2k: before call k; 2k + 1: after it)."""
+    and kills the process at point ``kill_at``: three points a call (before it; in the middle,
+    which for a write leaves half its bytes written; after it)."""
 
     def __init__(self, real: ModuleType, kill_at: int) -> None:
         self._real = real
@@ -62,6 +63,10 @@ class Tripwire:
                 return value(*args, **kwargs)  # a read: the disk is as it was
             self._point()
             try:
+                if name == "write" and len(args[1]) > 1 and self.points == self.kill_at:
+                    # Killed mid-write: half the bytes reached the file (a line torn).
+                    value(args[0], args[1][: len(args[1]) // 2])
+                self._point()
                 return value(*args, **kwargs)
             finally:
                 self._point()
