@@ -891,8 +891,8 @@ class CampaignStore:
         self.notes: list[str] = []
         """What opening did that the GM should hear about (a journal kept aside)."""
         self.read_only: str | None = None
-        """Why no change can be saved this session (its journal cannot be written); None:
-        changes are saved. Set only while opening."""
+        """Why no change can be saved this session (its journal cannot be written), for the
+        banner; None: changes are saved. Set only while opening."""
         self.db = TinyDB(storage=MemoryStorage, data=data)
         self._changing = threading.RLock()
         """Held while the campaign changes and while a fold serialises it: a fold sees the
@@ -1120,7 +1120,6 @@ class CampaignStore:
             self.read_only += (
                 f" ({recovered} change(s) from it are shown here, not yet in the save file)"
             )
-        self.notes.append(self.read_only)
 
     def _aside_name(self, what: str) -> Path:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")

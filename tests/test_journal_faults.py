@@ -315,3 +315,24 @@ def test_a_campaign_folder_others_can_write_is_named_in_a_warning(tmp_path: Path
         assert not [n for n in store.notes if "other users" in n]
     finally:
         store.close()
+
+
+async def test_the_tui_on_a_journal_it_cannot_write_says_read_only_and_refuses_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.tui import TablesideApp
+
+    save, raw, journal = _killed_session(tmp_path, monkeypatch)
+    journal_path(save).chmod(0o444)
+    app = TablesideApp(Campaign(CampaignStore.open(save)))
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            banner = str(app.screen.query_one("#save-banner").render())
+            assert "Read-only: c.json.journal is read-only" in banner, banner
+            await pilot.press("d", *"1d6", "enter")
+            await pilot.pause()
+            assert app.is_running and _rolls(app.campaign.store.data) == ROLLS
+    finally:
+        app.campaign.store.close()
+    assert journal_path(save).read_bytes() == journal and save.read_bytes() == raw
