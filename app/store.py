@@ -1,5 +1,9 @@
 """The campaign store: one TinyDB JSON file per campaign that never loses data.
 
+The journal's lines live in :mod:`app.journal`, the files around a save (names, atomic writes,
+side files, locks, backups) in :mod:`app.save_files`; the names other code imports from here
+are kept here too.
+
 Why it is shaped like this:
 
 * **Shown means saved.** Each change is appended to a journal beside the save
@@ -20,7 +24,7 @@ Why it is shaped like this:
 * TinyDB 4.9's own ``JSONStorage`` rewrites the file in place; :class:`MemoryStorage` keeps the
   campaign in memory for TinyDB, and the app's changes write documents directly (TinyDB
   rebuilds a whole table on every insert: a long log made each roll slower).
-* **One instance per save.** A ``filelock`` lock beside the save (an owner file names the
+* **One instance per save.** A lock file beside the save (an owner file names the
   process) and an ``flock`` on the save file itself, so a hard link or any other name of the
   same file is the same save.
 * **Nothing is written that Tableside would not open.** Every changed document is checked by
@@ -40,26 +44,92 @@ import socket
 import stat
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
+from app.journal import (
+    JOURNAL_MAX_BYTES,
+    Docs,
+    JournalRead,
+    _frame,
+    _id_order,
+    parse_journal,
+    read_journal,
+    replay,
+)
+from app.save_files import (
+    BACKUPS_KEPT,
+    MAX_SAVE_BYTES,
+    NEW_FILE_MODE,
+    NotRegularFile,
+    Releasable,
+    SideLock,
+    _clean_temp_files,
+    _Fingerprint,
+    _remove,
+    _rotate_backups,
+    _temp_prefix,
+    _write_all,
+    atomic_write,
+    backup_paths,
+    create_side_file,
+    digest,
+    fsync_dir,
+    journal_path,
+    lock_path,
+    open_side_file,
+    owner_path,
+    read_only_reason,
+    shared_folder_warning,
+)
 from rulesets import registry
 from rulesets.text import visible
-from rulesets.values import frozen, record
+from rulesets.values import record
 
-BACKUPS_KEPT = 3
-MAX_SAVE_BYTES = 64 * 1024 * 1024
-"""A campaign is a few MB at most; anything bigger is not ours and is refused, not parsed.
-Tableside never writes a save this large (:class:`SaveTooLarge`), so it can always reopen it."""
+__all__ = [  # what other modules import from here, wherever it now lives
+    "BACKUPS_KEPT",
+    "MAX_SAVE_BYTES",
+    "NEW_FILE_MODE",
+    "WARN_SAVE_BYTES",
+    "CampaignStore",
+    "CorruptSave",
+    "Docs",
+    "ExternalChange",
+    "JournalRead",
+    "NotRegularFile",
+    "ReadOnlySave",
+    "SaveLocked",
+    "SaveTooLarge",
+    "StoreError",
+    "UnopenableChange",
+    "atomic_write",
+    "backup_paths",
+    "create_side_file",
+    "digest",
+    "export_campaign",
+    "export_document",
+    "fsync_dir",
+    "journal_path",
+    "load_campaign",
+    "lock_path",
+    "newest_good_backup",
+    "open_side_file",
+    "owner_path",
+    "parse_journal",
+    "read_campaign",
+    "read_journal",
+    "read_only_reason",
+    "replay",
+    "shared_folder_warning",
+]
+
 WARN_SAVE_BYTES = 32 * 1024 * 1024
 """Past this the GM is warned, with half the room still left to trim the log or library."""
 RETRY_SECONDS = 2.0
@@ -113,350 +183,7 @@ class UnopenableChange(ValueError):
     """A change would put a document in the save that Tableside refuses when opening it."""
 
 
-def lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
-
-
-def owner_path(path: Path) -> Path:
-    return path.with_name(path.name + ".owner")
-
-
-def journal_path(path: Path) -> Path:
-    return path.with_name(path.name + ".journal")
-
-
-def backup_paths(path: Path) -> list[Path]:
-    """Newest first."""
-    return [path.with_name(f"{path.name}.bak{i}") for i in range(1, BACKUPS_KEPT + 1)]
-
-
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, payload: bytes) -> None:
-    view = memoryview(payload)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-NEW_FILE_MODE = 0o600
-"""A save, its journal, backups and session logs hold the players' hand codes
-(``player_secret``): made for the GM alone (the umask can only close it further)."""
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-class NotRegularFile(OSError):
-    """A side file's name holds a link, folder, pipe or device: never opened through it."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            errno.EINVAL,
-            "is not a regular file (a link, folder, pipe or device is in its place)",
-            str(path),
-        )
-
-
-def open_side_file(path: Path, flags: int, mode: int = NEW_FILE_MODE) -> int:
-    """Open a file Tableside keeps beside a save (owner, lock, journal, temp file).
-
-    In a folder others can write to, a link planted at the name would make us write the file
-    it points to, and a FIFO would block the open: the name is opened without following a
-    link and without blocking, and anything but a regular file is closed again and refused.
-    Raises OSError (:class:`NotRegularFile` for the wrong kind of file).
-    """
-    try:
-        fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise NotRegularFile(path) from None
-        raise
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(path)
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def create_side_file(path: Path, mode: int = NEW_FILE_MODE, *, append: bool = False) -> int:
-    """A new, empty file at ``path`` for writing, made by us: whatever was at the name (a
-    leftover, or a link or hard link someone planted) is unlinked first, never written
-    through (``O_EXCL``)."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | (os.O_APPEND if append else 0)
-    return open_side_file(path, flags, mode)
-
-
-def atomic_write(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` so that a crash leaves either the old or the new file.
-
-    A file that is there keeps its mode (the GM's choice); a new one is
-    :data:`NEW_FILE_MODE` less the umask."""
-    folder = path.parent
-    try:
-        mode: int | None = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = None
-    tmp = folder / f"{_temp_prefix(path)}{os.getpid()}.{threading.get_ident()}.tmp"
-    fd = create_side_file(tmp)
-    try:
-        try:
-            _write_all(fd, payload)
-            if mode is not None:
-                os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        # A full disk fails mid-write: the partial temp file would hold the space the next
-        # attempt needs, so it goes at once (the save itself was never touched).
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(folder)
-
-
-try:
-    # hashlib's own BLAKE2 (CPython builds it in): hashlib itself loads OpenSSL's bindings
-    # first, 2 ms of every start for a digest that does not use them (issue 26).
-    from _blake2 import blake2b
-except ImportError:  # another Python
-    from hashlib import blake2b
-
-
-def digest(payload: bytes) -> bytes:
-    return blake2b(payload, digest_size=16).digest()
-
-
 # --- the journal ----------------------------------------------------------------------------------
-def _frame(record: dict[str, Any]) -> bytes:
-    """One journal line: compact JSON (orjson escapes tabs and line breaks inside strings),
-    a tab and its CRC-32, so a line cut short or damaged is recognised and not replayed."""
-    payload = orjson.dumps(record, option=orjson.OPT_NON_STR_KEYS)
-    return b"%s\t%08x\n" % (payload, zlib.crc32(payload))
-
-
-def _unframe(line: bytes) -> Any:
-    payload, tab, crc = line.rpartition(b"\t")
-    if not tab or len(crc) != 8:
-        return None
-    try:
-        if int(crc, 16) != zlib.crc32(payload):
-            return None
-        return orjson.loads(payload)
-    except (ValueError, orjson.JSONDecodeError):
-        return None
-
-
-Docs = list[tuple[str, str, "dict[str, Any] | None"]]
-
-
-JOURNAL_MAX_BYTES = MAX_SAVE_BYTES * 2
-"""A journal Tableside wrote holds at most a save's worth of changes beyond the save (the size
-bound counts every unfolded line); a longer file is not one of ours and is not read."""
-_BOM = b"\xef\xbb\xbf"
-
-
-@record
-class JournalRead:
-    """What a journal holds: the save it was started on, the folds noted since, the changes
-    proven whole (each line's checksum, and each change the one after the last), and what
-    could not be proven."""
-
-    base: str | None
-    """Digest (hex) of the save the journal was started on; None: its first line is damaged
-    beyond proof."""
-    base_seq: int
-    folds: dict[str, int] = field(default_factory=dict)
-    """Digest (hex) of each save file a fold wrote -> the last change it holds."""
-    changes: list[tuple[int, Docs]] = field(default_factory=list)
-    problem: str | None = None
-    """Why reading stopped before the last whole line (or why the file was not read)."""
-    unproven: int = 0
-    """Whole lines after the proven ones: not replayed, possibly changes."""
-    repeated: int = 0
-    """Lines that repeat the line before them exactly (skipped: they change nothing)."""
-    proven_end: int = 0
-    """Bytes of the file up to the end of the last proven line."""
-    size: int = 0
-    unreadable: bool = False
-    """The file is not a journal that can be read (a folder, a pipe, unreadable, too large)."""
-    raw: bytes = b""
-    head: bytes = b""
-    """The first line as found (without its line end)."""
-
-    def holds(self, save: bytes) -> int | None:
-        """The last change the save holds, when the journal belongs to it; else None."""
-        found = digest(save).hex()
-        seqs = [self.folds[found]] if found in self.folds else []
-        if found == self.base:
-            seqs.append(self.base_seq)
-        return max(seqs) if seqs else None
-
-    @property
-    def last_seq(self) -> int:
-        return self.changes[-1][0] if self.changes else self.base_seq
-
-    @property
-    def damaged(self) -> bool:
-        """Something in it could not be proven, or repeats: worth keeping as found."""
-        return self.problem is not None or bool(self.unproven or self.repeated)
-
-    def claim_base(self, save: bytes) -> None:
-        """A head line that fails its checksum still belongs to ``save`` when it differs by a
-        bit or two from the head that would name it (one flipped bit does not make a digest
-        of another file): then its changes are proven by their own lines."""
-        if self.base is not None or not self.changes:
-            return
-        seq = self.changes[0][0] - 1
-        expected = _frame({"journal": 1, "base": digest(save).hex(), "seq": seq})[:-1]
-        if len(expected) != len(self.head):
-            return
-        flipped = sum((a ^ b).bit_count() for a, b in zip(expected, self.head, strict=True))
-        if flipped <= 2:
-            self.base, self.base_seq = digest(save).hex(), seq
-
-
-def _docs(raw: Any) -> Docs | None:
-    if not isinstance(raw, list):
-        return None
-    docs: Docs = []
-    for item in raw:
-        if not (
-            isinstance(item, list)
-            and len(item) == 3
-            and isinstance(item[0], str)
-            and isinstance(item[1], str)
-            and (item[2] is None or isinstance(item[2], dict))
-        ):
-            return None
-        docs.append((item[0], item[1], item[2]))
-    return docs
-
-
-def read_journal(path: Path) -> JournalRead | None:
-    """The journal beside the save ``path``; None when there is none.
-
-    A file that cannot be read as one (a folder, a pipe, unreadable, too large) comes back
-    ``unreadable`` with the reason, so the opening can say so rather than drop it.
-    """
-    from app.bounded import FileReadError, read_regular_file
-
-    try:  # a FIFO or a device put in the journal's place must not hang the opening
-        raw = read_regular_file(journal_path(path), JOURNAL_MAX_BYTES)
-    except FileNotFoundError:
-        return None
-    except (OSError, FileReadError) as exc:
-        return JournalRead(None, 0, problem=str(exc), unreadable=True)
-    return parse_journal(raw)
-
-
-def parse_journal(raw: bytes) -> JournalRead:
-    """Read a journal's bytes, line by line, as far as each line can be proven.
-
-    The piece after the last line break was never finished (a kill mid-append): each line is
-    synced before the next is written, so nothing after it was acknowledged. A damaged line,
-    one out of order, or anything but a change or a fold, stops the replay there: what comes
-    after is counted, not applied. A byte-order mark and CRLF line ends (an editor's) are read
-    through.
-    """
-    start = len(_BOM) if raw.startswith(_BOM) else 0
-    whole = raw.rfind(b"\n") + 1
-    lines: list[tuple[bytes, int]] = []  # (line without its end, offset after it)
-    pos = start
-    while pos < whole:
-        nl = raw.index(b"\n", pos)
-        lines.append((raw[pos:nl].removesuffix(b"\r"), nl + 1))
-        pos = nl + 1
-    head = _unframe(lines[0][0]) if lines else None
-    if (
-        isinstance(head, dict)
-        and head.get("journal") == 1
-        and isinstance(head.get("base"), str)
-        and isinstance(head.get("seq"), int)
-    ):
-        found = JournalRead(head["base"], head["seq"], proven_end=lines[0][1])
-    elif lines:
-        # Its changes may still be proven (claim_base) if the head is near enough.
-        found = JournalRead(None, -1, problem="its first line is damaged")
-    else:
-        return JournalRead(None, 0, size=len(raw), raw=raw)  # nothing whole in it
-    found.size, found.raw, found.head = len(raw), raw, lines[0][0]
-    last = found.base_seq
-    previous = b""
-    for n, (line, end) in enumerate(lines[1:], start=2):
-        record = _unframe(line)
-        docs = None
-        if isinstance(record, dict) and isinstance(record.get("seq"), int):
-            if isinstance(record.get("fold"), str):
-                # A fold noted twice (a recovery killed before its write, then run again)
-                # says the same thing twice.
-                found.folds[record["fold"]] = record["seq"]
-                found.proven_end = end
-                continue
-            docs = _docs(record.get("docs"))
-        if record is None or docs is None:
-            found.problem = found.problem or f"line {n} is damaged"
-        elif line == previous:
-            found.repeated += 1  # the change just applied, again: nothing to apply twice
-            found.proven_end = end
-            continue
-        elif last != -1 and record["seq"] != last + 1:
-            found.problem = found.problem or f"line {n} is out of order"
-        else:
-            # A damaged head: the first change says where the journal began.
-            last = record["seq"]
-            found.changes.append((last, docs))
-            found.proven_end, previous = end, line
-            continue
-        found.unproven = len(lines) - n + 1
-        break
-    if found.base is None:
-        found.base_seq = found.changes[0][0] - 1 if found.changes else 0
-    return found
-
-
-def replay(data: dict[str, Any], changes: Iterable[tuple[int, Docs]], after: int) -> int:
-    """Put the documents of every change after ``after`` into ``data``; returns how many
-    changes that was. Each table touched is kept in id order, as the app keeps it."""
-    touched: set[str] = set()
-    count = 0
-    for seq, docs in changes:
-        if seq <= after:
-            continue
-        for table, doc_id, doc in docs:
-            rows = data.setdefault(table, {})
-            if not isinstance(rows, dict):
-                return count
-            if doc is None:
-                rows.pop(doc_id, None)
-            else:
-                rows[doc_id] = doc
-            touched.add(table)
-        count += 1
-    for table in touched:
-        data[table] = dict(sorted(data[table].items(), key=lambda kv: _id_order(kv[0])))
-    return count
-
-
-def _id_order(doc_id: str) -> int:
-    return int(doc_id) if doc_id.isascii() and doc_id.isdigit() else -1
 
 
 # --- reading --------------------------------------------------------------------------------------
@@ -533,24 +260,6 @@ def load_campaign(path: Path, *, with_journal: bool = True) -> Loaded:
     return loaded
 
 
-def read_only_reason(path: Path) -> str | None:
-    """Why ``path`` (a save or its folder) must not be written, or None.
-
-    The write bits say what the owner wants even where they would not stop us (root ignores
-    them): a save made 0444 is not to be replaced.
-    """
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return None
-    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
-        path, os.W_OK
-    ):
-        kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
-        return f"the {kind} is read-only (mode {stat.S_IMODE(info.st_mode):04o})"
-    return None
-
-
 def follow_link(path: Path) -> Path:
     """The save a symbolic link points to; a link to nothing is refused with a clear reason."""
     try:
@@ -586,51 +295,6 @@ class MemoryStorage(Storage):
 
     def write(self, data: dict[str, Any]) -> None:
         self.data = data
-
-
-@frozen
-class _Fingerprint:
-    """What the save on disk looked like when we last wrote (or read) it.
-
-    Size, mtime and inode are the cheap check; the content hash decides when they differ (a
-    ``touch``, or an identical copy moved over the save by a sync or backup tool, is still
-    our save) and catches an edit of the same size whose mtime was put back."""
-
-    size: int
-    mtime_ns: int
-    inode: int
-    content: bytes
-
-    @classmethod
-    def of(cls, path: Path, payload: bytes) -> _Fingerprint | None:
-        try:
-            info = path.stat()
-        except FileNotFoundError:
-            return None
-        return cls(info.st_size, info.st_mtime_ns, info.st_ino, digest(payload))
-
-    def still(self, path: Path) -> _Fingerprint | None:
-        """This fingerprint (brought up to date) while the file holds what we last wrote;
-        None when it holds something else. Raises FileNotFoundError when it is gone."""
-        info = path.stat()
-        same = (info.st_size, info.st_mtime_ns, info.st_ino) == (
-            self.size,
-            self.mtime_ns,
-            self.inode,
-        )
-        if info.st_size != self.size:
-            return None
-        try:
-            content = digest(path.read_bytes())
-        except FileNotFoundError:
-            raise
-        except OSError:
-            return None
-        if content != self.content:
-            return None
-        if same:
-            return self
-        return _Fingerprint(info.st_size, info.st_mtime_ns, info.st_ino, content)
 
 
 class _FileLock:
@@ -1519,33 +1183,6 @@ class CampaignStore:
             raise self._writer.unsaved
 
 
-def _remove(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-        with contextlib.suppress(OSError):
-            fsync_dir(path.parent)
-
-
-def shared_folder_warning(folder: Path) -> str | None:
-    """A warning when users other than the GM can write to the campaign folder: they could
-    put links or pipes at the save's side files' names (refused, but the GM should know) or
-    remove the save."""
-    try:
-        info = folder.stat()
-    except OSError:
-        return None
-    others = info.st_mode & stat.S_IWOTH or (
-        info.st_mode & stat.S_IWGRP and info.st_gid != os.getgid()
-    )
-    if not others:
-        return None
-    return (
-        f"The campaign folder {folder} can be written by other users (mode "
-        f"{stat.S_IMODE(info.st_mode):04o}); keep campaigns in a folder only you can write "
-        f"(chmod go-w {folder})"
-    )
-
-
 def _refuse_read_only(path: Path, where: Path) -> None:
     if (reason := read_only_reason(where)) is not None:
         raise StoreError(
@@ -1553,40 +1190,6 @@ def _refuse_read_only(path: Path, where: Path) -> None:
             f"cannot be saved: {reason}. Tableside will not replace it; make it writable "
             "(chmod u+w) or open a copy",
         )
-
-
-class SideLock:
-    """The lock file beside a save, locked (``flock``) while the save is open.
-
-    Opened as every side file is (:func:`open_side_file`): a link planted at its name is not
-    followed, so no file of the GM's is opened, let alone written, through it."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
-
-    def acquire(self) -> None:
-        """Raises BlockingIOError when another process holds it, OSError when it cannot be
-        opened."""
-        fd = open_side_file(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BaseException:
-            os.close(fd)
-            raise
-        self.fd = fd
-
-    def release(self) -> None:
-        if self.fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-            self.fd = None
-
-
-class Releasable(Protocol):
-    """What the store needs of its lock: to let it go."""
-
-    def release(self) -> None: ...
 
 
 def acquire_lock(path: Path) -> SideLock:
@@ -1624,13 +1227,6 @@ def _release(lock: Releasable, path: Path) -> None:
     lock.release()
 
 
-def _clean_temp_files(path: Path) -> None:
-    """Temp files left by a write that was killed before its rename are garbage."""
-    for leftover in path.parent.glob(f"{_temp_prefix(path)}*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
-
-
 def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
     """A save whose game is installed but fails to load (or speaks another game API) is not
     opened: nothing can be shown or changed without it, and nothing is written (issue 25)."""
@@ -1639,36 +1235,6 @@ def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
         registry.game(str(meta.get("ruleset")))
     except registry.UnknownGame as exc:
         raise StoreError(path, str(exc)) from None
-
-
-def _rotate_backups(path: Path, raw: bytes) -> None:
-    """Keep the last few good saves, so a bad session can be walked back.
-
-    Only a save that changed since the newest backup is backed up: opening and closing three
-    times must not push the history out. The new backup is written whole (temp file, then
-    rename) before the older ones move, and a failed copy (a full disk) leaves no partial file.
-    """
-    baks = backup_paths(path)
-    with contextlib.suppress(OSError):
-        if digest(baks[0].read_bytes()) == digest(raw):
-            return
-    tmp = path.with_name(f"{_temp_prefix(path)}bak.tmp")
-    try:
-        fd = create_side_file(tmp)
-        try:
-            _write_all(fd, raw)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        for older, newer in zip(reversed(baks[1:]), reversed(baks[:-1]), strict=True):
-            if newer.exists():
-                os.replace(newer, older)
-        os.replace(tmp, baks[0])
-    except OSError:
-        # A backup that cannot be made does not stop the GM from playing; its partial temp
-        # file must not eat the space the save itself needs.
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 def export_campaign(path: Path) -> dict[str, Any]:

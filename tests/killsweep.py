@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-STORE_MODULES = ("app.store",)
+STORE_MODULES = ("app.store", "app.save_files", "app.journal")
 """The modules whose ``os`` calls are the store's system calls."""
 MUTATING = frozenset(
     {"open", "write", "fsync", "fdatasync", "replace", "rename", "unlink", "ftruncate", "fchmod"}
