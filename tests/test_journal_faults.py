@@ -8,6 +8,7 @@ the umask, and links or a FIFO planted beside a save were followed.
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import resource
@@ -336,3 +337,37 @@ async def test_the_tui_on_a_journal_it_cannot_write_says_read_only_and_refuses_c
     finally:
         app.campaign.store.close()
     assert journal_path(save).read_bytes() == journal and save.read_bytes() == raw
+
+
+async def test_the_tui_opened_on_a_full_disk_shows_the_recovered_changes_and_the_banner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: the failed fold line truncated the journal, and the opening raised."""
+    from app.tui import TablesideApp
+
+    save, raw, journal = _killed_session(tmp_path, monkeypatch)
+    real_write = os.write
+    full = [True]
+
+    def write(fd: int, data: bytes) -> int:
+        if full[0]:
+            real_write(fd, bytes(data[: len(data) // 2]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(store_module, "RETRY_SECONDS", 3600.0)  # only the GM's ctrl+r
+    monkeypatch.setattr(os, "write", write)
+    app = TablesideApp(Campaign(CampaignStore.open(save)))
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            banner = str(app.screen.query_one("#save-banner").render())
+            assert "disk is full" in banner, banner
+            assert journal_path(save).read_bytes() == journal and save.read_bytes() == raw
+            assert _rolls(app.campaign.store.data) == ROLLS
+            full[0] = False
+            await pilot.press("ctrl+r")
+            app.campaign.store.flush(timeout=10)
+    finally:
+        app.campaign.store.close()
+    assert not journal_path(save).exists() and _rolls(read_campaign(save)) == ROLLS
