@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, Static
 
 from app.commands.encounter_import import ImportEncounters
 from app.commands.npcs import (
+    MAX_NAME,
     AddNpcsToEncounter,
     DeleteNpc,
     DuplicateNpc,
@@ -132,7 +133,8 @@ class NpcScreen(PanelScreen):
                 yield Static("", id="npc-builder-title", markup=False)
                 with Horizontal(classes="npc-row"):
                     yield Label("Name", classes="npc-label")
-                    yield Input(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
+                    # No max_length: a paste past the bound is said in the preview, not a bell.
+                    yield Input(placeholder=HINTS["npc-name"][0], id="npc-name")
                 with Horizontal(classes="npc-row"):
                     yield Label("Concepts", classes="npc-label")
                     yield Input(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
@@ -275,9 +277,14 @@ class NpcScreen(PanelScreen):
         except ValueError:
             return None, "Quick HD must be a whole number from 0 to 20"
         name = self.query_one("#npc-name", Input).value
-        for label, field_id in (("Concepts", "npc-concepts"), ("Powers", "npc-powers")):
+        for label, field_id, limit in (
+            ("Name", "npc-name", MAX_NAME),
+            ("Concepts", "npc-concepts", MAX_TEXT),
+            ("Powers", "npc-powers", MAX_TEXT),
+        ):
             # Said before the rules build anything from a paste gone wrong.
-            if (problem := too_long(label, self.query_one(f"#{field_id}", Input).value)):
+            text = self.query_one(f"#{field_id}", Input).value.strip()
+            if problem := too_long(label, text, limit):
                 return None, problem
         try:
             if hd is not None:
