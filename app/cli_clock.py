@@ -87,7 +87,7 @@ def cmd_clock(argv: Sequence[str]) -> int:
             activity, duration = typed[0]
             try:
                 lines = campaign.apply(Advance(duration, activity))
-            except CommandError as exc:
+            except (CommandError, StoreError) as exc:
                 raise UsageError(f"tableside clock: {exc}") from None
         result = report(campaign.meta, campaign.game.id, lines)
     finally:

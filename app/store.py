@@ -1,5 +1,9 @@
 """The campaign store: one TinyDB JSON file per campaign that never loses data.
 
+The journal's lines live in :mod:`app.journal`, the files around a save (names, atomic writes,
+side files, locks, backups) in :mod:`app.save_files`; the names other code imports from here
+are kept here too.
+
 Why it is shaped like this:
 
 * **Shown means saved.** Each change is appended to a journal beside the save
@@ -20,7 +24,7 @@ Why it is shaped like this:
 * TinyDB 4.9's own ``JSONStorage`` rewrites the file in place; :class:`MemoryStorage` keeps the
   campaign in memory for TinyDB, and the app's changes write documents directly (TinyDB
   rebuilds a whole table on every insert: a long log made each roll slower).
-* **One instance per save.** A ``filelock`` lock beside the save (an owner file names the
+* **One instance per save.** A lock file beside the save (an owner file names the
   process) and an ``flock`` on the save file itself, so a hard link or any other name of the
   same file is the same save.
 * **Nothing is written that Tableside would not open.** Every changed document is checked by
@@ -40,27 +44,93 @@ import socket
 import stat
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
-from filelock import FileLock, Timeout
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from app import schema
+from app.journal import (
+    JOURNAL_MAX_BYTES,
+    Docs,
+    JournalRead,
+    Reader,
+    _frame,
+    _id_order,
+    parse_journal,
+    read_journal,
+    replay,
+)
+from app.save_files import (
+    BACKUPS_KEPT,
+    MAX_SAVE_BYTES,
+    NEW_FILE_MODE,
+    NotRegularFile,
+    Releasable,
+    SideLock,
+    _clean_temp_files,
+    _Fingerprint,
+    _remove,
+    _rotate_backups,
+    _temp_prefix,
+    _write_all,
+    atomic_write,
+    backup_paths,
+    create_side_file,
+    digest,
+    fsync_dir,
+    journal_path,
+    lock_path,
+    open_side_file,
+    owner_path,
+    read_only_reason,
+    shared_folder_warning,
+)
 from rulesets import registry
 from rulesets.text import visible
-from rulesets.values import frozen, record
+from rulesets.values import record
 
-BACKUPS_KEPT = 3
-MAX_SAVE_BYTES = 64 * 1024 * 1024
-"""A campaign is a few MB at most; anything bigger is not ours and is refused, not parsed.
-Tableside never writes a save this large (:class:`SaveTooLarge`), so it can always reopen it."""
+__all__ = [  # what other modules import from here, wherever it now lives
+    "BACKUPS_KEPT",
+    "MAX_SAVE_BYTES",
+    "NEW_FILE_MODE",
+    "WARN_SAVE_BYTES",
+    "CampaignStore",
+    "CorruptSave",
+    "Docs",
+    "ExternalChange",
+    "JournalRead",
+    "NotRegularFile",
+    "ReadOnlySave",
+    "SaveLocked",
+    "SaveTooLarge",
+    "StoreError",
+    "UnopenableChange",
+    "atomic_write",
+    "backup_paths",
+    "create_side_file",
+    "digest",
+    "export_campaign",
+    "export_document",
+    "fsync_dir",
+    "journal_path",
+    "load_campaign",
+    "lock_path",
+    "newest_good_backup",
+    "open_side_file",
+    "owner_path",
+    "parse_journal",
+    "read_campaign",
+    "read_journal",
+    "read_only_reason",
+    "replay",
+    "shared_folder_warning",
+]
+
 WARN_SAVE_BYTES = 32 * 1024 * 1024
 """Past this the GM is warned, with half the room still left to trim the log or library."""
 RETRY_SECONDS = 2.0
@@ -102,6 +172,10 @@ class ExternalChange(StoreError):
     """Another program changed the save since we last wrote it."""
 
 
+class ReadOnlySave(StoreError):
+    """The save was opened read-only (its journal cannot be written); the reason says why."""
+
+
 class SaveTooLarge(ValueError):
     """A change would make the save larger than Tableside may write; nothing was queued."""
 
@@ -110,210 +184,7 @@ class UnopenableChange(ValueError):
     """A change would put a document in the save that Tableside refuses when opening it."""
 
 
-def lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
-
-
-def owner_path(path: Path) -> Path:
-    return path.with_name(path.name + ".owner")
-
-
-def journal_path(path: Path) -> Path:
-    return path.with_name(path.name + ".journal")
-
-
-def backup_paths(path: Path) -> list[Path]:
-    """Newest first."""
-    return [path.with_name(f"{path.name}.bak{i}") for i in range(1, BACKUPS_KEPT + 1)]
-
-
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, payload: bytes) -> None:
-    view = memoryview(payload)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def atomic_write(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` so that a crash leaves either the old or the new file."""
-    folder = path.parent
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    tmp = folder / f"{_temp_prefix(path)}{os.getpid()}.{threading.get_ident()}.tmp"
-    # Not through a link planted at the temp file's name (a folder others can write to).
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags, mode)
-    try:
-        try:
-            _write_all(fd, payload)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        # A full disk fails mid-write: the partial temp file would hold the space the next
-        # attempt needs, so it goes at once (the save itself was never touched).
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(folder)
-
-
-try:
-    # hashlib's own BLAKE2 (CPython builds it in): hashlib itself loads OpenSSL's bindings
-    # first, 2 ms of every start for a digest that does not use them (issue 26).
-    from _blake2 import blake2b
-except ImportError:  # another Python
-    from hashlib import blake2b
-
-
-def digest(payload: bytes) -> bytes:
-    return blake2b(payload, digest_size=16).digest()
-
-
 # --- the journal ----------------------------------------------------------------------------------
-def _frame(record: dict[str, Any]) -> bytes:
-    """One journal line: compact JSON (orjson escapes tabs and line breaks inside strings),
-    a tab and its CRC-32, so a line cut short or damaged is recognised and not replayed."""
-    payload = orjson.dumps(record, option=orjson.OPT_NON_STR_KEYS)
-    return b"%s\t%08x\n" % (payload, zlib.crc32(payload))
-
-
-def _unframe(line: bytes) -> Any:
-    payload, tab, crc = line.rpartition(b"\t")
-    if not tab or len(crc) != 8:
-        return None
-    try:
-        if int(crc, 16) != zlib.crc32(payload):
-            return None
-        return orjson.loads(payload)
-    except (ValueError, orjson.JSONDecodeError):
-        return None
-
-
-Docs = list[tuple[str, str, "dict[str, Any] | None"]]
-Reader = Callable[[Path, int], bytes]
-"""Reads a file up to a size (``app.bounded.read_regular_file`` and its kin)."""
-
-
-@record
-class JournalRead:
-    """What a journal holds: the save it was started on, the folds noted since, the changes."""
-
-    base: str
-    base_seq: int
-    folds: dict[str, int] = field(default_factory=dict)
-    """Digest (hex) of each save file a fold wrote -> the last change it holds."""
-    changes: list[tuple[int, Docs]] = field(default_factory=list)
-
-    def holds(self, save: bytes) -> int | None:
-        """The last change the save holds, when the journal belongs to it; else None."""
-        found = digest(save).hex()
-        seqs = [self.folds[found]] if found in self.folds else []
-        if found == self.base:
-            seqs.append(self.base_seq)
-        return max(seqs) if seqs else None
-
-    @property
-    def last_seq(self) -> int:
-        return self.changes[-1][0] if self.changes else self.base_seq
-
-
-def _docs(raw: Any) -> Docs | None:
-    if not isinstance(raw, list):
-        return None
-    docs: Docs = []
-    for item in raw:
-        if not (
-            isinstance(item, list)
-            and len(item) == 3
-            and isinstance(item[0], str)
-            and isinstance(item[1], str)
-            and (item[2] is None or isinstance(item[2], dict))
-        ):
-            return None
-        docs.append((item[0], item[1], item[2]))
-    return docs
-
-
-def read_journal(path: Path, read: Reader | None = None) -> JournalRead | None:
-    """The journal beside the save ``path``; None when there is none (or it is not one).
-
-    A line cut short by a kill, or damaged, ends the reading: nothing after it was ever
-    acknowledged, since each line is synced before the next is written.
-    """
-    from app.bounded import FileReadError, read_regular_file
-
-    try:  # a FIFO or a device put in the journal's place must not hang the opening
-        raw = (read or read_regular_file)(journal_path(path), MAX_SAVE_BYTES * 2)
-    except (OSError, FileReadError):
-        return None
-    lines = raw.split(b"\n")[:-1]  # the piece after the last line break was never finished
-    head = _unframe(lines[0]) if lines else None
-    if not (
-        isinstance(head, dict)
-        and head.get("journal") == 1
-        and isinstance(head.get("base"), str)
-        and isinstance(head.get("seq"), int)
-    ):
-        return None
-    found = JournalRead(head["base"], head["seq"])
-    last = head["seq"]
-    for line in lines[1:]:
-        record = _unframe(line)
-        if not isinstance(record, dict) or not isinstance(record.get("seq"), int):
-            break
-        if isinstance(record.get("fold"), str):
-            found.folds[record["fold"]] = record["seq"]
-            continue
-        docs = _docs(record.get("docs"))
-        if docs is None or record["seq"] <= last:
-            break
-        last = record["seq"]
-        found.changes.append((record["seq"], docs))
-    return found
-
-
-def replay(data: dict[str, Any], changes: Iterable[tuple[int, Docs]], after: int) -> int:
-    """Put the documents of every change after ``after`` into ``data``; returns how many
-    changes that was. Each table touched is kept in id order, as the app keeps it."""
-    touched: set[str] = set()
-    count = 0
-    for seq, docs in changes:
-        if seq <= after:
-            continue
-        for table, doc_id, doc in docs:
-            rows = data.setdefault(table, {})
-            if not isinstance(rows, dict):
-                return count
-            if doc is None:
-                rows.pop(doc_id, None)
-            else:
-                rows[doc_id] = doc
-            touched.add(table)
-        count += 1
-    for table in touched:
-        data[table] = dict(sorted(data[table].items(), key=lambda kv: _id_order(kv[0])))
-    return count
-
-
-def _id_order(doc_id: str) -> int:
-    return int(doc_id) if doc_id.isascii() and doc_id.isdigit() else -1
 
 
 # --- reading --------------------------------------------------------------------------------------
@@ -334,42 +205,6 @@ def read_campaign(path: Path) -> dict[str, Any]:
     """Parse and validate a save, its journal replayed. Raises :class:`CorruptSave` with the
     reason; writes nothing."""
     return load_campaign(path).data
-
-
-def load_campaign(path: Path, *, with_journal: bool = True, read: Reader | None = None) -> Loaded:
-    """:func:`read_campaign`, also returning the bytes it parsed and the journal it read.
-
-    ``read``: how the save and its journal are read (the players' view reads them without
-    following links, :func:`app.side_files.read_side_file`); by default a link to a save is
-    followed, as the GM's app opens it."""
-    raw = _read_save(path) if read is None else _read_with(read, path)
-    if not raw.strip():
-        raise CorruptSave(path, "is empty")
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise CorruptSave(path, f"is not valid JSON ({exc})") from None
-    loaded = Loaded(data, raw)
-    if with_journal and isinstance(data, dict):
-        loaded.journal = read_journal(path, read)
-        if loaded.journal is not None:
-            loaded.holds = loaded.journal.holds(raw)
-            if loaded.holds is not None:
-                loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
-    with_changes = (
-        f" with the {loaded.replayed} change(s) in {journal_path(path).name}"
-        if loaded.replayed
-        else ""
-    )
-    try:
-        loaded.data = schema.validate(data)
-    except schema.SchemaError as exc:
-        raise CorruptSave(path, f"is not a valid campaign{with_changes} ({exc})") from None
-    try:
-        orjson.dumps(loaded.data, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
-        raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
-    return loaded
 
 
 def _read_with(read: Reader, path: Path) -> bytes:
@@ -409,22 +244,41 @@ def _read_save(path: Path) -> bytes:
     return raw
 
 
-def read_only_reason(path: Path) -> str | None:
-    """Why ``path`` (a save or its folder) must not be written, or None.
+def load_campaign(path: Path, *, with_journal: bool = True, read: Reader | None = None) -> Loaded:
+    """:func:`read_campaign`, also returning the bytes it parsed and the journal it read.
 
-    The write bits say what the owner wants even where they would not stop us (root ignores
-    them): a save made 0444 is not to be replaced.
-    """
+    ``read``: how the save and its journal are read (the players' view reads them without
+    following links, :func:`app.side_files.read_side_file`); by default a link to a save is
+    followed, as the GM's app opens it."""
+    raw = _read_save(path) if read is None else _read_with(read, path)
+    if not raw.strip():
+        raise CorruptSave(path, "is empty")
     try:
-        info = path.stat()
-    except FileNotFoundError:
-        return None
-    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
-        path, os.W_OK
-    ):
-        kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
-        return f"the {kind} is read-only (mode {stat.S_IMODE(info.st_mode):04o})"
-    return None
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise CorruptSave(path, f"is not valid JSON ({exc})") from None
+    loaded = Loaded(data, raw)
+    if with_journal and isinstance(data, dict):
+        loaded.journal = read_journal(path, read)
+        if loaded.journal is not None and not loaded.journal.unreadable:
+            loaded.journal.claim_base(raw)
+            loaded.holds = loaded.journal.holds(raw)
+            if loaded.holds is not None:
+                loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
+    with_changes = (
+        f" with the {loaded.replayed} change(s) in {journal_path(path).name}"
+        if loaded.replayed
+        else ""
+    )
+    try:
+        loaded.data = schema.validate(data)
+    except schema.SchemaError as exc:
+        raise CorruptSave(path, f"is not a valid campaign{with_changes} ({exc})") from None
+    try:
+        orjson.dumps(loaded.data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
+        raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
+    return loaded
 
 
 def follow_link(path: Path) -> Path:
@@ -462,51 +316,6 @@ class MemoryStorage(Storage):
 
     def write(self, data: dict[str, Any]) -> None:
         self.data = data
-
-
-@frozen
-class _Fingerprint:
-    """What the save on disk looked like when we last wrote (or read) it.
-
-    Size, mtime and inode are the cheap check; the content hash decides when they differ (a
-    ``touch``, or an identical copy moved over the save by a sync or backup tool, is still
-    our save) and catches an edit of the same size whose mtime was put back."""
-
-    size: int
-    mtime_ns: int
-    inode: int
-    content: bytes
-
-    @classmethod
-    def of(cls, path: Path, payload: bytes) -> _Fingerprint | None:
-        try:
-            info = path.stat()
-        except FileNotFoundError:
-            return None
-        return cls(info.st_size, info.st_mtime_ns, info.st_ino, digest(payload))
-
-    def still(self, path: Path) -> _Fingerprint | None:
-        """This fingerprint (brought up to date) while the file holds what we last wrote;
-        None when it holds something else. Raises FileNotFoundError when it is gone."""
-        info = path.stat()
-        same = (info.st_size, info.st_mtime_ns, info.st_ino) == (
-            self.size,
-            self.mtime_ns,
-            self.inode,
-        )
-        if info.st_size != self.size:
-            return None
-        try:
-            content = digest(path.read_bytes())
-        except FileNotFoundError:
-            raise
-        except OSError:
-            return None
-        if content != self.content:
-            return None
-        if same:
-            return self
-        return _Fingerprint(info.st_size, info.st_mtime_ns, info.st_ino, content)
 
 
 class _FileLock:
@@ -721,6 +530,12 @@ class _Writer(threading.Thread):
         self.join()
 
 
+def _side_reason(exc: OSError) -> str:
+    if isinstance(exc, NotRegularFile):
+        return exc.strerror or "is not a regular file"
+    return f"cannot be written ({exc.strerror or exc})"
+
+
 def _why(exc: OSError, path: Path) -> str:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "the disk is full; Tableside tries again every few seconds (ctrl+r: now)"
@@ -744,7 +559,7 @@ class CampaignStore:
         self,
         path: Path,
         data: dict[str, Any],
-        lock: FileLock,
+        lock: Releasable,
         on_error: Callable[[StoreError], None] | None = None,
         raw: bytes = b"",
         *,
@@ -760,6 +575,9 @@ class CampaignStore:
         None when it works again."""
         self.notes: list[str] = []
         """What opening did that the GM should hear about (a journal kept aside)."""
+        self.read_only: str | None = None
+        """Why no change can be saved this session (its journal cannot be written), for the
+        banner; None: changes are saved. Set only while opening."""
         self.db = TinyDB(storage=MemoryStorage, data=data)
         self._changing = threading.RLock()
         """Held while the campaign changes and while a fold serialises it: a fold sees the
@@ -820,6 +638,7 @@ class CampaignStore:
         # (a lock file left there would otherwise let us in), or a save we may not replace.
         _refuse_read_only(path, path.parent)
         lock = acquire_lock(path)
+        shared = shared_folder_warning(path.parent)
         file_lock = _FileLock()
         try:
             file_lock.take(path)
@@ -854,13 +673,15 @@ class CampaignStore:
             file_lock.release()
             _release(lock, path)
             raise
+        if shared is not None:
+            store.notes.insert(0, shared)
         return store
 
     @classmethod
     def _open_existing(
         cls,
         path: Path,
-        lock: FileLock,
+        lock: Releasable,
         file_lock: _FileLock,
         on_error: Callable[[StoreError], None] | None,
     ) -> CampaignStore:
@@ -869,45 +690,158 @@ class CampaignStore:
         _refuse_read_only(path, path)
         _rotate_backups(path, found.raw)
         store = cls(path, found.data, lock, on_error, found.raw, file_lock=file_lock)
-        if found.journal is None:
-            return store
         try:
-            if found.holds is None:
-                store._set_journal_aside()
-            elif found.replayed:
-                # The last session ended without folding its journal (a kill, a power cut):
-                # its changes are in the campaign now; written into the save at once, the
-                # journal is no longer needed. The fold is noted in the old journal first, so
-                # a kill during this write still finds the save and its journal in step.
-                store._written, store._seq = found.holds, found.journal.last_seq
-                store._journal_fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND)
-                store.flush()
-                with store._jlock:
-                    store._drop_journal()
-                store.notes.append(
-                    f"{found.replayed} change(s) the last session made after its last save "
-                    "were recovered from its journal"
-                )
-            else:
-                _remove(journal_path(path))
+            store._take_journal(found)
         except BaseException:
             store._writer.abandon()
             raise
         return store
 
-    def _set_journal_aside(self) -> None:
-        """A journal from a session whose save another program changed since: not replayed
-        onto a file it does not belong to, and not thrown away: kept under a name that says so."""
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.journal-not-applied-{stamp}")
+    def _take_journal(self, found: Loaded) -> None:
+        """What the last session's journal holds, made the save's (or kept, and said).
+
+        Never is a journal truncated, replaced or removed while it holds a change the save
+        lacks: a damaged one is copied aside first, one that does not belong is moved aside,
+        and one that cannot be written leaves the save open read-only, its changes in memory.
+        """
+        journal, target = found.journal, journal_path(self.path)
+        if journal is None:
+            return
+        if journal.unreadable:
+            self._unreadable_journal(journal)
+            return
+        if found.holds is None:
+            self._set_journal_aside(journal)
+            return
         try:
-            os.replace(journal_path(self.path), aside)
+            fd = open_side_file(target, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
-            raise StoreError(
-                self.path,
-                f"has a journal of unsaved changes that does not belong to it (the save was "
-                f"changed since) and it cannot be moved aside ({exc.strerror or exc})",
-            ) from None
+            self._open_read_only(f"{target.name} {_side_reason(exc)}", found.replayed)
+            return
+        if not os.fstat(fd).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            os.close(fd)  # root may write it; its owner made it read-only: not ours to write
+            self._open_read_only(f"{target.name} is read-only", found.replayed)
+            return
+        self._written, self._seq = found.holds, journal.last_seq
+        self._journal_fd, self._journal_size = fd, journal.size
+        if journal.damaged:
+            try:
+                aside = self._copy_journal_aside(journal)
+                self._unfolded = [
+                    (seq, _frame({"seq": seq, "docs": docs}))
+                    for seq, docs in journal.changes
+                    if seq > self._written
+                ]
+                with self._jlock:
+                    self._start_journal()  # a clean journal of what was proven
+            except OSError as exc:
+                self._close_journal()
+                self._open_read_only(
+                    f"{target.name} is damaged and could not be kept aside ({_side_reason(exc)})",
+                    found.replayed,
+                )
+                return
+            self.notes.append(
+                f"{target.name} was damaged ({journal.problem or 'a line repeats'}): "
+                f"{found.replayed} change(s) recovered, {journal.unproven} line(s) after it "
+                f"could not be proven whole and were not applied. The journal as found is "
+                f"kept in {aside.name}"
+            )
+        elif journal.proven_end < journal.size:
+            # The unfinished piece a kill left mid-append was never acknowledged; the fold
+            # noted next must start on a line of its own, or no reader would find it.
+            os.ftruncate(fd, journal.proven_end)
+            self._journal_size = journal.proven_end
+        if not found.replayed:
+            with self._jlock:
+                self._drop_journal()  # the save holds it all (a damaged one is kept aside)
+            return
+        # The last session ended without folding its journal (a kill, a power cut): its
+        # changes are in the campaign now; written into the save at once, the journal is no
+        # longer needed. The fold is noted in the journal first, so a kill during this write
+        # still finds the save and its journal in step.
+        try:
+            self.flush()
+        except StoreError:
+            if self._writer.error is not None:
+                raise
+            self.notes.append(
+                f"{found.replayed} change(s) the last session made after its last save were "
+                f"recovered from {target.name}; they are not in the save file yet "
+                f"({self._writer.unsaved.reason if self._writer.unsaved else 'not written'}), "
+                "and the journal keeps them until they are"
+            )
+            return
+        with self._jlock:
+            self._drop_journal()
+        self.notes.append(
+            f"{found.replayed} change(s) the last session made after its last save "
+            "were recovered from its journal"
+        )
+
+    def _unreadable_journal(self, journal: JournalRead) -> None:
+        """A journal that is not a file we can read: one too large to be ours is moved aside
+        (renaming needs no room); anything else (a folder, a pipe, no permission) leaves the
+        save read-only, since no change could be journalled."""
+        target = journal_path(self.path)
+        with contextlib.suppress(OSError):
+            info = target.lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_size > JOURNAL_MAX_BYTES:
+                aside = self._aside_name("journal-not-applied")
+                os.rename(target, aside)
+                self.notes.append(
+                    f"{target.name} is {info.st_size // 2**20} MB, larger than any journal "
+                    f"Tableside writes: not applied, kept in {aside.name}"
+                )
+                return
+        self._open_read_only(f"{target.name} {journal.problem}", 0)
+
+    def _open_read_only(self, why: str, recovered: int) -> None:
+        self.read_only = (
+            f"Read-only: {why}. Changes cannot be saved; quit, move or fix that file, and "
+            "open the save again"
+        )
+        if recovered:
+            self.read_only += (
+                f" ({recovered} change(s) from it are shown here, not yet in the save file)"
+            )
+
+    def _aside_name(self, what: str) -> Path:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.{what}-{stamp}")
+        n = 2
+        while aside.exists() or aside.is_symlink():
+            aside = self.path.with_name(f"{self.path.name}.{what}-{stamp}-{n}")
+            n += 1
+        return aside
+
+    def _copy_journal_aside(self, journal: JournalRead) -> Path:
+        aside = self._aside_name("journal-damaged")
+        atomic_write(aside, journal.raw)
+        return aside
+
+    def _set_journal_aside(self, journal: JournalRead) -> None:
+        """A journal from a session whose save another program changed since (or whose first
+        line is damaged past proof): not replayed onto a file it may not belong to, and not
+        thrown away: kept under a name that says so."""
+        aside = self._aside_name("journal-not-applied")
+        try:
+            os.rename(journal_path(self.path), aside)
+        except OSError as exc:
+            self._open_read_only(
+                f"{journal_path(self.path).name} holds changes that do not belong to this save "
+                f"and cannot be moved aside ({exc.strerror or exc})",
+                0,
+            )
+            return
+        if journal.base is None:
+            self.notes.append(
+                f"{journal_path(self.path).name} is damaged ({journal.problem}), so Tableside "
+                f"cannot tell which save it belongs to: 0 change(s) recovered, "
+                f"{len(journal.changes) + journal.unproven} line(s) not applied. It is kept in "
+                f"{aside.name}"
+            )
+            return
         self.notes.append(
             f"The save was changed by another program after the last session's changes; "
             f"those changes were not applied and are kept in {aside.name}"
@@ -968,6 +902,8 @@ class CampaignStore:
         with self._changing:
             if self.closed:
                 raise StoreError(self.path, "is closed")
+            if self.read_only is not None:
+                raise ReadOnlySave(self.path, self.read_only)
             if self._writer.error is not None:
                 raise self._writer.error
             game = self.data["meta"]["1"]["ruleset"]
@@ -1023,14 +959,17 @@ class CampaignStore:
             self._start_journal()  # written with every unfolded line, this one included
             return
         fd = self._journal_fd
+        size = os.fstat(fd).st_size
         try:
             _write_all(fd, line)
             os.fdatasync(fd)
         except OSError:
-            with contextlib.suppress(OSError):  # half a line must not sit before the next
-                os.ftruncate(fd, self._journal_size)
+            # Half a line must not sit before the next; cut back to what was there, measured
+            # now: a journal taken over from the last session holds more than this one wrote.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
             raise
-        self._journal_size += len(line)
+        self._journal_size = size + len(line)
         if os.fstat(fd).st_nlink == 0:
             # Removed behind our back (or its folder was): the line went to a file no one can
             # read. Started afresh with every change the save lacks, or the failure is said.
@@ -1047,21 +986,20 @@ class CampaignStore:
         lines = [head, *(line for seq, line in self._unfolded if seq > self._written)]
         target = journal_path(self.path)
         tmp = target.with_name(f"{_temp_prefix(self.path)}journal.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        fd = create_side_file(tmp, append=True)
         try:
-            try:
-                payload = b"".join(lines)
-                _write_all(fd, payload)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            payload = b"".join(lines)
+            _write_all(fd, payload)
+            os.fsync(fd)
             os.replace(tmp, target)
             fsync_dir(target.parent)
         except BaseException:
+            os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        self._journal_fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        # The file just written, by its descriptor: the name could be swapped since.
+        self._journal_fd = fd
         self._journal_size = len(payload)
         self._journal_failed = False
 
@@ -1083,6 +1021,8 @@ class CampaignStore:
         """
         if self.closed:
             raise StoreError(self.path, "is closed")
+        if self.read_only is not None:
+            raise ReadOnlySave(self.path, self.read_only)
         with self._changing:
             names = set(self.data) if tables is None else set(tables)
             game = self.data["meta"]["1"]["ruleset"]
@@ -1252,7 +1192,7 @@ class CampaignStore:
         self.closed = True
         self._writer.close()
         with self._jlock:
-            if self._writer.error is None and not self._unwritten():
+            if self.read_only is None and self._writer.error is None and not self._unwritten():
                 self._drop_journal()
             else:
                 self._close_journal()  # kept: the next opening replays it
@@ -1264,13 +1204,6 @@ class CampaignStore:
             raise self._writer.unsaved
 
 
-def _remove(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-        with contextlib.suppress(OSError):
-            fsync_dir(path.parent)
-
-
 def _refuse_read_only(path: Path, where: Path) -> None:
     if (reason := read_only_reason(where)) is not None:
         raise StoreError(
@@ -1280,11 +1213,11 @@ def _refuse_read_only(path: Path, where: Path) -> None:
         )
 
 
-def acquire_lock(path: Path) -> FileLock:
-    lock = FileLock(str(lock_path(path)), timeout=0)
+def acquire_lock(path: Path) -> SideLock:
+    lock = SideLock(lock_path(path))
     try:
         lock.acquire()
-    except Timeout:
+    except BlockingIOError:
         holder = "another process"
         from app.bounded import FileReadError, read_regular_file
 
@@ -1295,25 +1228,24 @@ def acquire_lock(path: Path) -> FileLock:
             path, f"is already open in another Tableside ({holder}); close that one first"
         ) from None
     except OSError as exc:
-        raise StoreError(path, f"cannot be locked ({exc.strerror or exc})") from None
+        raise StoreError(
+            path, f"cannot be locked: {lock_path(path).name} {exc.strerror or exc}"
+        ) from None
     with contextlib.suppress(OSError):
-        owner_path(path).write_text(
-            f"pid {os.getpid()} on {socket.gethostname()}", encoding="utf-8"
-        )
+        # Ours to replace: the lock is held. A link planted at the name is unlinked, not
+        # written through.
+        fd = create_side_file(owner_path(path), 0o644)
+        try:
+            _write_all(fd, f"pid {os.getpid()} on {socket.gethostname()}".encode())
+        finally:
+            os.close(fd)
     return lock
 
 
-def _release(lock: FileLock, path: Path) -> None:
+def _release(lock: Releasable, path: Path) -> None:
     with contextlib.suppress(OSError):
         owner_path(path).unlink()
     lock.release()
-
-
-def _clean_temp_files(path: Path) -> None:
-    """Temp files left by a write that was killed before its rename are garbage."""
-    for leftover in path.parent.glob(f"{_temp_prefix(path)}*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
 
 
 def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
@@ -1324,34 +1256,6 @@ def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
         registry.game(str(meta.get("ruleset")))
     except registry.UnknownGame as exc:
         raise StoreError(path, str(exc)) from None
-
-
-def _rotate_backups(path: Path, raw: bytes) -> None:
-    """Keep the last few good saves, so a bad session can be walked back.
-
-    Only a save that changed since the newest backup is backed up: opening and closing three
-    times must not push the history out. The new backup is written whole (temp file, then
-    rename) before the older ones move, and a failed copy (a full disk) leaves no partial file.
-    """
-    baks = backup_paths(path)
-    with contextlib.suppress(OSError):
-        if digest(baks[0].read_bytes()) == digest(raw):
-            return
-    tmp = path.with_name(f"{_temp_prefix(path)}bak.tmp")
-    try:
-        with open(tmp, "wb") as out:
-            out.write(raw)
-            out.flush()
-            os.fsync(out.fileno())
-        for older, newer in zip(reversed(baks[1:]), reversed(baks[:-1]), strict=True):
-            if newer.exists():
-                os.replace(newer, older)
-        os.replace(tmp, baks[0])
-    except OSError:
-        # A backup that cannot be made does not stop the GM from playing; its partial temp
-        # file must not eat the space the save itself needs.
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 def export_campaign(path: Path) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import gc
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -23,12 +24,13 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
+from textual.widgets import Input
 
 from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS, css_cache
 from app.clock_keys import CLOCK_BINDINGS
 from app.messages import CampaignChanged
 from app.state import Campaign, Command, CommandError
-from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, SaveTooLarge, StoreError
+from app.store import MAX_SAVE_BYTES, WARN_SAVE_BYTES, ReadOnlySave, SaveTooLarge, StoreError
 from app.textual_compat import GameSafe
 from rulesets import guard
 from rulesets.text import visible
@@ -211,7 +213,7 @@ class TablesideApp(GameSafe, App[None]):
         self.save_problem: str | None = None
         """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
         self._size_warned = False
-        self._keys: list[events.Key] = []
+        self._keys: deque[events.Key] = deque()
         self._key_in_flight: int | None = None
         self._key_serial = 0
         self._collection: Timer | None = None
@@ -246,7 +248,9 @@ class TablesideApp(GameSafe, App[None]):
 
     async def _pump_keys(self) -> None:
         while self._keys and self._key_in_flight is None and not self._hold_for_prompt():
-            key = self._keys.pop(0)
+            key = self._keys.popleft()
+            if self._type_run(key):
+                continue
             target = self.focused or self.screen
             self._key_serial += 1
             token = self._key_serial
@@ -255,6 +259,43 @@ class TablesideApp(GameSafe, App[None]):
             self.set_timer(KEY_TIMEOUT, lambda t=token: self._key_done(t))
             await super().on_event(key)
             self._follow_key(list(target.ancestors_with_self), 0, token)
+
+    def _type_run(self, first: events.Key) -> bool:
+        """Type ``first`` and the printable keys queued behind it into the focused text field
+        at once; False (nothing done) unless there is such a run.
+
+        A terminal without bracketed paste sends a paste as one key per character: handled
+        one by one, each waiting for the one before to bubble through every widget, a long
+        paste cost a round of messages and a frame per character. A printable key in a
+        plain text field only types itself (the field stops it before any binding but a
+        priority one), so the run is the same text, with one change and one frame.
+        """
+        field = self.focused
+        if not (
+            isinstance(field, Input)
+            and field.type == "text"
+            and not field.restrict
+            and first.is_printable
+            and self._keys
+            and self._keys[0].is_printable
+        ):
+            return False
+        priority = {k for k, b in self.active_bindings.items() if b.binding.priority}
+        if first.key in priority:
+            return False
+        chars = [first.character or ""]
+        while self._keys and self._keys[0].is_printable and self._keys[0].key not in priority:
+            chars.append(self._keys.popleft().character or "")
+        text = "".join(chars)
+        start, end = sorted(field.selection)
+        if field.max_length:
+            room = max(0, field.max_length - (len(field.value) - (end - start)))
+            if len(text) > room:
+                text = text[:room]
+                field.restricted()  # once, as the first key past the bound would
+        if text:
+            field.replace(text, start, end)
+        return True
 
     def _follow_key(self, chain: list[DOMNode], index: int, token: int) -> None:
         """Queue behind the key on each node it may bubble to; at the app, it is done."""
@@ -341,6 +382,13 @@ class TablesideApp(GameSafe, App[None]):
             self.notify(note, title="Save", severity="warning", timeout=30, markup=False)
         # The NOT SAVED banner follows the GM into every dialog, not only the panels.
         self.screen_change_signal.subscribe(self, self._show_save_problem)
+        store = self.campaign.store
+        # Found while opening, before this app listened: a save opened read-only, or the
+        # journal's changes not yet written into the save file (a full disk).
+        problem = store.read_only or (None if store.unsaved is None else str(store.unsaved))
+        if problem is not None:
+            self.save_problem = problem
+            self.call_after_refresh(lambda: self._show_save_problem(self.screen))
         if self._handle_signals:
             # SIGTERM (kill, a shutdown) and SIGHUP (the terminal window closed) end the app
             # as ctrl+q does: Textual leaves the alternate screen and turns mouse tracking
@@ -464,6 +512,9 @@ class TablesideApp(GameSafe, App[None]):
             else:
                 self.notify(str(exc), title="Not done", severity="warning", markup=False)
             return None
+        except ReadOnlySave as exc:
+            self.notify(exc.reason, title="Not saved", severity="error", markup=False)
+            return None
         except StoreError as exc:
             self._on_store_error(exc)
             return None
@@ -552,6 +603,9 @@ class TablesideApp(GameSafe, App[None]):
             return
         try:
             label = step()
+        except ReadOnlySave as exc:
+            self.notify(exc.reason, title="Not saved", severity="error", markup=False)
+            return
         except StoreError as exc:
             self._on_store_error(exc)
             return

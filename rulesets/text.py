@@ -30,6 +30,22 @@ _HIDDEN_PAST_C0 = re.compile(_HIDDEN.pattern[0] + _HIDDEN.pattern[4:])
 """The same without C0: JSON's own line breaks stay, and orjson escapes C0 inside strings."""
 
 
+MAX_TEXT = 500
+"""The bound on a free-text field (concepts, powers, a form's text): a few hundred characters,
+more than a GM types; past it is a paste gone wrong, refused with a message."""
+
+
+MAX_NOTES = 20_000
+"""The bound on a notes field: pages of notes; past it is a paste gone wrong."""
+
+
+def too_long(label: str, text: str, limit: int = MAX_TEXT) -> str | None:
+    """The message for ``text`` past ``limit`` characters (None: within it)."""
+    if len(text) <= limit:
+        return None
+    return f"{label}: at most {limit:,} characters, not {len(text):,}"
+
+
 def _stand_in(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x20:

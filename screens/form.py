@@ -21,6 +21,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
 from rulesets.table import Field
+from rulesets.text import too_long
 from widgets.literal import literal
 from widgets.text_field import TextField
 
@@ -45,6 +46,8 @@ def clean(spec: Field, raw: str) -> Any:
     if spec.kind == "text":
         if spec.required and not text:
             raise FieldError(f"{spec.label}: type something")
+        if (problem := too_long(spec.label, text)) is not None:
+            raise FieldError(problem)
         return text
     if spec.kind in ("int", "optint"):
         if not text:

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from rulesets.text import MAX_TEXT
 from widgets.literal import clean, literal
 from widgets.text_field import TextField
 
@@ -72,7 +73,11 @@ class NpcPickScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="npc-pick-box"):
             yield Static(literal(self.title_text, style="bold"), id="npc-pick-title")
-            yield TextField(placeholder="type part of a name or a concept", id="npc-pick-filter")
+            yield TextField(
+                placeholder="type part of a name or a concept",
+                id="npc-pick-filter",
+                max_length=MAX_TEXT,
+            )
             yield OptionList(id="npc-pick-list")
             yield Static("", id="npc-pick-count")
 

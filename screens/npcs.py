@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, Static
 
 from app.commands.encounter_import import ImportEncounters
 from app.commands.npcs import (
+    MAX_NAME,
     AddNpcsToEncounter,
     DeleteNpc,
     DuplicateNpc,
@@ -34,6 +35,7 @@ from app.queries import current_encounter
 from app.state import CommandError
 from rulesets import npc as npc_rules
 from rulesets.npc import CONVERTED_RANGE
+from rulesets.text import MAX_TEXT, too_long
 from screens.npc_add import AddToEncounterScreen
 from screens.npc_confirm import NpcConfirm
 from screens.npc_convert import WithoutNumberForm
@@ -123,14 +125,17 @@ class NpcScreen(PanelScreen):
         with Horizontal(id="npc-body"):
             with Vertical(id="npc-left"):
                 yield Label("NPC library", classes="panel-title")
-                yield TextField(placeholder="/ filter by name or concept", id="npc-filter")
+                yield TextField(
+                    placeholder="/ filter by name or concept", id="npc-filter", max_length=MAX_TEXT
+                )
                 yield NpcLibrary(id="npc-library")
                 yield StatblockView(id="npc-selected")
             with Vertical(id="npc-builder"):
                 yield Static("", id="npc-builder-title", markup=False)
                 with Horizontal(classes="npc-row"):
                     yield Label("Name", classes="npc-label")
-                    yield TextField(placeholder=HINTS["npc-name"][0], id="npc-name", max_length=80)
+                    # No max_length: a paste past the bound is said in the preview, not a bell.
+                    yield TextField(placeholder=HINTS["npc-name"][0], id="npc-name")
                 with Horizontal(classes="npc-row"):
                     yield Label("Concepts", classes="npc-label")
                     yield TextField(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
@@ -273,6 +278,15 @@ class NpcScreen(PanelScreen):
         except ValueError:
             return None, "Quick HD must be a whole number from 0 to 20"
         name = self.query_one("#npc-name", Input).value
+        for label, field_id, limit in (
+            ("Name", "npc-name", MAX_NAME),
+            ("Concepts", "npc-concepts", MAX_TEXT),
+            ("Powers", "npc-powers", MAX_TEXT),
+        ):
+            # Said before the rules build anything from a paste gone wrong.
+            text = self.query_one(f"#{field_id}", Input).value.strip()
+            if problem := too_long(label, text, limit):
+                return None, problem
         try:
             if hd is not None:
                 return npc_rules.quick_build(hd), ""

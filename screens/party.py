@@ -30,6 +30,7 @@ from app.queries import fight_running, timed_effect_lines
 from rulesets.base import Character
 from rulesets.sheet import SheetRow
 from rulesets.table import Context
+from rulesets.text import MAX_TEXT
 from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.footer import GAME_KEYS
@@ -78,7 +79,11 @@ class PartyScreen(PanelScreen):
         with Horizontal(id="party-body"):
             with Vertical(id="party-list"):
                 yield Label("Party", classes="panel-title")
-                yield TextField(placeholder="filter by name (escape leaves)", id="party-filter")
+                yield TextField(
+                    placeholder="filter by name (escape leaves)",
+                    id="party-filter",
+                    max_length=MAX_TEXT,
+                )
                 yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="party-time", markup=False)
             with Vertical(id="party-detail"):

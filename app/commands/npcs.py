@@ -37,6 +37,7 @@ from rulesets.fight import (
 )
 from rulesets.npc import ATTRIBUTE_RANGE
 from rulesets.table import Tx
+from rulesets.text import MAX_NOTES, MAX_TEXT, too_long
 from rulesets.turn_orders import turn_order
 from rulesets.values import frozen
 
@@ -97,6 +98,14 @@ def npc_document(
     if len(clean_name) > MAX_NAME:
         raise CommandError(f"A name is at most {MAX_NAME} characters")
     themes = [c.strip() for c in concepts if c.strip()]
+    kept_powers = [p.strip() for p in powers if p.strip()]
+    for label, text in (
+        ("Concepts", ", ".join(themes)),
+        ("Powers", "; ".join(kept_powers)),
+        ("Notes", notes),
+    ):
+        if (problem := too_long(label, text, MAX_NOTES if label == "Notes" else MAX_TEXT)):
+            raise CommandError(problem)
     # The builder validates through this helper on every keystroke, outside Campaign.apply,
     # so it turns rules refusals into CommandError itself.
     try:
@@ -121,7 +130,7 @@ def npc_document(
         "wit": wit,
         "will": will,
         "statblock": block.to_json(),
-        "powers": [p.strip() for p in powers if p.strip()],
+        "powers": kept_powers,
         "notes": notes,
     }
     if quick_hd is not None:

@@ -22,6 +22,7 @@ from rulesets.base import Character, RuleError, Ruleset, rederive
 from rulesets.clock import HOUR
 from rulesets.sheet import MAX_REST_HOURS, REST_IDS, RestCall, SheetRules, run_rest
 from rulesets.table import Tx
+from rulesets.text import MAX_NOTES, too_long
 from rulesets.values import frozen
 
 Arg = str | int
@@ -179,6 +180,8 @@ def _set_status(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
 
 
 def _notes(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
+    if (problem := too_long("Notes", str(args[0]), MAX_NOTES)) is not None:
+        raise CommandError(problem)
     pc["notes"] = str(args[0])
     return [f"{pc['name']}: notes edited"]
 
@@ -197,6 +200,8 @@ def _add_item(tx: Tx, pc: Character, args: tuple[Arg, ...]) -> list[str]:
     text = str(args[1]).strip()
     if not text:
         raise CommandError("an entry needs a name")
+    if (problem := too_long("An entry", text)) is not None:
+        raise CommandError(problem)
     pc.setdefault("lists", {}).setdefault(key, []).append(text)
     return [f"{pc['name']}: {text} added"]
 
