@@ -430,3 +430,16 @@ def test_play_is_the_exchange_headless_and_agrees_with_its_odds(
         ex.out_of(rules, setup.target, ex.play(rules, setup, rng)[0]) for _ in range(runs)
     )
     assert exact > 0 and abs(dropped / runs - exact) < 4 * (exact * (1 - exact) / runs) ** 0.5
+
+
+def test_an_exchange_is_one_change_and_one_undo_takes_all_of_it_back(opened: Opened) -> None:
+    """Shadows: the attack card played, the AP spent, the defence card played, Health and
+    Life: one entry on the undo stack, and one undo restores every document."""
+    campaign = opened("shadows")
+    started(campaign)
+    documents = {t: campaign.rows(t) for t in ("party", "encounters", "decks")}
+    stack = len(campaign.undo_stack)
+    attack(campaign, "Agnes Thorne", "Goblin 1")  # the goblin answers with its best card
+    assert len(campaign.undo_stack) == stack + 1
+    campaign.undo()
+    assert {t: campaign.rows(t) for t in documents} == documents
