@@ -111,15 +111,20 @@ def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     defence = hit.answers.number("defence_roll", None)
     rolled: list[str] = []
     if defence is None and hit.kind == "foe":
-        # A foe with a statblock answers with its active defence (rulesets.nemron.foes).
+        # A foe with a statblock answers with its active defence (rulesets.nemron.foes), while
+        # it has its reaction: defending spends it, one a turn (NEM-06).
         foe = statted(hit.fight, hit.combatant)
-        if foe is not None:
+        spent = foe is not None and hit.combatant.economy.get("reaction", False)
+        if spent:
+            rolled.append(f"{hit.combatant.name} has no reaction left: no defence (NEM-06)")
+        elif foe is not None:
+            hit.combatant.economy["reaction"] = True
             result = defence_roll(hit.rng, foe.sheet, foe.block)
             hit.tx.log_roll(hit.combatant.name, result)
             defence = result.total
             rolled.append(f"{hit.combatant.name} defends: {result.expression} = {result.total}")
     if defence is None:
-        return attack, []
+        return attack, rolled
     if defence < 0:
         raise nemron.RuleError("The defence roll cannot be negative")
     net = nemron.damage_after_defence(attack, defence)
@@ -164,11 +169,18 @@ FOE = FoeSheet(
 # --------------------------------------------------------------------------- the row
 
 
+BONUS_REACTION = "bonus_reaction"
+"""Economy key: the 2-Energy bonus reaction was bought this turn (NEM-10, once a round)."""
+
+
 def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
-    """NEM-06: what of the turn is used (``used AR``: action and reaction)."""
+    """NEM-06: what of the turn is used (``used AR``: action and reaction; ``+bonus R``: the
+    2-Energy bonus reaction too)."""
     if not er.turn_order_of(enc).uses_initiative:
         return ""
     used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
+    if c.economy.get(BONUS_REACTION):  # NEM-10: the 2-Energy bonus reaction, bought and used
+        used.append("+bonus R")
     return "used " + "".join(used) if used else ""
 
 
