@@ -72,7 +72,7 @@ replay the journal: a program that copies the file alone, a backup or a sync, do
 FOLD_QUIET = 0.2
 """A fold waits for the changes to pause this long: folding a large campaign (serialising
 what changed, joining and hashing megabytes) right after a key ran beside that key's redraw
-and slowed it by a third (issue 26); a key's frame is drawn well within this."""
+and slowed it by a third; a key's frame is drawn well within this."""
 FOLD_LATEST = 1.0
 """However fast the changes keep coming, the save file is at most this far behind the first
 change it lacks."""
@@ -176,7 +176,7 @@ def atomic_write(path: Path, payload: bytes) -> None:
 
 try:
     # hashlib's own BLAKE2 (CPython builds it in): hashlib itself loads OpenSSL's bindings
-    # first, 2 ms of every start for a digest that does not use them (issue 26).
+    # first, a cost on every start for a digest that does not use them.
     from _blake2 import blake2b
 except ImportError:  # another Python
     from hashlib import blake2b
@@ -834,7 +834,7 @@ class CampaignStore:
                 )
             elif create:
                 try:
-                    registry.game(ruleset)  # a broken game's campaign is not made (issue 25)
+                    registry.game(ruleset)  # a broken game's campaign is not made
                 except registry.UnknownGame as exc:
                     raise StoreError(path, str(exc)) from None
                 data = schema.empty_campaign(ruleset, name or path.stem)
@@ -1318,7 +1318,7 @@ def _clean_temp_files(path: Path) -> None:
 
 def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
     """A save whose game is installed but fails to load (or speaks another game API) is not
-    opened: nothing can be shown or changed without it, and nothing is written (issue 25)."""
+    opened: nothing can be shown or changed without it, and nothing is written."""
     meta: dict[str, Any] = next(iter(data.get("meta", {}).values()), {})
     try:
         registry.game(str(meta.get("ruleset")))

@@ -1,4 +1,4 @@
-"""Issue 21: every foe fights by its own game's rules, from the same HD statblock.
+"""Every foe fights by its own game's rules, from the same HD statblock.
 
 The NPC builder makes one thing, the HD statblock; each game declares (``Game.foes``) what it
 becomes in that game and how it attacks. Unit tests pin each game's readings; command tests
@@ -286,7 +286,7 @@ def amount_line(app: TablesideApp) -> str:
 
 @pytest.mark.parametrize("game", BUILT_IN)
 async def test_a_foes_turn_and_a_pcs_attack_on_it_by_keys(tmp_path: Path, game: str) -> None:
-    """Issue 21, done when: by keys, a foe's attack by its game's mechanic lands on a PC in one
+    """Done when: by keys, a foe's attack by its game's mechanic lands on a PC in one
     more key (T), the PC's attack on it is answered by the game's defence, undo and redo."""
     app = demo_app(tmp_path, game)
     async with app.run_test(size=SIZE) as pilot:

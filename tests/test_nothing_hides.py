@@ -1,4 +1,4 @@
-"""Issue 22, "nothing hides": a long cell wraps in its own row instead of taking columns away,
+"""Nothing hides: a long cell wraps in its own row instead of taking columns away,
 every form fits 80x24 and says why it refuses where the GM is looking, log lines wrap to the
 width, the Footer shows whole keys by priority, and the palette lists each action once.
 
@@ -394,7 +394,7 @@ async def test_the_footer_line_answers_the_mouse_as_its_keys_did(tmp_path: Path)
 async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, game: str) -> None:
     """``n`` changes which keys work (a PC's turn, then a foe's): the Footer draws the keys now
     chosen as one line, a repaint of that line; it asks for no layout of the screen (a key
-    widget per key did, 7 ms of a keypress, issue 26). What it draws is what the panel's order
+    widget per key did, a large part of a keypress). What it draws is what the panel's order
     chooses for the room it has, and a click on a key presses it."""
     from textual.widget import Widget
 

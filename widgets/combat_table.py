@@ -326,7 +326,7 @@ class CombatTable(CursorList):
         # A table narrower than its room scrolls nowhere: held at the room's width (less the
         # vertical scrollbar's, shown or not), a column growing by a cell as the turn moves
         # changes nothing outside the table, where a new virtual width laid the whole screen
-        # out again (issue 26).
+        # out again.
         inside = room - self.styles.scrollbar_size_vertical
         self.virtual_size = Size(max(width, inside), self._body_lines() + 1)
         self.refresh()

@@ -77,7 +77,7 @@ class CursorList(ScrollView, can_focus=True):
         elif first + height > top + body:
             # Past the bottom: a page on, with a few rows above it kept in view, rather than one
             # row at a time; the next turns then move the cursor without scrolling (a scroll
-            # repaints the scrollbar a frame after the rows: issue 26's settled keypress).
+            # repaints the scrollbar a frame after the rows, and the keypress settles later).
             context = min(CONTEXT, max(0, body - height))
             self.scroll_to(y=max(first - context, 0), animate=animate)
 

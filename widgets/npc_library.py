@@ -1,7 +1,7 @@
 """The NPC library list: a virtual view that renders only the rows on screen.
 
 A DataTable builds every row up front: the first visit to a panel holding 10,000 NPCs blocked
-the UI for 1.2-1.6 s (issue 12). This Line API widget keeps the library documents as they are
+the UI for seconds. This Line API widget keeps the library documents as they are
 and formats a row only when it scrolls into view, each once until the library changes, so the
 first paint costs the same for ten NPCs or ten thousand. Columns have fixed widths, so nothing
 has to be measured across the whole library either.
@@ -55,7 +55,7 @@ def row_cells(doc: dict[str, Any]) -> tuple[str, ...]:
 
 def fit_concepts(concepts: Sequence[object], width: int) -> str:
     """As many whole concepts as fit, and how many more: ``sneaky +1``, never ``sneaky, cowa``
-    (a concept cut at the column's edge, issue 15). The statblock under the list has them all."""
+    (a concept cut at the column's edge). The statblock under the list has them all."""
     names = [visible(c, 30) for c in concepts]
     for count in range(len(names), 0, -1):
         more = len(names) - count
