@@ -14,9 +14,8 @@ START_UP_THRESHOLDS = (100_000, 10, 10)
 """The collector's thresholds while the TUI starts (app.cli.cmd_open, app.launch; the app
 then stops the collector until its first frame and freezes what start-up built: app.tui).
 Start-up allocates some 90,000 objects that live all session (modules, classes, the widget
-tree) and makes almost no garbage: at Python's 700 the collector ran 140 times before the
-first frame and took 35 ms of it, traversing the same live objects again and again
-(issue 26)."""
+tree) and makes almost no garbage: at Python's 700 the collector ran again and again before
+the first frame, traversing the same live objects each time (docs/performance.md)."""
 USUAL_THRESHOLDS = gc.get_threshold()
 """Python's own thresholds: once the app runs, it collects by them itself when the keys pause
 (app.tui.collect_due)."""

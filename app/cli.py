@@ -163,7 +163,7 @@ def _subcommand(name: str) -> Callable[[Sequence[str]], int]:
 
 class _InstalledGames(argparse.HelpFormatter):
     """Names the installed games in the help only when help is printed: listing them reads
-    every installed package's metadata (12 ms), which opening a campaign does not need."""
+    every installed package's metadata, which opening a campaign does not need."""
 
     def _format_text(self, text: str) -> str:
         return super()._format_text(_with_games(text))
@@ -299,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyError as exc:
         # Whichever command picked the game (--demo, odds --game, a save's game): a game that
-        # is not there, or fails to load, is one line naming it and why (issue 25).
+        # is not there, or fails to load, is one line naming it and why.
         from rulesets.registry import UnknownGame
 
         if not isinstance(exc, UnknownGame):

@@ -185,7 +185,8 @@ def dry_run(path: Path, args: Any) -> dict[str, Any]:
         "attacker": found.attacker,
         "target": found.target,
         "hit": _number(found.hit),
-        "damage": {str(k): _number(v) for k, v in found.damage.items()},
+        # 0 is always a key (with 0 where every outcome deals something: a Shock on a miss).
+        "damage": {str(k): _number(v) for k, v in sorted({0: 0, **found.damage}.items())},
         "drops": _number(found.drops),
         "steps": list(found.steps),
     }

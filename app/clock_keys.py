@@ -1,4 +1,4 @@
-"""The campaign clock's keys (issue 27), live in every panel: shift and the number row climbs
+"""The campaign clock's keys, live in every panel: shift and the number row climbs
 the steps of time (a round, a turn, an hour, a watch, a rest, a day), ``&`` takes a typed
 duration, ``*`` makes the fight from what an encounter check brought up, ``ctrl+t`` opens the
 clock's effects and checks. Their own module, so the app binds them everywhere and the clock's
@@ -26,5 +26,5 @@ CLOCK_BINDINGS: tuple[Binding, ...] = (
     Binding("ctrl+t", "clock_screen", "Clock: timed effects, encounter checks", id="clock.open",
             show=False),
 )  # fmt: skip
-"""The clock's keys (issue 27): free in every panel of every game, and out of a text field's
+"""The clock's keys: free in every panel of every game, and out of a text field's
 way (a field takes printable keys first, as it does the panel digits)."""

@@ -1,7 +1,7 @@
-"""A module imported when first used, for code the first frame does not need (issue 26).
+"""A module imported when first used, for code the first frame does not need.
 
-The tracker's commands (``app.commands.combat``: 32 frozen dataclasses) cost 15 ms of a
-400 ms start and are first needed when the GM presses a key; the app imports them in its
+The tracker's commands (``app.commands.combat``: 32 frozen dataclasses) are a noticeable part
+of a start and are first needed when the GM presses a key; the app imports them in its
 warm-up thread once the first frame is on screen (:func:`app.tui._warm_up`), so the first key
 finds them loaded. Used as::
 

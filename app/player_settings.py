@@ -2,7 +2,7 @@
 
 Apart from :mod:`app.player_view` because every save's check reads it (:mod:`app.schema`)
 while the view itself is needed only by ``tableside serve`` and the party panel: the
-start-up no longer imports the view (issue 26).
+start-up no longer imports the view.
 """
 
 from __future__ import annotations

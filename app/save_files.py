@@ -155,7 +155,7 @@ def atomic_write(path: Path, payload: bytes) -> None:
 
 try:
     # hashlib's own BLAKE2 (CPython builds it in): hashlib itself loads OpenSSL's bindings
-    # first, 2 ms of every start for a digest that does not use them (issue 26).
+    # first, at every start, for a digest that does not use them.
     from _blake2 import blake2b
 except ImportError:  # another Python
     from hashlib import blake2b

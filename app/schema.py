@@ -112,7 +112,7 @@ def check_document(
     rules as a save being opened, so no change can make a save Tableside would not open.
     ``before``: the document as it was stored before the change (so already checked); an
     encounter's combatants equal to theirs there are not read again (at 300 combatants, reading
-    them all was 3 ms of every tracker key, issue 26).
+    them all was a cost on every tracker key).
     """
     _require(table in TABLES, table, "is not a table of a campaign")
     where = f"{table}[{doc_id}]"
@@ -457,7 +457,7 @@ def _v1_to_v2(data: dict[str, Any]) -> None:
 
 
 def _v2_to_v3(data: dict[str, Any]) -> None:
-    """The campaign clock (issue 27): an old save's clock starts now, at Day 1, 08:00."""
+    """The campaign clock: an old save's clock starts now, at Day 1, 08:00."""
     from rulesets.clock import CLOCK_KEY, Clock
 
     for meta in data.get("meta", {}).values():

@@ -142,7 +142,7 @@ replay the journal: a program that copies the file alone, a backup or a sync, do
 FOLD_QUIET = 0.2
 """A fold waits for the changes to pause this long: folding a large campaign (serialising
 what changed, joining and hashing megabytes) right after a key ran beside that key's redraw
-and slowed it by a third (issue 26); a key's frame is drawn well within this."""
+and slowed it by a third; a key's frame is drawn well within this."""
 FOLD_LATEST = 1.0
 """However fast the changes keep coming, the save file is at most this far behind the first
 change it lacks."""
@@ -653,7 +653,7 @@ class CampaignStore:
                 )
             elif create:
                 try:
-                    registry.game(ruleset)  # a broken game's campaign is not made (issue 25)
+                    registry.game(ruleset)  # a broken game's campaign is not made
                 except registry.UnknownGame as exc:
                     raise StoreError(path, str(exc)) from None
                 data = schema.empty_campaign(ruleset, name or path.stem)
@@ -1250,7 +1250,7 @@ def _release(lock: Releasable, path: Path) -> None:
 
 def _refuse_unusable_game(path: Path, data: dict[str, Any]) -> None:
     """A save whose game is installed but fails to load (or speaks another game API) is not
-    opened: nothing can be shown or changed without it, and nothing is written (issue 25)."""
+    opened: nothing can be shown or changed without it, and nothing is written."""
     meta: dict[str, Any] = next(iter(data.get("meta", {}).values()), {})
     try:
         registry.game(str(meta.get("ruleset")))

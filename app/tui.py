@@ -78,7 +78,7 @@ def panel_stylesheets() -> list[Path]:
 def _warm_up() -> None:
     """Once the first frame is on screen, in a thread: the dice parser (the first roll is then
     instant) and the other panels' code (their first visit then builds widgets, not imports:
-    issue 26's first visit to the NPC panel took 110 ms, its imports a third of it)."""
+    the imports were a third of a first visit to the NPC panel)."""
     import importlib
 
     from rulesets.dice import warm_up
@@ -94,11 +94,11 @@ def _warm_up() -> None:
 def _settle_collector() -> None:
     """At the first whole frame: what start-up built moves out of the collector's sight (the
     loaded campaign, a 5,000-NPC library is ~10^6 objects, and the widget tree live as long as
-    the app, so a full collection no longer lands on a keypress as a 30 ms pause), and the
+    the app, so a full collection no longer lands on a keypress as a pause), and the
     collector runs again, with its own thresholds only a backstop: the app collects when the
     keys pause (:func:`collect_due`). (app.launch raised them for the imports; the app stops
     it from its Load event: at 100,000 its first collection came just before the first whole
-    frame and took 33 ms of it, issue 26.)"""
+    frame and took a large part of it.)"""
     gc.freeze()
     gc.set_threshold(*BACKSTOP_THRESHOLDS)
     gc.enable()
@@ -107,8 +107,8 @@ def _settle_collector() -> None:
 def collect_due() -> int | None:
     """Collect what the keys left, as Python's own thresholds would: the app calls this when
     the keys pause (:data:`COLLECT_AFTER`), their results on screen. At those thresholds a
-    300-combatant ``n`` ran the collector six to seven times before its frame, 1.7 ms a key,
-    and a full collection now and then (16 ms) on top (issue 26). Returns the generation
+    300-combatant ``n`` ran the collector six to seven times before its frame, and a full
+    collection now and then on top. Returns the generation
     collected, None when none was due."""
     young, older, oldest = gc.get_count()
     limit_young, limit_older, limit_oldest = USUAL_THRESHOLDS
@@ -129,7 +129,7 @@ PROMPT_WAIT = 1.0
 """Longest keys are held for a prompt whose field has not taken focus."""
 COLLECT_AFTER = 0.1
 """Seconds with no key after which the collector runs (:func:`collect_due`): a key's frame is
-on screen well within it (20 ms at 300 combatants), and a GM's next key rarely comes sooner.
+on screen well within it (even at 300 combatants), and a GM's next key rarely comes sooner.
 Not the frame itself: a change reaches the panel as a message, after the key is through, so
 Textual's after-refresh callbacks ran before the change was even drawn."""
 
@@ -233,7 +233,7 @@ class TablesideApp(GameSafe, App[None]):
 
     # --- keys in order: each key is handled before the next, prompts get keys typed ahead ---
     # Textual forwards a key to the focused widget and runs the app's bindings when it comes
-    # back up, through the app's own queue, behind keys typed since: at 15 ms a key on a busy
+    # back up, through the app's own queue, behind keys typed since: typed fast on a busy
     # machine, ``d 1d1+1 enter 1d1+2 enter`` sent digits to the panel before the quick roll
     # opened, or appended the second roll to the first before enter was handled (7 of 8
     # logged). So a key is forwarded only when the one before it has been through every
@@ -336,8 +336,8 @@ class TablesideApp(GameSafe, App[None]):
     @on(TablesideFooter.KeysShown)
     def _first_frame_whole(self) -> None:
         # Load the dice parser and the other panels in the background once the first frame is
-        # on screen whole, so the first roll and the first visits are instant. Its ~130 ms of
-        # grammar building holds the GIL: started on mount it held up composing the opening
+        # on screen whole, so the first roll and the first visits are instant. Its grammar
+        # building holds the GIL: started on mount it held up composing the opening
         # panel, started at Ready (the first layout) it held up the Footer's keys.
         if not self._warmed:
             self._warmed = True
@@ -354,7 +354,7 @@ class TablesideApp(GameSafe, App[None]):
         """Every panel's and dialog's stylesheet joins the app's once the first frame is up.
         Textual reads a screen's CSS_PATH when the screen first shows, and then parses all the
         app's CSS again and restyles every widget of every panel: a first visit to the tray
-        spent 7 of its ~90 ms restyling the tracker behind it (issue 26)."""
+        spent part of its time restyling the tracker behind it."""
         stylesheet = self.stylesheet
         fresh = [p for p in panel_stylesheets() if not stylesheet.has_source(str(p), "")]
         if fresh:

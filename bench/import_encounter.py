@@ -1,9 +1,8 @@
 """Importing an Improved Initiative encounter as a running fight: seconds by combatant count.
 
-``tableside import FILE --save SAVE`` recreates the encounter in the tracker (issue 19's
-import): its statblocks go into the NPC library and every combatant into the fight. Issue 26
-measured 1k combatants 0.46 s, 3k 1.85 s and 20k not done in 60 s (growing with the square of
-the count); the goal is linear, and 20k in at most 5 s. Each run is the command in this process
+``tableside import FILE --save SAVE`` recreates the encounter in the tracker: its
+statblocks go into the NPC library and every combatant into the fight. It once grew with the
+square of the count (20k not done in 60 s; the figures are in docs/performance.md); the goal is linear, and 20k in at most 5 s. Each run is the command in this process
 (stdout to /dev/null) on a fresh Resolution demo campaign; the encounter holds N combatants of
 N/4 distinct statblocks (so the library import and the numbering of groups both count), a
 quarter of them wounded, some with conditions. Prints seconds and the time per 1,000

@@ -1,7 +1,7 @@
 """Importing 8,000 5e monsters (NPC-09) with and without ``--save``: seconds per run.
 
-Issue 12 measured 10.7 s with ``--save`` against 0.68 s without, growing with the square of
-the count (one TinyDB insert per NPC copies the whole table). The import is now one command
+One TinyDB insert per NPC copied the whole table each time, so the import with ``--save`` grew
+with the square of the count (the figures before and after are in docs/performance.md). The import is now one command
 with one bulk insert; the goal is "near the no-save time". Each run is ``tableside import-5e``
 in this process (stdout to /dev/null), on a fresh demo campaign in a temporary folder; the file
 is the 25-monster SRD sample repeated under distinct names. A second ``--save`` run of the same

@@ -70,7 +70,7 @@ CASES: dict[str, str] = {
     "expression 100d20 (refused: too large)": "refused('100d20')",
     "expression 4d6ph1pl1 (drop highest and lowest)": "odds.odds('4d6ph1pl1')",
     "expression 15d6ph1pl1 (largest such allowed)": "odds.odds('15d6ph1pl1')",
-    # Not modelled: the roller itself runs once per possible sequence of dice (~0.15 ms each).
+    # Not modelled: the roller itself runs once per possible sequence of dice (each a run).
     "expression 3d6kh2ro1 (roller run per roll: 326)": "odds.odds('3d6kh2ro1')",
     "expression 2d6e6kh1 (roller run per roll: 2,601)": "odds.odds('2d6e6kh1')",
 }

@@ -83,7 +83,7 @@ class DiceRoll:
 
 @cache
 def _d20() -> Any:
-    """Import d20 on first use: building its grammar costs ~120 ms, too much for start-up.
+    """Import d20 on first use: building its grammar costs too much for start-up.
 
     The app warms this in a worker after the first paint, so the first roll is instant too.
     """
@@ -158,7 +158,7 @@ def _d20() -> Any:
 
     d20.PlainStringifier = PlainStringifier
     d20.BoundedRoller = BoundedRoller
-    # One roller for the process: it caches parsed expressions (lark takes ~0.3 ms a parse),
+    # One roller for the process: it caches parsed expressions (lark's parse is not free),
     # and every roll runs under _ROLL_LOCK, so its roll counter is never shared.
     d20.ROLLER = BoundedRoller(context=BoundedContext(max_rolls=MAX_DICE))
     return d20
@@ -331,8 +331,8 @@ def every_outcome(
 def outcomes(expression: str, limit: int | None = None) -> dict[int, Fraction]:
     """Every total :func:`roll` can give for ``expression`` → its exact probability.
 
-    The roller itself runs once per possible sequence of dice, so this is slow (about 0.15 ms
-    per sequence) and meant for small expressions and for testing :mod:`rulesets.odds`.
+    The roller itself runs once per possible sequence of dice, so this is slow (it grows with
+    the sequences) and meant for small expressions and for testing :mod:`rulesets.odds`.
 
     Raises:
         DiceError: the expression cannot be rolled, fails on some roll (a division by zero, a

@@ -1201,7 +1201,7 @@ def use_economy(enc: Encounter, combatant_id: str, kind: str, used: bool = True)
     return [f"{c.name} {'uses' if used else 'regains'} {kind}"]
 
 
-# ------------------------------------------------ what a turn order builds on (issue 25)
+# ------------------------------------------------ what a turn order builds on
 
 begin_turn = _begin_turn
 """Make a combatant current; its turn start (and its group's) runs once per round."""

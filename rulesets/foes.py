@@ -1,4 +1,4 @@
-"""How an HD statblock becomes a game's foe, and how that foe acts (issue 21).
+"""How an HD statblock becomes a game's foe, and how that foe acts.
 
 The NPC builder makes one thing, the HD statblock of the Resolution rules' NPC section
 (Brawl, Wit, Will, HD and the NPC-02 tables; quick builds by HD, NPC-03), and the library keeps

@@ -28,7 +28,7 @@ from rulesets.values import frozen
 
 if TYPE_CHECKING:
     # Only a game with cards needs the deck rules: its own module imports them (a game
-    # without cards starts 4 ms sooner, issue 26).
+    # without cards starts sooner).
     from rulesets.decks import DeckSpec
 
 API_VERSION = "1.2"

@@ -1,4 +1,4 @@
-"""A game's hooks, guarded: a game that fails costs one message, never the session (issue 25).
+"""A game's hooks, guarded: a game that fails costs one message, never the session.
 
 :mod:`rulesets.registry` hands the shell a guarded copy of every game's declaration. Each
 callable the game declares (``ruleset.health_summary``, ``fight.foe.health``,

@@ -732,7 +732,7 @@ def morale_check(rng: random.Random | None, will: int) -> CheckResult:
 
 def morale_odds(will: int) -> dict[str, Fraction]:
     """NPC-08: exact chance of each morale result for an NPC of that Will."""
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     die = 2 @ icepool.d6 + will
     chances = {result: Fraction(0) for result in MORALE_RESULTS}

@@ -56,18 +56,18 @@ MAX_SIDES = 1000
 MAX_TOTALS = 2000
 """Possible totals one sum may have (``2d1000``, ``100d20``); each costs an exact fraction."""
 MAX_SUM_WORK = 600_000
-"""Bound on (possible totals × bits of the exact counts) of one sum: ``80d20`` (~0.54 M) takes
-~30 ms, ``100d20`` (~0.84 M) ~50 ms, so the bound keeps a sum inside the 50 ms goal."""
+"""Bound on (possible totals × bits of the exact counts) of one sum: ``80d20`` is ~0.54 M,
+``100d20`` ~0.84 M, and the bound keeps a sum inside the speed goal (``bench/odds.py``)."""
 MAX_PAIRS = 100_000
 """Bound on face pairs icepool combines one by one (``*``, ``/``, ``%``, comparisons)."""
 MAX_KEEP_WORK = 60_000
 """Bound on (dice × dice kept × faces²) for keep/drop of several dice via icepool (``20d20kh10``
-is 80,000 and takes ~55 ms)."""
+is 80,000, past the speed goal)."""
 MAX_GROUP_WORK = 160_000
 """Bound on (faces × dice³ × span of faces) for one keep/drop with several selectors, which walks
-(dice seen, total) states face by face: ``15d6ph1pl1`` is 121,500 and takes ~30 ms."""
+(dice seen, total) states face by face: ``15d6ph1pl1`` is 121,500, inside the speed goal."""
 MAX_ENUMERATED = 4096
-"""Dice sequences the roller is run for when the expression is not modelled (~0.15 ms each)."""
+"""Dice sequences the roller is run for when the expression is not modelled (each a run of the roller)."""
 MAX_EXACT = 2**53
 """Largest magnitude of a value inside an expression the odds follow (see the Reading)."""
 

@@ -5,7 +5,7 @@ As Harlequin finds its adapters: each entry point names a :class:`rulesets.game.
 A game published as its own package registers the same way and is then offered like the
 built-in five. :func:`register` adds a game in-process (tests, embedding).
 
-A game that cannot be used is one line, never a traceback (issue 25): its package raises on
+A game that cannot be used is one line, never a traceback: its package raises on
 import, names a module that is not there, its object is not a :class:`Game` of that id, or it
 was written for another game API (:data:`rulesets.game.API_VERSION`). :func:`game` raises
 :class:`GameUnavailable` with that line; :func:`listing` shows every installed game with its
@@ -43,8 +43,8 @@ SHIPPED: dict[str, str] = {
 }
 """The games in Tableside's own package, with the entry points pyproject.toml registers for
 them (tests/test_registry.py checks the two agree). Opening one of these reads no installed
-package's metadata: importing importlib.metadata and scanning every installed package took 12 ms
-of a 300 ms start-up (issue 26). Any other game is found through its entry point."""
+package's metadata: importing importlib.metadata and scanning every installed package was a
+noticeable part of a start-up. Any other game is found through its entry point."""
 
 _extra: dict[str, Game] = {}
 _loaded: dict[str, Game] = {}

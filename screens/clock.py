@@ -1,4 +1,4 @@
-"""ctrl+t: the campaign clock's timed effects and random-encounter checks (issue 27).
+"""ctrl+t: the campaign clock's timed effects and random-encounter checks.
 
 The time itself is in every panel's header and moves by the app's clock keys from anywhere
 (they work here too: this screen redraws as time passes). Here the GM adds a timed effect (a

@@ -2,7 +2,7 @@
 cannot be used (broken: they fail to load; incompatible: another game API) with the reason.
 
 Opened from the command palette ("Installed games"). Listing imports every game: a game that
-raises on import is one row here, never the session (issue 25).
+raises on import is one row here, never the session.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ class NpcRollScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="npc_roll.close"),
         # Footer order is the order a narrow screen keeps: Effort and its refresh (f) come
-        # before the attribute picks, so f shows at 80 columns (issue 15).
+        # before the attribute picks, so f shows at 80 columns.
         Binding("a", "roll('attack')", "Attack", id="npc_roll.attack"),
         Binding("s", "roll('save')", "Save", id="npc_roll.save"),
         Binding("e", "roll('effort')", "Effort", id="npc_roll.effort"),

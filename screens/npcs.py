@@ -57,7 +57,7 @@ HINTS: dict[str, tuple[str, str]] = {
     "npc-powers": ("names, separated by ;", "name; name"),
 }
 """Each builder field's hint, whole and for a narrow screen, where the field is 16 columns
-wide: a hint cut at the field's edge read ``h: 0-20 for a`` (issue 15)."""
+wide: a hint cut at the field's edge read ``h: 0-20 for a``."""
 
 
 def source_note(source: dict[str, Any] | None) -> str:
@@ -295,7 +295,7 @@ class NpcScreen(PanelScreen):
             return None, str(exc)
 
     def _as_foe(self, block: npc_rules.NPC) -> list[str]:
-        """The foe this statblock becomes in the open game (issue 21), beside the statblock."""
+        """The foe this statblock becomes in the open game, beside the statblock."""
         try:
             return [str(line) for line in self.game.foes.preview(block)]
         except Exception:  # noqa: BLE001 - a game's hook: its failure costs the line only
@@ -325,7 +325,7 @@ class NpcScreen(PanelScreen):
         if self.editing is not None:
             doc = self.campaign.doc("npcs", self.editing) or {}
             title += f" {doc.get('name', '')}"
-        # Short, and wrapped rather than cut where a long name does not fit (issue 15); a narrow
+        # Short, and wrapped rather than cut where a long name does not fit; a narrow
         # screen's footer shows ctrl+s itself.
         self.query_one("#npc-builder-title", Static).update(
             literal(title + ("" if narrow else " (ctrl+s saves)"), style="bold")

@@ -119,7 +119,7 @@ class PanelScreen(GameSafe, Screen[None]):
     def _bind_game_actions(self) -> None:
         keys = key_bindings(self)
         # The panel's own keys win over a game's: a game action on one of them would sit
-        # behind it unseen while help listed both (issue 25). It is left unbound and the GM told
+        # behind it unseen while help listed both. It is left unbound and the GM told
         # once, naming the game, the action and what holds the key. (A game may take an App
         # key such as d in its panel: the panel's bindings come first, so that one works.)
         taken = {

@@ -1,4 +1,4 @@
-"""Panel 4: the party sheet — every PC at a glance, and one PC's sheet edited by keys (issue 6).
+"""Panel 4: the party sheet — every PC at a glance, and one PC's sheet edited by keys.
 
 Left, one row per PC (name, health line, status). Right, the selected PC's sheet as rows (see
 :mod:`widgets.party_fields`); the highlighted sheet row is what ``+``/``-``, ``e``, ``n`` and
@@ -138,7 +138,7 @@ class PartyScreen(PanelScreen):
             if not needle or needle in str(pc.get("name", "")).casefold()
         ]
         # Give way by priority: a Status column where every PC is alive says nothing, and its
-        # width lets the health lines wrap less (issue 15).
+        # width lets the health lines wrap less.
         usual = ruleset.sheet.usual_status
         statuses = any(pc.get("status", usual) != usual for _, pc in pcs)
         rows = [
@@ -403,7 +403,7 @@ class PartyScreen(PanelScreen):
         """S, C, g, R: the whole party at once, one undo step, after the rest's form if any.
 
         A rest in the middle of a fight is asked first: one capital letter would otherwise
-        rest everyone for hours between two blows (issue 15).
+        rest everyone for hours between two blows.
         """
         offered = [r for r in ("regroup", "rest") if self.game.sheet.has_rest(r)]
         if action == "rest" and len(offered) > 1:
@@ -489,7 +489,7 @@ which refuses more than 4300 digits with a ValueError."""
 def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) -> bool:
     """Where the rows would run past the table's right edge, the column ``key`` takes the width
     the others leave and its text wraps (rows are added with ``height=None``): a health line or
-    a spell list was cut at the edge with nothing to say so (issue 15). False when even that
+    a spell list was cut at the edge with nothing to say so. False when even that
     would break a word of it or run past the edge."""
     keys = [str(k.value) for k in table.columns]
     widest = {

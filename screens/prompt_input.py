@@ -8,7 +8,7 @@ from widgets.text_field import TextField
 
 
 class PromptInput(TextField):
-    """An ``Input`` for prompts a GM types into fast (a paste, 15 ms a key).
+    """An ``Input`` for prompts a GM types into fast (a paste, a quick typist).
 
     * Keys typed before it had focus were held by the app (``TYPE_AHEAD`` on the screen); on
       focus it asks for them, so they arrive first and in order.

@@ -197,7 +197,7 @@ class TrayScreen(PanelScreen):
     """The check's band legend as shown (it gives way first on a short screen)."""
 
     LOG_LINES: ClassVar[int] = 5
-    """Log lines a short screen keeps under the check (issue 15: at least five at 80×24)."""
+    """Log lines a short screen keeps under the check (at least five at 80×24)."""
 
     def _fit_size(self, width: int, height: int) -> None:
         super()._fit_size(width, height)

@@ -1,4 +1,4 @@
-"""Issue 13, the aspects game at the table, by keys: Darkest Self offered to PCs only; the
+"""The aspects game at the table, by keys: Darkest Self offered to PCs only; the
 defender names a consequence and it can be renamed (tracker and party sheet) and heal; a
 created advantage's free invoke and a compel from the tracker and the tray (ASP-04/05/06/07)."""
 

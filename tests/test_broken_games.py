@@ -1,4 +1,4 @@
-"""A broken game costs one line or one message, never the session (issue 25).
+"""A broken game costs one line or one message, never the session.
 
 Games that fail to load are installed here through real entry points: a ``*.dist-info``
 folder on ``sys.path`` names them in the ``tableside.games`` group, as pip would. One raises

@@ -30,7 +30,7 @@ def test_roll_json_keys_and_seed_repeats(capsys: pytest.CaptureFixture[str]) -> 
     assert len(rows) == 3
     assert set(rows[0]) == {"expr", "total", "dice", "dropped", "text"}
     assert all(len(r["dice"]) == 4 and r["total"] == sum(sorted(r["dice"])[1:]) for r in rows)
-    # Issue 14: the die kh3 does not keep is named by its position, and is the lowest.
+    # The die kh3 does not keep is named by its position, and is the lowest.
     for r in rows:
         (gone,) = r["dropped"]
         assert r["dice"][gone] == min(r["dice"])

@@ -200,3 +200,14 @@ def test_landing_works_before_and_after_the_fight_starts(tmp_path: Path, run: Ru
     assert code == 0
     landed = json.loads(out)["landed"]
     assert set(landed) == {"right_arm", "left_arm", "right_leg", "left_leg", "torso", "head"}
+
+
+def test_the_dry_runs_damage_always_names_0(tmp_path: Path, run: Run) -> None:
+    """Scripts read ``damage["0"]`` as the chance the target takes nothing: a Resolution miss
+    still deals Shock, so 0 never happens, and the key is there with 0."""
+    save = demo(tmp_path, "resolution")
+    code, out, _ = run("attack", str(save), "Goblin 2", "Sefa", "--dry-run", "--json")
+    assert code == 0
+    damage = json.loads(out)["damage"]
+    assert damage["0"] == 0
+    assert sum(damage.values()) == pytest.approx(1)

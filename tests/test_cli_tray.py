@@ -172,7 +172,7 @@ def test_a_flag_the_check_does_not_use_is_an_error(
     )
 
 
-# --- draw: the decks are the game's (issue 25) -------------------------------------------------
+# --- draw: the decks are the game's ------------------------------------------------------------
 
 
 def test_soh01_draw_output_is_the_contract_it_was(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,5 @@
 """``tableside clock`` (a contract for scripts), the clock in the save's schema, the export and
-the Markdown session log, and what the players' view is given (issue 27)."""
+the Markdown session log, and what the players' view is given."""
 
 from __future__ import annotations
 

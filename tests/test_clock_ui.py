@@ -1,4 +1,4 @@
-"""The campaign clock by keys (issue 27), in every game's demo: a torch ticks and burns out, an
+"""The campaign clock by keys, in every game's demo: a torch ticks and burns out, an
 encounter check comes up and becomes the fight, the game's rest is applied, and undo takes each
 back; the header, the party sheet and the tracker show the time and the time left."""
 

@@ -457,7 +457,7 @@ def test_SOH_10_joiners_mid_ap_round_act_in_it(opened: Any) -> None:
     assert agnes.ap_max == 7  # 5 + ceil(Quickness 4 / 2)
 
 
-# --------------------------------------------------------------------------- foe sheets (issue 11)
+# --------------------------------------------------------------------------- foe sheets
 
 
 def row_health(campaign: Campaign, name: str) -> str:

@@ -205,13 +205,13 @@ async def test_event_line_says_what_a_key_did_and_what_undo_undid(tmp_path: Path
         assert not any(turn in str(n.message) for n in app.notices)  # a line, no toast
         await pilot.press("u")
         await pilot.pause()
-        # Issue 15: the undo itself is what happened, said on the line, not in a toast.
+        # The undo itself is what happened, said on the line, not in a toast.
         assert str(last.render()) == "› Undid: Next turn"
         assert not any("Undid" in str(n.message) for n in app.notices)
     app.campaign.store.close()
 
 
-# --------------------------------------------------------------------------- issue 11
+# ----------------------------------------------------------------------- each game's own keys
 
 
 COMBAT_ACTIONS = {
@@ -343,7 +343,7 @@ def test_no_games_combat_action_takes_a_key_of_the_panel() -> None:
 
 
 async def test_initiative_keys_defeated_key_and_dimmed_row(tmp_path: Path) -> None:
-    """Issue 13: i rolls the unset only, I re-rolls between rounds, alt+p takes the party's
+    """Key i rolls the unset only, I re-rolls between rounds, alt+p takes the party's
     rolls in one form, X marks defeated (dimmed, skipped) and u brings it back."""
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
@@ -410,7 +410,7 @@ async def test_a_defeated_combatant_who_acted_reads_defeated_only(tmp_path: Path
 
 
 async def test_area_damage_on_marked_rows_and_the_last_roll_by_key(tmp_path: Path) -> None:
-    """Issue 13: + marks rows; one t lands on all of them (one undo); T deals the tray's
+    """Key + marks rows; one t lands on all of them (one undo); T deals the tray's
     last roll."""
     app = demo_app(tmp_path, "resolution")
     async with app.run_test(size=SIZE) as pilot:
@@ -450,7 +450,7 @@ class _RollOne:
 
 
 async def test_turn_column_of_a_holder_reads_holding_not_holding_acted(tmp_path: Path) -> None:
-    # Issue 15: the turn column read "holding acted".
+    # The turn column read "holding acted".
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", "alt+r")

@@ -9,7 +9,7 @@
   (nor the command line or the launcher), and the app's modules import each other, the
   screens and the widgets without a cycle;
 - the shell (``app/``, ``screens/``, ``widgets/``) names no game: no game id in its text and no
-  import of a game's package. A game is a plug-in (issue 11).
+  import of a game's package. A game is a plug-in.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_screens_and_widgets_do_not_import_the_app_shell() -> None:
 
 
 def test_widgets_import_no_app() -> None:
-    """Issue 25: a widget shows what it is handed; it never reaches into the app package."""
+    """A widget shows what it is handed; it never reaches into the app package."""
     assert _offenders(_sources("widgets"), ("app",)) == []
 
 
@@ -118,7 +118,7 @@ CORE = ("state.py", "store.py", "schema.py", "journal.py", "queries.py", "bounde
 
 
 def test_the_apps_core_imports_no_screen_or_widget() -> None:
-    """Issue 25: the state path (state, store, schema, queries, commands) sits below the
+    """The state path (state, store, schema, queries, commands) sits below the
     screens: it imports none of them, so a script or the server can use it without a UI."""
     paths = [ROOT / "app" / f for f in CORE if (ROOT / "app" / f).exists()]
     paths += sorted((ROOT / "app" / "commands").rglob("*.py"))
@@ -151,7 +151,7 @@ def test_no_import_cycle_in_the_shell() -> None:
 
 
 def test_the_shell_names_no_game() -> None:
-    """The check of issue 11: ``grep -rEo '"(somnihil|…)"' app screens widgets`` finds none."""
+    """The plug-in check: ``grep -rEo '"(somnihil|…)"' app screens widgets`` finds none."""
     pattern = re.compile(r"[\"'](" + "|".join(map(re.escape, GAME_PACKAGES)) + r")[\"']")
     found = [
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"

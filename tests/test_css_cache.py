@@ -1,4 +1,4 @@
-"""Parsed CSS from one run to the next (app/css_cache.py, issue 26): the next start reads the
+"""Parsed CSS from one run to the next (app/css_cache.py): the next start reads the
 parses back instead of parsing; a cache file that others may write, that is damaged or that
 another Textual wrote is not used, and the app parses as Textual does."""
 

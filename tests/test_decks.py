@@ -1,5 +1,5 @@
 """The deck interface (:mod:`rulesets.decks`): any game's deck, its table state, and the shell
-that knows only the interface (issue 25: decks are a game's).
+that knows only the interface (decks are a game's).
 
 The generic state is exercised here on a small deck that is no tarot; Shadows' own decks are
 tested with its rules (``tests/rulesets/test_shadows.py``, SOH-01/04/12).

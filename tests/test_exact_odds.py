@@ -1,4 +1,4 @@
-"""Issue 14: the odds shown are exactly what the roller does, for every check and expression.
+"""The odds shown are exactly what the roller does, for every check and expression.
 
 Brute force is :func:`rulesets.dice.every_outcome`: the roller (or the game's check function,
 or the deck) runs once per possible sequence of draws from an injected ``random.Random`` that

@@ -1,4 +1,4 @@
-"""Faults found by abusing the real app (issue 12): each reproduced, each with its fix.
+"""Faults found by abusing the real app: each reproduced, each with its fix.
 
 Hand-edited saves that passed validation and then crashed a panel or ``export``; undo after
 saving stopped; exit codes after a crash; a full disk (ENOSPC simulated by replacing

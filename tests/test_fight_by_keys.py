@@ -1,4 +1,4 @@
-"""Issue 13, done when: in each game a whole fight is played by keys, and the saved state is
+"""Done when: in each game a whole fight is played by keys, and the saved state is
 checked after every step: the party and a numbered foe group; initiative or AP rounds; a
 reinforcement joins mid-round and is sorted in; area damage; the game's own part (the aspects
 game: a compel and a free invoke; Somnihil: an Anomaly with someone inside rolling with
@@ -240,7 +240,7 @@ async def test_a_whole_fight_by_keys(tmp_path: Path, game: str) -> None:
         for goblin in goblins[:2]:
             await select(pilot, screen, goblin["id"])
             await pilot.press("plus")
-        # A foe answers with its own defence (issue 21) unless the form says none: 0 here.
+        # A foe answers with its own defence unless the form says none: 0 here.
         await damage(pilot, "2", *UNDEFENDED.get(game, ()))
         doc = saved(app)
         for goblin in goblins[:2]:

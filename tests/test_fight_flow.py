@@ -1,6 +1,6 @@
-"""Issue 13: a fight runs right, start to end: initiative newcomers sorted in without moving the
+"""A fight runs right, start to end: initiative newcomers sorted in without moving the
 turn, re-rolls only between rounds, defeated combatants skipped, reinforcements never take the
-turn. Each test failed on the tracker before issue 13."""
+turn. Each test failed on the tracker before these were fixed."""
 
 from __future__ import annotations
 

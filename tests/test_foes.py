@@ -1,4 +1,4 @@
-"""Issue 21: every foe fights by its own game's rules, from the same HD statblock.
+"""Every foe fights by its own game's rules, from the same HD statblock.
 
 The NPC builder makes one thing, the HD statblock; each game declares (``Game.foes``) what it
 becomes in that game and how it attacks. Unit tests pin each game's readings; command tests

@@ -1,4 +1,4 @@
-"""Issue 7, bad input fuzzing below the UI: dice, the ``roll`` CLI and every command.
+"""Bad input fuzzing below the UI: dice, the ``roll`` CLI and every command.
 
 Each input either works or is refused with a message (``DiceError`` / ``CommandError`` /
 exit 2 and one line on stderr), within a hard one-second alarm (a hang is a defect: a

@@ -1,4 +1,4 @@
-"""Issue 7, bad input fuzzing through the UI: every input field gets the nasty inputs.
+"""Bad input fuzzing through the UI: every input field gets the nasty inputs.
 
 Pilot is slow (a tenth of a second per interaction), so each field gets a hand-picked list
 rather than Hypothesis: Rich markup, escape codes, control characters, RTL marks, wide

@@ -1,4 +1,4 @@
-"""Issue 11: in each game's demo, `?` on every panel lists only that game's keys, each key once.
+"""In each game's demo, `?` on every panel lists only that game's keys, each key once.
 
 Help, the Footer and the palette are fed from the same bindings, so checking help checks what
 the GM is taught everywhere: no other game's actions, no key that two actions share in one

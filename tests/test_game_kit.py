@@ -1,4 +1,4 @@
-"""Every installed game passes the game API's test kit (``tableside_api.testing``, issue 25):
+"""Every installed game passes the game API's test kit (``tableside_api.testing``):
 the five built-in games, and any other installed beside them (the toy game of
 tests/fixtures/toy_game once tests/test_toy_package.py has installed it in that worker)."""
 

@@ -1,4 +1,4 @@
-"""Issue 15: every panel of every game's demo, at 80×24 and 120×36, as the GM reads it.
+"""Every panel of every game's demo, at 80×24 and 120×36, as the GM reads it.
 
 Snapshots (seeded demo, fixed clock: see tests/apphelpers.py) and tests that read the rendered
 screen: at 80×24 each panel keeps what the GM needs; at 120×36 nothing is cut to an ellipsis.

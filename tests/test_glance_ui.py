@@ -1,4 +1,4 @@
-"""Issue 15: readable at a glance. Events on a line (no success toasts), keys that move, asks
+"""Readable at a glance. Events on a line (no success toasts), keys that move, asks
 before a rest mid-fight, the NPC builder keeps unsaved edits. Pilot tests, keys only."""
 
 from __future__ import annotations
@@ -468,7 +468,7 @@ async def test_a_shown_hand_at_80x24_keeps_every_hands_count_and_two_cards(tmp_p
         hands = next(line for line in lines if line.lstrip().startswith("Hands:"))
         for name in ("Agnes", "Felix", "Ines", "Bram"):  # first names: the counts fit
             assert name in hands, hands
-        # The goblins are dealt hands too (issue 21), counted as "foes" on a short screen.
+        # The goblins are dealt hands too, counted as "foes" on a short screen.
         assert "foes 5/5/5" in hands
         assert "Minor Arcana: 24 to draw" in text and "Major Arcana: 21 to draw" in text
         top = next(k for k, line in enumerate(lines) if "Hand: Agnes Thorne (physical)" in line)

@@ -1,4 +1,4 @@
-"""Other tools' files in and out (issue 17): ``tableside import``, ``import-5e`` again,
+"""Other tools' files in and out: ``tableside import``, ``import-5e`` again,
 ``export --format ii|markdown``, and files that must be refused rather than read forever."""
 
 from __future__ import annotations

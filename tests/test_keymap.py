@@ -1,4 +1,4 @@
-"""Keys the GM chooses (issue 17): a TOML keymap in the user config folder, applied with
+"""Keys the GM chooses: a TOML keymap in the user config folder, applied with
 Textual's set_keymap; a bad file is one line at start-up and the default keys stay."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_every_default_key_is_a_key_name_so_a_keymap_can_copy_it() -> None:
     assert not any(is_key_name(k) for k in ("spcae", "ctl+x", "alt+", "f5x"))
 
 
-# --- a keymap that is not a small regular file (issue 24 item 5) -------------------------------
+# --- a keymap that is not a small regular file -------------------------------------------------
 def _fifo(path: Path) -> None:
     os.mkfifo(path)
 

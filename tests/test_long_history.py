@@ -1,4 +1,4 @@
-"""Issue 26: a long campaign's history costs a panel nothing.
+"""A long campaign's history costs a panel nothing.
 
 A campaign with thousands of log entries: the tray reads and formats only the newest part of
 the log (a window), reads older entries when the GM moves up past the oldest one shown, keeps

@@ -1,4 +1,4 @@
-"""Issue 13, Nemron: "Downed clears once the limb that caused it is healed above 0" (NEM-08/11),
+"""Nemron: "Downed clears once the limb that caused it is healed above 0" (NEM-08/11),
 by every route a GM heals a limb: the tracker's inline heal and its whole form, the party
 sheet's +, undo then redo, and a downed foe."""
 

@@ -1,4 +1,4 @@
-"""Issue 22, "nothing hides": a long cell wraps in its own row instead of taking columns away,
+"""Nothing hides: a long cell wraps in its own row instead of taking columns away,
 every form fits 80x24 and says why it refuses where the GM is looking, log lines wrap to the
 width, the Footer shows whole keys by priority, and the palette lists each action once.
 
@@ -393,8 +393,8 @@ async def test_the_footer_line_answers_the_mouse_as_its_keys_did(tmp_path: Path)
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, game: str) -> None:
     """``alt+r`` and ``n`` change which keys work (the fight starts; a turn, in games whose
-    keys follow it): the Footer draws the keys now chosen as one line, a repaint of that line; it asks for no layout of the screen (a key
-    widget per key did, 7 ms of a keypress, issue 26). What it draws is what the panel's order
+    keys follow it): the Footer draws the keys now chosen as one line, a repaint of that line;
+    it asks for no layout of the screen (a widget per key did). What it draws is what the panel's order
     chooses for the room it has, and a click on a key presses it."""
     from textual.widget import Widget
 

@@ -1,4 +1,4 @@
-"""Issue 22, "nothing is far": group initiative, jumping to a combatant by name, the NPC picker
+"""Nothing is far: group initiative, jumping to a combatant by name, the NPC picker
 that filters the library, Resolution's opposed check and Shadows' opposed draw with exact odds,
 the aspects game's invokes and rerolls, Shadows' redraw, AP and act-on-later, Somnihil's closer,
 Nemron's limbs by the location die's number, quick add in a chosen-next fight and `+`'s message.

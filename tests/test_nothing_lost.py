@@ -1,6 +1,6 @@
-"""Nothing lost, round three (issue 24): the journal, one save under two names, sync tools.
+"""Nothing lost, round three: the journal, one save under two names, sync tools.
 
-Each test here failed on the code before issue 24 (the kill loops are in tests/test_kill.py).
+Each test here failed on the code before these were fixed (the kill loops are in tests/test_kill.py).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_the_save_file_is_rewritten_when_the_changes_pause_or_at_the_latest_afte
     campaign_factory: Callable[..., Campaign], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rewriting the save file (a big campaign's megabytes joined and hashed) right after a key
-    ran beside that key's redraw (issue 26): it waits for the changes to pause, and changes
+    ran beside that key's redraw: it waits for the changes to pause, and changes
     that never pause are still in the file :data:`FOLD_LATEST` after the first."""
     # The pause is long beside the 0.1 s between keys, so a loaded machine (a sleep that
     # oversleeps, an apply that waits for the CPU) still sends every key before it.

@@ -1,4 +1,4 @@
-"""A wheel built from the checkout holds every module and stylesheet (issue 17: pipx and
+"""A wheel built from the checkout holds every module and stylesheet (pipx and
 uv tool install build a wheel; one that lacked app.commands started with a traceback).
 .ci/run goes further: it installs the wheel in a fresh venv outside the checkout and runs it."""
 

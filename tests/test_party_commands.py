@@ -1,4 +1,4 @@
-"""Party sheet commands (issue 6): derived maxes, enforcement, party-wide actions as one undo."""
+"""Party sheet commands: derived maxes, enforcement, party-wide actions as one undo."""
 
 from __future__ import annotations
 

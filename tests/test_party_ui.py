@@ -1,4 +1,4 @@
-"""Party sheet by keys (issue 6): Pilot tests on each game's demo, and a snapshot per game."""
+"""Party sheet by keys: Pilot tests on each game's demo, and a snapshot per game."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_party_sheet_snapshot(snap_compare, tmp_path: Path, game: str) -> None: 
     assert snap_compare(demo_app(tmp_path, game), press=["4"], terminal_size=SIZE)
 
 
-# --- each game's own sheet keys (issue 11) ---------------------------------------------------
+# --- each game's own sheet keys --------------------------------------------------------------
 
 SHELL_KEYS = {"+", "=", "-", "e", "n", "a", "delete", "/", "S", "C", "g", "R"}
 """The party panel's own keys as help shows them (``del`` or ``delete``, by Textual's display)."""
@@ -377,8 +377,8 @@ async def test_som09_perished_cipher_is_given_a_fate_by_keys(tmp_path: Path) -> 
 async def test_e_on_a_list_entry_retypes_it_and_a_held_card_is_not_retyped(
     tmp_path: Path,
 ) -> None:
-    """`e` on a spell added a second spell instead of fixing the first one's name (issue 13 found
-    it for consequences; every list did the same). A held Major Arcana is a card: refused."""
+    """`e` on a spell added a second spell instead of fixing the first one's name (found first
+    for consequences; every list did the same). A held Major Arcana is a card: refused."""
     app = demo_app(tmp_path, "somnihil")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("4", "tab")

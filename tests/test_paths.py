@@ -1,4 +1,4 @@
-"""Where campaigns live (issue 17): $TABLESIDE_SAVES, else ./saves if it exists, else the user
+"""Where campaigns live: $TABLESIDE_SAVES, else ./saves if it exists, else the user
 data folder; ``tableside --where`` says which."""
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ TARGETS = """() => [...document.querySelectorAll('button, select, input, a')]
 @pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
 def test_a_phone_shows_the_view_follows_the_gm_and_opens_a_hand_by_touch(tmp_path: Path) -> None:
     """Headless Chromium as a 390×844 phone at the printed URL while the GM's app holds the save
-    (issue 23's "done when")."""
+    (the players' view's "done when")."""
     from playwright.sync_api import sync_playwright
 
     from app.commands import combat as cmd

@@ -81,7 +81,7 @@ def test_hidden_and_defeated_foes_are_absent_and_a_label_replaces_hp(gm: Any) ->
     assert rows["Goblin 2"].health == "bloodied"
     assert "HP" not in rows["Goblin 2"].health and str(hp) not in rows["Goblin 2"].health
     assert rows["Agnes Thorne"].health == "Health 20/20 · Life 20/20 · Æssence 20/20"
-    # A Shadows foe's numbers are its pools (issue 21: Health, Life and Æssence).
+    # A Shadows foe's numbers are its pools (Health, Life and Æssence).
     numbers = f"H 1/{hp} · L {hp}/{hp} · Æ {hp}/{hp}"
     assert shown(PlayerSettings(foe_health="numbers"))["Goblin 2"].health == numbers
     hidden = shown(PlayerSettings(foe_health="hidden", show_ap=False))
@@ -113,7 +113,7 @@ def test_the_headline_says_the_round_and_whose_turn_in_words(gm: Any) -> None:
 
 def test_a_bad_major_arcana_entry_is_named_not_a_crash(gm: Any) -> None:
     """Unlocking a hand from a hand-edited save raised AttributeError in the players' view
-    (1,095 lines of traceback, issue 23); the hand now says which entry is not a card."""
+    (1,095 lines of traceback); the hand now says which entry is not a card."""
     campaign = gm("shadows")
     campaign.apply(cards.DealHands())
     campaign.store.flush()

@@ -1,5 +1,5 @@
 """``tableside serve``'s server (app/player_server.py) through aiohttp's test client: the page,
-the pushed view, the private hands and every hostile case of issue 23.
+the pushed view, the private hands and every hostile case the server refuses.
 
 The GM side goes through the GM's own state path (``Campaign.apply`` on a store holding the
 save's lock, or the GM's TUI by keys); the server only reads the file.
@@ -502,7 +502,7 @@ async def test_the_server_never_writes_the_save(gm: Any) -> None:
 
 
 async def test_the_time_of_day_and_light_reach_the_page_only_when_the_gm_allows(gm: Any) -> None:
-    """Issue 27: the players' view shows the time of day and the light left when the GM lets it,
+    """The players' view shows the time of day and the light left when the GM lets it,
     and an advance of the clock is pushed to the page like any other change."""
     from app.commands import clock as clock_cmd
 

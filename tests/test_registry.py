@@ -1,5 +1,5 @@
 """The registry opens a game Tableside ships without reading installed packages' metadata
-(issue 26's start-up), and its list of those games agrees with what pyproject.toml registers."""
+(a cost of every start-up), and its list of those games agrees with what pyproject.toml registers."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def test_a_shipped_game_is_listed_and_known_like_any_other() -> None:
 
 
 def test_opening_a_demo_from_the_command_line_reads_no_package_metadata(tmp_path: Path) -> None:
-    """Nor loads OpenSSL's bindings (hashlib) for the save's digest: 14 ms of start-up between
-    them (issue 26)."""
+    """Nor loads OpenSSL's bindings (hashlib) for the save's digest: both were a cost on every
+    start-up."""
     code = (
         "import sys\n"
         "from app import tui\n"

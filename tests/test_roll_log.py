@@ -1,4 +1,4 @@
-"""Issue 14, GEN-03: the roll log shows every die of a roll, the dropped ones struck through."""
+"""GEN-03: the roll log shows every die of a roll, the dropped ones struck through."""
 
 from __future__ import annotations
 

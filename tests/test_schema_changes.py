@@ -1,5 +1,5 @@
 """The store's check of a changed encounter reads again only the combatants the change made
-different (issue 26: reading all 300 was 3 ms of every tracker key), and refuses exactly what
+different (reading all 300 was a cost on every tracker key), and refuses exactly what
 the whole check refuses, naming the same field."""
 
 from __future__ import annotations

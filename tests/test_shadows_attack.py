@@ -1,4 +1,4 @@
-"""Issue 13, Shadows: a card from the acting character's hand played as an attack from the
+"""Shadows: a card from the acting character's hand played as an attack from the
 tracker (SOH-06 fumble value, SOH-10 AP, SOH-11 focus, SOH-12 hands, SOH-16 critical suit),
 and a refused game form that stays open (every game's forms)."""
 
@@ -144,7 +144,7 @@ def test_a_card_not_in_the_hand_or_a_foes_attack_is_refused(tmp_path: Path) -> N
         )
     with pytest.raises(CommandError, match="fumble value is a card value from 1 to 14"):
         campaign.apply(PlayAttackCard(enc_id, agnes["id"], goblin["id"], "9 Swords", 1, {}))
-    # A foe plays from its own hand too (issue 21): not one it was never dealt.
+    # A foe plays from its own hand too: not one it was never dealt.
     with pytest.raises(CommandError, match="Goblin 1 does not hold 9 of Swords; the hand is no c"):
         campaign.apply(
             PlayAttackCard(enc_id, goblin["id"], agnes["id"], "9 Swords", 1, {"fumble": 2})

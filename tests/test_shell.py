@@ -166,7 +166,7 @@ async def test_a_dialog_keeps_the_panel_in_sight_behind_it(tmp_path: Path) -> No
 
 async def test_the_panels_stylesheets_are_read_once_the_first_frame_is_up(tmp_path: Path) -> None:
     """A panel's first visit reads no stylesheet: Textual read a screen's CSS_PATH when it first
-    showed, then parsed all the app's CSS again and restyled every panel behind it (issue 26).
+    showed, then parsed all the app's CSS again and restyled every panel behind it.
     The panels, dialogs and forms all find their styles already in the app's stylesheet."""
     from app.tui import panel_stylesheets
 
@@ -196,7 +196,7 @@ async def test_the_collector_runs_when_the_keys_pause_not_while_a_key_is_drawn(
     """Once the first frame is up the collector's own thresholds are only a backstop: what the
     keys leave is collected, as Python's thresholds would, once the key's frame is drawn and
     the keys pause. At Python's own a 300-combatant ``n`` ran it six or seven times before
-    its frame (issue 26)."""
+    its frame."""
     import gc
 
     from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS

@@ -1,4 +1,4 @@
-"""Keys typed fast and signals: nothing typed is lost, nothing is left behind (issue 12)."""
+"""Keys typed fast and signals: nothing typed is lost, nothing is left behind."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _key(key: str) -> events.Key:
 
 
 async def test_keys_typed_before_the_prompt_has_focus_go_to_it_in_order(tmp_path: Path) -> None:
-    """Every key queued at once, harsher than a typist at 15 ms a key on a busy machine (the
+    """Every key queued at once, harsher than a fast typist on a busy machine (the
     issue's 7 of 8 rolls): the quick roll opened by ``d`` gets every key after it, and each
     enter rolls its own expression."""
     app = demo_app(tmp_path)

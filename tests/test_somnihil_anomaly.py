@@ -1,4 +1,4 @@
-"""Issue 13, Somnihil SOM-05 by keys: the Anomaly is a place. The GM marks who is inside (A on
+"""Somnihil SOM-05 by keys: the Anomaly is a place. The GM marks who is inside (A on
 the selected, in and out, shown on the row); it counts down by its duration and, when it
 collapses, everyone leaves it; inside, every roll has disadvantage: the tray preselects it for
 the roller and says why, Cheat Death rolls two d20s keeping the lower, and a Catastrophe on a

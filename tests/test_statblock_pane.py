@@ -1,4 +1,4 @@
-"""Issue 13: the selected combatant's statblock beside the tracker, its rolls in one key each.
+"""The selected combatant's statblock beside the tracker, its rolls in one key each.
 
 Pilot tests, keys only: a Goblin's attack, save, skill, morale and Effort from the tracker land
 on the event line and in the roll log under its name, its Effort is its own (not its twin's,
@@ -30,7 +30,7 @@ ROLL_KEYS = ("V", "K", "M", "E")
 """The statblock's own rolls (A is the exchange, anyone's: tests/test_exchange_keys.py)."""
 LABELS = ("Save / defence", "Skill check", "Morale roll", "Effort")
 GAME_LABELS = {
-    # The pane's rolls are the game's own (issue 21): no d20 save where there is none.
+    # The pane's rolls are the game's own: no d20 save where there is none.
     "nemron": ("Save / defence", "Morale roll", "Effort"),
     "aspects": ("Save / defence", "Morale roll", "Effort"),
     "shadows": ("Morale roll", "Effort"),
@@ -219,7 +219,7 @@ async def test_the_pane_is_hidden_at_80x24_until_alt_s_and_shown_at_120x36(
         assert screen.query_one("#statblock-pane").display
         # The pane takes the encounter list's room; L brings the list back beside it.
         assert not screen.query_one("#encounter-list-pane").display
-        # Folded away, the list is not even built (issue 26: 6-7 ms of every start)
+        # Folded away, the list is not even built (a cost on every start)
         assert not screen.query("#encounter-list")
         assert "Hit die" in pane_text(app)
         await pilot.press("L")

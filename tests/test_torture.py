@@ -237,7 +237,7 @@ def _mutations() -> list[tuple[str, Callable[[dict[str, Any]], None], str]]:
         "text?": 5,
         "bool": "yes",
         "list": {"a": 1},
-        "texts": [1, None],  # the NPC concepts that crashed the panel (issue 12)
+        "texts": [1, None],  # the NPC concepts that crashed the panel
         "ints": [1, "2"],
         "object": [1],
     }

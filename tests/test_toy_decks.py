@@ -1,4 +1,4 @@
-"""A game with a deck that is no tarot, defined here and nowhere else (issue 25: decks are a game's).
+"""A game with a deck that is no tarot, defined here and nowhere else (decks are a game's).
 
 "Showdown" deals each PC a card from a standard 52-card deck for card initiative (Ace high).
 The test registers it, opens a new campaign of it and plays its cards by keys: a card drawn face

@@ -1,4 +1,4 @@
-"""A sixth game, defined here and nowhere else, played through the TUI by keys (issue 11).
+"""A sixth game, defined here and nowhere else, played through the TUI by keys.
 
 "Duel" has one resource (Grit), one check (d6 + bonus, 4 or more succeeds), and a foe sheet of
 its own (Grit, out at 0). The test registers it, opens a new campaign of it and plays: a PC,

@@ -1,5 +1,5 @@
 """A sixth game installed as a real package, through its entry point, and played by keys
-(issue 25, the game author's side).
+(the game author's side).
 
 tests/fixtures/toy_game is the example of docs/writing-a-game.md: a package of its own
 (``tableside-duel``) that imports only ``tableside_api`` and registers ``duel`` in the

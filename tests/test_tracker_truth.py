@@ -1,4 +1,4 @@
-"""Issue 22, "what it shows must be true": the pane beside the table follows every change to
+"""What it shows must be true: the pane beside the table follows every change to
 what it shows, alt+n takes back what n ticked, Somnihil's advantage and disadvantage cancel
 (SOM-02) on every path, and the tray's odds box is titled by the figures it shows.
 

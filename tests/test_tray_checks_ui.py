@@ -1,4 +1,4 @@
-"""Issue 14: every check a game allows stated in the tray by keys; the odds pane is the roll's.
+"""Every check a game allows stated in the tray by keys; the odds pane is the roll's.
 
 Each test drives the keys, then asserts the setup text, the odds pane (equal to the stated
 check's own ``spec.odds()``) and the logged roll.
@@ -299,7 +299,7 @@ async def test_enter_on_a_log_line_shows_it_whole(tmp_path: Path) -> None:
     from screens.log_line import LogLineScreen
 
     app = demo_app(tmp_path, "somnihil")
-    # A log line wraps to the width (issue 22): only a name past 60 characters is cut there.
+    # A log line wraps to the width: only a name past 60 characters is cut there.
     long_name = "Bartholomew Featherstonehaugh-Cholmondeley the Third of Little Snoring"
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")

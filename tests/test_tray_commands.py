@@ -267,7 +267,7 @@ def test_asp01_bands_and_failure_grade(tmp_path: Path) -> None:
 
 
 def test_an_aspects_check_is_logged_once(tmp_path: Path) -> None:
-    """The check's roll is one log entry, not a roll and an event repeating it (issue 14)."""
+    """The check's roll is one log entry, not a roll and an event repeating it."""
     campaign = demo(tmp_path, "aspects")
     before = len(campaign.rows("log"))
     campaign.apply(aspects_checks.AspectsCheck(1, 1))
@@ -417,7 +417,7 @@ def test_soh11_soh12_deal_play_redraw_recall(tmp_path: Path) -> None:
 
 
 def test_soh11_a_game_without_the_tarot_refuses_its_card_commands(tmp_path: Path) -> None:
-    """Decks are a game's (issue 25): the tarot is Shadows', so another game's campaign has no
+    """Decks are a game's: the tarot is Shadows', so another game's campaign has no
     Minor Arcana to deal or draw from, and refusing writes nothing."""
     campaign = demo(tmp_path, "aspects")
     for command in (cards.DealHands(), DrawCards("minor", 1), cards.Shuffle("minor")):
@@ -687,7 +687,7 @@ def test_soh11_a_dead_or_defeated_pc_is_dealt_no_hand(tmp_path: Path) -> None:
     lines = campaign.apply(cards.DealHands(enc_id))
     counts = _minor(campaign).hand_counts()
     goblins = {f"foe:{c['id']}" for c in doc["combatants"] if c["side"] == "npc"}
-    assert set(counts) == {"3", "4"} | goblins  # the foes are dealt too (issue 21)
+    assert set(counts) == {"3", "4"} | goblins  # the foes are dealt too
     assert lines[-1] == "Out of the fight, dealt nothing: Agnes Thorne, Felix Marrow"
     campaign.store.close()
 

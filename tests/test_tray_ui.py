@@ -151,7 +151,7 @@ def test_tray_cards_mode_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     )
 
 
-# --- issue 5: counter, assistance, contests, focus, fumble, prompts, footer --------------------
+# --- counter, assistance, contests, focus, fumble, prompts, footer -----------------------------
 
 
 def _minor(data: dict[str, Any]) -> dict[str, Any]:
@@ -345,7 +345,7 @@ async def test_asp03_invoke_prompt_needs_a_roll_refuses_empty_then_adds_two(
         before = last_roll(saved(app))["total"]
         await pilot.press("v")
         await pilot.pause()
-        # Refused at once, before any question: Rowan has no fate point (issue 22).
+        # Refused at once, before any question: Rowan has no fate point.
         assert not isinstance(app.screen, FormScreen)
         assert last_roll(saved(app))["total"] == before
         app.campaign.apply(GiveFate(1))
@@ -390,7 +390,7 @@ async def test_footer_keeps_the_common_card_keys_and_help_lists_the_rest(tmp_pat
     app.campaign.store.close()
 
 
-# --- issue 11: each game's tray teaches its own keys, once each ---------------------------------
+# --- each game's tray teaches its own keys, once each -------------------------------------------
 
 
 def _foreign_tray_labels(game_id: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""Turn orders are objects (issue 25): the built-in three through their objects, and a game's
+"""Turn orders are objects: the built-in three through their objects, and a game's
 own turn order played in the tracker by keys.
 
 The test game "Sides" is the toy Duel game (tests/test_toy_game.py) with a turn order of its

@@ -31,7 +31,7 @@ class EventLine(Static):
     """The last change's lines, wrapped to the width, whole (never cut mid-word); hidden when
     empty.
 
-    Toasts stacked over the Health column for seconds at a time (issue 15); a line under the
+    Toasts stacked over the Health column for seconds at a time; a line under the
     data says the same without covering it, and stays until the next change.
     """
 

@@ -1,10 +1,10 @@
 """The Footer every panel shows: the keys a GM needs most, drawn as one line.
 
 Textual's Footer is a container of widgets, one per key, recomposed whenever the screen's
-bindings *may* have changed (every focus move, every modal opened or closed): ~80 ms per damage
-prompt on the combat panel for a Footer that ends up showing the same keys. Each of its keys is
+bindings *may* have changed (every focus move, every modal opened or closed): a cost on every
+damage prompt on the combat panel for a Footer that ends up showing the same keys. Each of its keys is
 a widget to mount, style and lay out; a key whose label changed (a PC's turn, then a foe's: `n`
-changes which keys work) lays out the whole screen again, 7 ms of a 16 ms keypress (issue 26).
+changes which keys work) lays out the whole screen again, a large part of a keypress.
 This Footer is one widget one cell high: it draws the keys chosen now as one line, and a change
 of keys is a repaint of that line, never a layout. It looks and answers the mouse as Textual's
 keys do (a click presses the key, a disabled key rings the bell, hover highlights the key and
@@ -203,7 +203,7 @@ class TablesideFooter(Widget, can_focus=False):
 
     def _shown_keys(self, screen: Screen[object]) -> Signature:
         # One reading of the active bindings: each read asks every binding's check_action
-        # (some 60 on the tracker), and the first frame read them 13 times (issue 26).
+        # (some 60 on the tracker), and the first frame read them 13 times.
         active = screen.active_bindings
         order = footer_order(screen)
         return (

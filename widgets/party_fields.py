@@ -74,7 +74,7 @@ def _game_row(row: SheetRow) -> FieldRow:
 
 def status_text(game: Game, pc: Character) -> Text:
     """A PC out of the fight by its game's rule (dead, perished, taken out) reads in red, as its
-    row does in the tracker, where a foe's "defeated" is dimmed instead (issue 15)."""
+    row does in the tracker, where a foe's "defeated" is dimmed instead."""
     try:
         out = bool(game.fight.out(pc))
     except (KeyError, TypeError, ValueError, AttributeError):

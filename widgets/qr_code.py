@@ -1,5 +1,5 @@
 """A QR code drawn with half-block characters, two modules per terminal cell, so a phone's
-camera reads it off the GM's screen (the players' view URL, issue 23).
+camera reads it off the GM's screen (the players' view URL).
 
 The code is drawn dark on light in explicit colours (never the terminal's own), with its quiet
 zone, so it scans whatever the theme; :func:`qr_modules` is what is drawn, for tests.

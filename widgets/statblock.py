@@ -182,7 +182,7 @@ def _pair(label: str, value: str | Text) -> Text:
 class _Fit:
     """The two-pair grid where it fits whole, else the pairs flowed whole, as many to a line as
     fit: never ``Bra…``, and short enough for the 80×24 builder (one pair a line was cut at the
-    bottom there, issue 15)."""
+    bottom there)."""
 
     def __init__(
         self, wide: tuple[Table, Text], narrow: tuple[Sequence[Text], Sequence[Text]]

@@ -1,4 +1,4 @@
-"""Party sheet commands (issue 6): every change to a PC, and the party-wide rests.
+"""Party sheet commands: every change to a PC, and the party-wide rests.
 
 One command per GM action, so each is one undo step: :class:`ChangePC` runs one named sheet
 operation on one PC, :class:`PartyAction` runs a new session, a new scene, a regroup or a rest

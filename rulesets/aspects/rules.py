@@ -199,7 +199,7 @@ def odds(skill: int = 0, opposing: int = 0) -> dict[str, Fraction]:
     Returns:
         Every band name → its probability; the values sum to 1.
     """
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     bands = (2 @ icepool.d6 + skill - opposing).map(band_for)
     return {band: Fraction(bands.probability(band)) for band in BANDS}

@@ -371,7 +371,7 @@ def drama_of(result: CheckResult) -> str | None:
 
 def _pool_die(pool_sides: Sequence[int], boon: str | None) -> icepool.Die:
     # icepool.highest(x) with a single argument reads x as a collection, so fold in pairs.
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     die = icepool.d(pool_sides[0])
     for sides in pool_sides[1:]:

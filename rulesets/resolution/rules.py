@@ -202,7 +202,7 @@ def _dice(dice: str) -> str:
 
 
 def _pool(dice: str) -> icepool.Die:
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     return 2 @ icepool.d6 if _dice(dice) == "2d6" else icepool.d20
 
@@ -310,7 +310,7 @@ def opposed_odds(
     modifier: int = 0, npc_modifier: int = 0, dice: str = "2d6", minimum_dc: int | None = None
 ) -> dict[str, Fraction]:
     """RR-02 (GEN-02): exact chance the PC wins an opposed check."""
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     npc_die = _pool(dice) + npc_modifier
     if minimum_dc is not None:
@@ -387,7 +387,7 @@ def grip_check(rng: random.Random | None, grip: int, major: bool = False) -> Che
 
 def grip_odds(grip: int) -> dict[str, Fraction]:
     """RR-03 (GEN-02): exact chance of passing a Grip check."""
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     success = Fraction(icepool.d20.probability("<", grip))
     return {SUCCESS: success, FAILURE: 1 - success}
@@ -428,7 +428,7 @@ def delirium_roll(rng: random.Random | None, deliria_held: int) -> CheckResult:
 
 def delirium_odds(deliria_held: int) -> dict[str, Fraction]:
     """RR-04 (GEN-02): exact chance a new delirium soothes (recovers Grip)."""
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     success = Fraction(icepool.d20.probability(">=", deliria_held))
     return {SUCCESS: success, FAILURE: 1 - success}

@@ -41,7 +41,7 @@ from rulesets.values import frozen
 
 Doc = dict[str, Any]
 FOE_POOLS = shadows.POOLS
-"""A foe has Health, Life and Æssence, as a PC has (issue 21)."""
+"""A foe has Health, Life and Æssence, as a PC has."""
 MODIFIERS = ("normal", "vulnerable", "resistant", "immune")
 DEFAULTS = {a.key: a.default for a in shadows.SHEET.attributes}
 

@@ -205,7 +205,7 @@ def odds(advantage: int = 0) -> dict[str, Fraction]:
     Returns:
         Every band name → its probability; the values sum to 1.
     """
-    import icepool  # deferred: it costs ~25 ms of start-up
+    import icepool  # deferred: its import is a cost start-up need not pay
 
     die = icepool.d20
     if advantage > 0:

@@ -1,4 +1,4 @@
-"""Turn orders as objects: the built-in three and those a game declares (issue 25).
+"""Turn orders as objects: the built-in three and those a game declares.
 
 :func:`turn_order` finds one by id: a game's own (``Game.turn_orders``) or a built-in; asked
 without a game (the encounter core, which does not know it), a built-in or one a loaded game

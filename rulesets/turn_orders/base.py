@@ -1,4 +1,4 @@
-"""What a turn order is, as one object a game can declare (issue 25).
+"""What a turn order is, as one object a game can declare.
 
 The tracker used to know three turn orders by name and asked ``enc.model == "..."`` wherever
 one differed. A :class:`TurnOrder` says everything that differs instead: its column in the

@@ -9,8 +9,8 @@ the encounter's :class:`rulesets.turn_orders.TurnOrder`.
 The floors are the screen's only to a type checker: at run time they are plain classes and
 :class:`~screens.combat.screen.CombatScreen` alone is a Textual screen (``CombatForms,
 PanelScreen``). Textual works out each screen class's reactives, bindings and CSS names when
-the class is made, over its whole ancestry: six floors as screens cost 4 ms of every start
-(issue 26). A floor therefore declares no bindings, CSS or ``@on`` handlers of its own.
+the class is made, over its whole ancestry: six floors as screens cost time on every start.
+A floor therefore declares no bindings, CSS or ``@on`` handlers of its own.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class _Inline:
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
         # The first two fields tab opens, and how many more: the amount line has two rows, and
-        # Shadows' twelve names ran it past them (issue 15).
+        # Shadows' twelve names ran it past them.
         named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
         hint = f"tab: {named} · " if more else ""
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
@@ -325,7 +325,7 @@ class CombatBase(_Floor):
 
     def _update_sized(self, static: Static, text: Text) -> None:
         """Show ``text``; lay the screen out again only if its height changes: a layout pass
-        reflows the 300-row table and repaints its scrollbar a frame later (issue 26)."""
+        reflows the 300-row table and repaints its scrollbar a frame later."""
         width = static.size.width
         lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
         key = (width, static.size.height)

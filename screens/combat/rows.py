@@ -68,7 +68,7 @@ class CombatRows(CombatBase):
     def _follow_list(self) -> None:
         """The encounter list is built the first time it shows. At most widths the statblock
         pane or the narrow layout folds it away, and a DataTable (its import, a dozen styled
-        parts) was 6-7 ms of every start that never showed it (issue 26)."""
+        parts) was a cost on every start that never showed it."""
         panes = self.query("#encounter-list-pane")  # none yet while the screen composes
         if not panes or not panes.first().display or self._list_table() is not None:
             return
@@ -79,7 +79,7 @@ class CombatRows(CombatBase):
             id="encounter-list", cursor_type="row", zebra_stripes=True
         )
         # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
-        # 3.6 ms emoji table for it).
+        # emoji table for it, a cost on every start).
         table.add_columns(Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
         pane.mount(table)
         self._list_rows = []
@@ -179,7 +179,7 @@ class CombatRows(CombatBase):
         text = f"{text} +{temp} tmp" if temp else text
         if c.defeated and not self._out_word(c):
             # The word leads the Health cell, which never gives way: the Turn column does,
-            # and a defeated row read like any other (issue 15).
+            # and a defeated row read like any other.
             text = f"{'fled' if c.stats.get(fr.FLED) else 'defeated'} · {text}"
         return text
 

@@ -208,7 +208,7 @@ class CombatScreen(CombatForms, PanelScreen):
         self._set_text("#combat-status", self._status(enc))
         self._show_detail()
         # Here, not only on the table's CursorMoved message: that one arrives after the first
-        # repaint, and an update there cost a second repaint a frame later (issue 26).
+        # repaint, and an update there cost a second repaint a frame later.
         self._follow_table()
         self._follow_selection(refresh_keys=False)
         self._offer_keys(self._keys_now(enc.model))

@@ -1,4 +1,4 @@
-"""Issue 11: the checks each game declares for the tray (rulesets.checks) and their hooks."""
+"""The checks each game declares for the tray (rulesets.checks) and their hooks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The campaign clock's rules (issue 27): durations, effects, encounter checks, rests by length,
+"""The campaign clock's rules: durations, effects, encounter checks, rests by length,
 and each game's time rules (NEM-10, NEM-11, ASP-07, SOM-04, SOM-07, SOM-10, RR-05), pure, on a
 campaign held in dicts with a seeded random.Random."""
 

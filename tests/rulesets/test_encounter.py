@@ -302,7 +302,7 @@ def test_gen04_held_action_lapses_at_own_next_turn() -> None:
 
 
 def test_gen04_held_action_lapses_when_the_round_ends() -> None:
-    # Issue 15: a hold from round 1 showed "holding" all through round 2 until the holder's turn.
+    # A hold from round 1 showed "holding" all through round 2 until the holder's turn.
     enc = make("AB")
     start(enc)
     next_turn(enc)  # B
@@ -575,7 +575,7 @@ def ap_enc() -> Encounter:
 
 def test_soh10_fast_acts_first_and_acts_on_after_slow_is_spent() -> None:
     """SOH-10: the faster acts first at each step, and its extra AP come "towards the end of
-    each round", after the slower one is spent (they all came first before issue 22)."""
+    each round", after the slower one is spent (they once all came first)."""
     enc = ap_enc()
     start_ap_round(enc, {"fast": 9, "slow": 6})
     assert enc.round == 1
@@ -958,7 +958,7 @@ def test_gen04_many_joiners_are_placed_as_one_by_one(
 ) -> None:
     """GEN-04: adding many at once (an import of 20,000) orders them exactly as adding them one
     at a time would: after those they tie with, PCs first, the turn where it was, and one placed
-    above the one acting has missed this round (issue 26: linear, not one scan per joiner)."""
+    above the one acting has missed this round (linear, not one scan per joiner)."""
 
     def fight() -> Encounter:
         enc = Encounter(id="e1", name="Bulk", model="initiative")
@@ -1006,7 +1006,7 @@ def goblins() -> Encounter:
 
 
 def test_gen04_group_initiative_one_number_and_one_turn_for_the_group() -> None:
-    """GEN-04 (issue 22): a group of the same NPC shares one initiative and acts together."""
+    """GEN-04: a group of the same NPC shares one initiative and acts together."""
     from rulesets.encounter import acting, group_key, previous_turn, set_group_initiative
 
     enc = goblins()

@@ -80,7 +80,7 @@ def test_foe_labels_say_what_quick_add_asks() -> None:
 
 
 def test_each_game_makes_its_own_foe_of_a_statblock() -> None:
-    """Issue 21: the same HD statblock is each game's foe in that game's terms."""
+    """The same HD statblock is each game's foe in that game's terms."""
     goblin = npc.build(1, 1, 0, name="Goblin")
     made = {game: registry.game(game).foes.make("Goblin 1", goblin, 6) for game in GAMES}
     assert made["resolution"] == {"hp": 6, "hp_max": 6}

@@ -82,7 +82,7 @@ def test_rr01_odds_exact() -> None:
 
 
 def test_rr01_d20_check_is_against_the_5e_column() -> None:
-    """Issue 14: the tray rolled d20+2 vs DC 14 and showed 45%; its own line says 5e DC 30."""
+    """The tray rolled d20+2 vs DC 14 and showed 45%; its own line says 5e DC 30."""
     assert resolution.odds(14, 2, "d20") == {"success": 0, "failure": 1}
     assert resolution.odds(8, 2, "d20")["success"] == Fraction(8, 20)  # 5e DC 15
     assert resolution.odds(9, 0, "d20")["success"] == Fraction(3, 20)  # off the table: 5e 18
@@ -225,7 +225,7 @@ def test_rr05_sheet_and_ruleset_contract() -> None:
     assert inspect.unwrap(ruleset.health_summary) is resolution.RULESET.health_summary  # type: ignore[arg-type]
     assert ruleset.turn_model == "initiative"
     keys = [a.key for a in ruleset.sheet.attributes]
-    # the six scores, and the AC a foe's d20 attack is against (issue 21)
+    # the six scores, and the AC a foe's d20 attack is against
     assert keys == ["str", "dex", "con", "int", "wis", "cha", "ac"]
     assert [r.key for r in ruleset.sheet.resources] == ["hp", "system_strain", "grip"]
     grip = ruleset.sheet.resources[2]

@@ -1,4 +1,4 @@
-"""Each game's party sheet declaration (issue 11): rows, headers, entries, statuses, rests, keys.
+"""Each game's party sheet declaration: rows, headers, entries, statuses, rests, keys.
 
 Pure: a game's SheetRules read a PC document; no app, no Textual.
 """
@@ -47,7 +47,7 @@ def test_rests_each_game_has() -> None:
     has = {g: {r for r in REST_IDS if registry.game(g).sheet.has_rest(r)} for g in GAMES}
     assert has == {
         "somnihil": {"session", "regroup", "rest"},
-        "resolution": {"session", "rest"},  # RR-05: a night's rest (issue 27)
+        "resolution": {"session", "rest"},  # RR-05: a night's rest
         "shadows": {"session", "scene"},
         "nemron": {"session", "regroup", "rest"},
         "aspects": {"session", "scene"},
