@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulesets.base import Ruleset, TurnModel
 from rulesets.checks import CheckRules
 from rulesets.clock import TimeRules
+from rulesets.exchange import HD_EXCHANGE, ExchangeRules
 from rulesets.fight import FightRules
 from rulesets.foes import FoeRules
 from rulesets.players import PlayerViewRules
@@ -80,6 +81,9 @@ class Game:
     fight: FightRules = field(default_factory=FightRules)
     foes: FoeRules = field(default_factory=FoeRules)
     """How an HD statblock becomes this game's foe and how that foe acts (:mod:`rulesets.foes`)."""
+    exchange: ExchangeRules = HD_EXCHANGE
+    """The attack as one thing, from the attacker's roll to the pools it lands on
+    (:mod:`rulesets.exchange`); a game that declares none fights with the NPC rules' own."""
     checks: CheckRules = field(default_factory=CheckRules)
     sheet: SheetRules = field(default_factory=SheetRules)
     players: PlayerViewRules = field(default_factory=PlayerViewRules)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import API_VERSION, DemoPC, Game
-from rulesets.resolution import checks, clock, fight, players, sheet
+from rulesets.resolution import checks, clock, exchange, fight, players, sheet
 from rulesets.resolution.rules import RULESET
 
 DEMO_PARTY = (
@@ -29,6 +29,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    exchange=exchange.EXCHANGE,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,
     players=players.PLAYERS,

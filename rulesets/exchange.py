@@ -1,0 +1,593 @@
+"""The exchange: one attack, from the attacker's roll to the last pool it lands on.
+
+Every game declares its exchange as an :class:`ExchangeRules` (``Game.exchange``): who may
+attack whom is anyone at anyone; what the game adds is
+
+- :attr:`ExchangeRules.plan`: the attack as exact odds, one :class:`Blow` per strike (a foe with
+  two attacks makes two strikes, each answered and landed on its own): its roll written as dice
+  (``d20+3 vs AC 10``, ``1d6+1``, a pool ``d6 › d4``), its chance to land and the distribution of
+  the amount it deals, 0 included;
+- :attr:`ExchangeRules.roll`: the same attack rolled with an injected :class:`random.Random`:
+  the steps as the GM reads them, the amount of each strike, the answers the damage path takes;
+- :attr:`ExchangeRules.hurt` and :attr:`ExchangeRules.faces`: what an amount does to the
+  target's health (pure, on a copy), so the chance it drops is counted over every outcome;
+- :attr:`ExchangeRules.spend`: what the exchange costs in the fight (Nemron's reaction, Shadows'
+  AP and cards), applied in the same change as the damage.
+
+:class:`Attack` rolls an exchange and lands it in one change (one undo); :func:`odds` counts it.
+The damage lands through :func:`rulesets.fight.deal_damage`, the one damage path, so the pools it
+lands on are the same whichever key or command lands it.
+
+The default (:data:`HD_EXCHANGE`) is the NPC rules' statblock attack (NPC-02): d20 + Atk mod
+against the target's AC, the Atk Dmg dice on a hit, Brawl's Shock on a miss; a PC attacks with
+the attack remembered on its sheet (``sheet["attack"]``: ``bonus`` and ``damage``).
+
+Reading: a target whose AC is nowhere (a sheet without one) has AC 10, the unarmoured AC of the
+Resolution sheet, so every exchange has odds.
+
+Pure: no Textual, no app import.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import field
+from fractions import Fraction
+from typing import Any
+
+from rulesets import encounter as er
+from rulesets import npc
+from rulesets.base import CheckResult, RuleError
+from rulesets.fight import (
+    EncounterCommand,
+    Fight,
+    HealthKind,
+    deal_damage,
+    health_kind,
+    is_out,
+)
+from rulesets.foes import ATTRIBUTES, STRIKE_KEY, has_statblock, statted
+from rulesets.npc import NPC, QuickBuild
+from rulesets.values import frozen
+
+Doc = dict[str, Any]
+Dist = dict[int, Fraction]
+DEFAULT_AC = 10
+"""The AC of a target that keeps none (module docstring's reading)."""
+NONE_WORDS = ("none", "-", "no")
+"""A typed defence that means: no defence."""
+
+
+# --------------------------------------------------------------------------- the two sides
+
+
+@frozen
+class Side:
+    """One side of an exchange as the rules see it: the combatant and where its health lives."""
+
+    combatant: er.Combatant
+    kind: HealthKind
+    health: Doc
+    """A private copy of its health: the PC's party sheet, the foe's sheet, or HD ``stats``."""
+    block: NPC | None = None
+    """Its statblock, if it has one (a library NPC, a quick build)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """What else the game needs to know about it (a hand of cards, the AP it has)."""
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
+
+    @property
+    def sheet(self) -> Doc | None:
+        """Its PC or foe sheet (None: plain HD HP)."""
+        return None if self.kind == "hp" else self.health
+
+    @property
+    def is_pc(self) -> bool:
+        return self.kind == "pc"
+
+    def attribute(self, key: str, default: int = 0) -> int:
+        """A whole-number attribute of its sheet (``default`` where it has none)."""
+        found = ((self.sheet or {}).get("attributes") or {}).get(key)
+        if isinstance(found, int) and not isinstance(found, bool):
+            return found
+        return default
+
+    def remembered(self, key: str) -> dict[str, Any]:
+        """What its sheet remembers of its attack or defence (``sheet[key]``, a mapping)."""
+        found = (self.sheet or {}).get(key)
+        return dict(found) if isinstance(found, Mapping) else {}
+
+
+@frozen
+class Setup:
+    """An exchange about to happen: who attacks whom, and how the defender answers."""
+
+    attacker: Side
+    target: Side
+    defence: str = ""
+    """The defender's answer as typed: blank for the game's default, ``none`` for none."""
+    attribute: str = "brawl"
+    """What a statblock attacks with (Brawl, Wit, Will)."""
+    edge: str = ""
+    """``advantage`` or ``disadvantage`` on the attacker's d20 (a game's condition)."""
+
+
+# --------------------------------------------------------------------------- odds and rolls
+
+
+@frozen
+class Blow:
+    """One strike of an exchange, counted: its roll as dice, its chance to land, what it deals."""
+
+    roll: str
+    hit: Fraction
+    damage: Mapping[int, Fraction]
+    """Each amount it deals (0 included) and its probability; they sum to 1."""
+
+
+@frozen
+class Plan:
+    """An exchange counted before it is rolled."""
+
+    blows: tuple[Blow, ...]
+    steps: tuple[str, ...]
+    """What happens, in order, with the chance at each step, as the GM reads it."""
+
+
+@frozen
+class Rolled:
+    """An exchange rolled: its steps, each strike's amount, and how the amounts land."""
+
+    steps: tuple[str, ...]
+    amounts: tuple[int, ...]
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    """The target's damage form's answers each amount lands with (a pool, a limb, a conflict)."""
+    rolls: tuple[CheckResult, ...] = ()
+    """Rolls for the roll log, under the attacker's name."""
+    defender_rolls: tuple[CheckResult, ...] = ()
+    """Rolls for the roll log, under the defender's name."""
+    spent: Mapping[str, Any] = field(default_factory=dict)
+    """What the exchange costs, for :attr:`ExchangeRules.spend` (a reaction, cards)."""
+    per_blow: tuple[Mapping[str, Any], ...] = ()
+    """Answers for one strike only, by its place (each of an aspects foe's attacks has its own
+    defence total)."""
+
+
+@frozen
+class Odds:
+    """What :func:`odds` counts: the exchange as a whole."""
+
+    attacker: str
+    target: str
+    hit: Fraction
+    """The chance at least one strike lands."""
+    damage: Mapping[int, Fraction]
+    """Each total amount dealt (0 included) and its probability."""
+    drops: Fraction
+    """The chance the exchange takes the target out of the fight."""
+    steps: tuple[str, ...]
+    blows: tuple[Blow, ...]
+
+
+def no_spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
+    return []
+
+
+def _no_faces(side: Side) -> int:
+    return 1
+
+
+@frozen
+class ExchangeRules:
+    """A game's exchange (module docstring). Every hook has the HD statblock's answer."""
+
+    plan: Callable[[Setup], Plan]
+    roll: Callable[[Setup, random.Random], Rolled]
+    hurt: Callable[[Side, Doc, int, int], Doc]
+    """``hurt(target, health, amount, face)``: the target's health after an amount lands (a
+    copy; ``face`` is the location die's face, 1 where the game has none)."""
+    out: Callable[[Side, Doc], bool]
+    """Whether that health is out of the fight."""
+    faces: Callable[[Side], int] = _no_faces
+    """How many equally likely places an amount may land (Nemron's location die: 6)."""
+    spend: Callable[[Fight, Setup, Rolled], list[str]] = no_spend
+    """What the exchange costs in the fight, in the change that lands it."""
+    defence_help: str = ""
+    """What the defender may answer, in a few words (blank: the game asks nothing)."""
+    pools: Callable[[Side, Doc], dict[str, int]] | None = None
+    """The target's pools by the names ``tableside export`` gives them (default: every
+    resource's current value, ``hp`` for HD HP)."""
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def distribution(expression: str) -> Dist:
+    """The exact distribution of a dice expression, every total floored at 0 (an amount)."""
+    from rulesets import odds as dice_odds  # deferred: icepool costs start-up time
+
+    found: Dist = {}
+    for total, p in dice_odds.distribution(expression).items():
+        amount = max(0, int(total))
+        found[amount] = found.get(amount, Fraction(0)) + p
+    return found
+
+
+def d20_at_least(bonus: int, target: int, edge: str = "") -> Fraction:
+    """The chance ``d20 + bonus ≥ target`` (with advantage or disadvantage: two d20)."""
+    single = Fraction(max(0, min(20, 21 - (target - bonus))), 20)
+    if edge == "advantage":
+        return 1 - (1 - single) ** 2
+    if edge == "disadvantage":
+        return single**2
+    return single
+
+
+def mix(parts: Sequence[tuple[Fraction, Mapping[int, Fraction]]]) -> Dist:
+    """Weighted sum of distributions."""
+    found: Dist = {}
+    for weight, dist in parts:
+        for amount, p in dist.items():
+            found[amount] = found.get(amount, Fraction(0)) + weight * p
+    return {k: v for k, v in sorted(found.items()) if v}
+
+
+def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Dist:
+    found: Dist = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            found[x + y] = found.get(x + y, Fraction(0)) + p * q
+    return dict(sorted(found.items()))
+
+
+def _key(health: Doc) -> str:
+    return json.dumps(health, sort_keys=True, default=str)
+
+
+def drops(rules: ExchangeRules, target: Side, blows: Sequence[Blow]) -> Fraction:
+    """The exact chance the strikes, landing one after another (each at its own place), take
+    the target out: every state its health can reach is followed with its probability."""
+    states: dict[str, tuple[Doc, Fraction]] = {_key(target.health): (target.health, Fraction(1))}
+    faces = max(1, rules.faces(target))
+    gone = Fraction(0)
+    if rules.out(target, target.health):
+        return Fraction(0)
+    for blow in blows:
+        after: dict[str, tuple[Doc, Fraction]] = {}
+        for health, p in states.values():
+            for amount, q in blow.damage.items():
+                if amount <= 0:
+                    k = _key(health)
+                    after[k] = (health, after.get(k, (health, Fraction(0)))[1] + p * q)
+                    continue
+                for face in range(1, faces + 1):
+                    now = rules.hurt(target, copy.deepcopy(health), amount, face)
+                    share = p * q / faces
+                    if rules.out(target, now):
+                        gone += share
+                        continue
+                    k = _key(now)
+                    after[k] = (now, after.get(k, (now, Fraction(0)))[1] + share)
+        states = after
+    return gone
+
+
+def total_damage(blows: Sequence[Blow]) -> Dist:
+    found: Dist = {0: Fraction(1)}
+    for blow in blows:
+        found = convolve(found, blow.damage)
+    return found
+
+
+def odds(rules: ExchangeRules, setup: Setup) -> Odds:
+    """The exchange counted exactly: the chance to land, the damage, the chance the target
+    drops, and the plan's steps."""
+    plan = rules.plan(setup)
+    miss_all = Fraction(1)
+    for blow in plan.blows:
+        miss_all *= 1 - blow.hit
+    return Odds(
+        attacker=setup.attacker.name,
+        target=setup.target.name,
+        hit=1 - miss_all if plan.blows else Fraction(0),
+        damage=total_damage(plan.blows),
+        drops=drops(rules, setup.target, plan.blows),
+        steps=plan.steps,
+        blows=plan.blows,
+    )
+
+
+def percent(p: Fraction) -> str:
+    """``"62.5%"``: a chance as the tracker writes it."""
+    return f"{float(p):.1%}"
+
+
+def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
+    """``"0 45% · 1 9% · 2 9% …"``: the likeliest amounts first, at most ``most`` of them."""
+    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
+    return " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(ranked))
+
+
+def summary(found: Odds) -> str:
+    """One line of an exchange's odds for the tracker."""
+    return (
+        f"{found.attacker} → {found.target}: hits {percent(found.hit)} · damage "
+        f"{damage_text(found.damage)} · drops {percent(found.drops)}"
+    )
+
+
+# --------------------------------------------------------------------------- the HD default
+
+
+def hd_pools(side: Side, health: Doc) -> dict[str, int]:
+    """The target's pools as ``tableside export`` names them: HD ``hp``, a sheet's resources."""
+    if side.kind == "hp":
+        return {"hp": int(health.get("hp", 0))}
+    found: dict[str, int] = {}
+    for key, res in (health.get("resources") or {}).items():
+        if isinstance(res, Mapping) and isinstance(res.get("current"), int):
+            found[str(key)] = int(res["current"])
+    return found
+
+
+def sheet_ac(side: Side) -> int:
+    """The target's AC: its statblock's, its sheet's ``ac`` attribute, else :data:`DEFAULT_AC`."""
+    if side.block is not None:
+        return side.block.ac
+    return side.attribute("ac", DEFAULT_AC)
+
+
+def atk_mod(block: NPC, attribute: str) -> int:
+    return block.atk_mod if isinstance(block, QuickBuild) else block.atk_mod.get(attribute, 0)
+
+
+@frozen
+class D20Attack:
+    """One d20 attack against AC: the bonus, the damage dice, and the Shock a miss deals."""
+
+    bonus: int
+    damage: str
+    shock: int = 0
+    count: int = 1
+    what: str = ""
+
+
+def statblock_attack(setup: Setup, ac: int) -> D20Attack:
+    """NPC-02: the statblock's attack (Atk mod, Atk Dmg, # Atks, Shock on a miss for Brawl)."""
+    block = setup.attacker.block
+    assert block is not None
+    key = setup.attribute if setup.attribute in ATTRIBUTES else "brawl"
+    shocked = npc.shock_damage(block.shock, ac) if key == "brawl" else 0
+    damage = str(block.atk_dmg) if isinstance(block, QuickBuild) else block.atk_dmg.get(key, "1d4")
+    return D20Attack(atk_mod(block, key), damage, shocked, max(1, block.attacks), key)
+
+
+def remembered_d20(side: Side) -> D20Attack:
+    """A PC's attack as its sheet remembers it (``attack``: ``bonus``, ``damage``): default
+    +0 and 1d6."""
+    memory = side.remembered("attack")
+    bonus = memory.get("bonus", 0)
+    damage = str(memory.get("damage") or "1d6")
+    return D20Attack(bonus if isinstance(bonus, int) else 0, damage, what="attack")
+
+
+def d20_attack_of(setup: Setup, ac: int, pc_attack: Callable[[Side], D20Attack]) -> D20Attack:
+    """The attacker's d20 attack: its statblock's, else the one its sheet remembers."""
+    if setup.attacker.block is not None and not setup.attacker.is_pc:
+        return statblock_attack(setup, ac)
+    return pc_attack(setup.attacker)
+
+
+def _sign(n: int) -> str:
+    return f"{n:+d}" if n else ""
+
+
+def d20_plan(pc_attack: Callable[[Side], D20Attack]) -> Callable[[Setup], Plan]:
+    def plan(setup: Setup) -> Plan:
+        ac = sheet_ac(setup.target)
+        attack = d20_attack_of(setup, ac, pc_attack)
+        d20 = {"advantage": "2d20kh1", "disadvantage": "2d20kl1"}.get(setup.edge, "d20")
+        hit = d20_at_least(attack.bonus, ac, setup.edge)
+        on_hit = distribution(attack.damage)
+        blow = Blow(
+            f"{d20}{_sign(attack.bonus)} vs AC {ac}",
+            hit,
+            mix([(hit, on_hit), (1 - hit, {attack.shock: Fraction(1)})]),
+        )
+        steps = [f"{blow.roll}: hits {percent(hit)}", f"{attack.damage} on a hit"]
+        if attack.shock:
+            steps.append(f"shock {attack.shock} on a miss")
+        if attack.count > 1:
+            steps.append(f"{attack.count} attacks, each its own strike")
+        return Plan((blow,) * attack.count, tuple(steps))
+
+    return plan
+
+
+def d20_roll(pc_attack: Callable[[Side], D20Attack]) -> Callable[[Setup, random.Random], Rolled]:
+    def roll(setup: Setup, rng: random.Random) -> Rolled:
+        from rulesets import dice
+
+        ac = sheet_ac(setup.target)
+        attack = d20_attack_of(setup, ac, pc_attack)
+        d20 = {"advantage": "2d20kh1", "disadvantage": "2d20kl1"}.get(setup.edge, "d20")
+        steps: list[str] = []
+        amounts: list[int] = []
+        rolls: list[CheckResult] = []
+        for _ in range(attack.count):
+            to_hit = dice.roll(d20, rng)
+            total = to_hit.total + attack.bonus
+            hits = total >= ac
+            damage = dice.roll(attack.damage, rng)
+            dealt = max(0, damage.total) if hits else attack.shock
+            expression = f"{d20}{_sign(attack.bonus)} vs AC {ac}"
+            steps.append(f"{expression}: {total}, " + ("hit" if hits else "miss"))
+            if hits:
+                steps.append(f"{attack.damage}: {dealt}")
+            elif attack.shock:
+                steps.append(f"shock {attack.shock}")
+            amounts.append(dealt)
+            rolls.append(
+                CheckResult(
+                    expression, total, to_hit.dice, "hit" if hits else "miss",
+                    f"damage {dealt} ({damage.text})" if hits else "", natural=to_hit.total,
+                )  # fmt: skip
+            )
+        return Rolled(tuple(steps), tuple(amounts), rolls=tuple(rolls))
+
+    return roll
+
+
+def hp_hurt(side: Side, health: Doc, amount: int, face: int) -> Doc:
+    """Plain HP (an HD foe's ``hp``, or a sheet's ``hp`` resource) down by the amount, after
+    temporary HP."""
+    temp = int(health.get("temp_hp", 0) or 0) if side.kind == "hp" else 0
+    amount = max(0, amount - temp)
+    if side.kind == "hp":
+        health["hp"] = max(0, int(health.get("hp", 0)) - amount)
+        return health
+    res = (health.get("resources") or {}).get("hp")
+    if isinstance(res, dict):
+        res["current"] = max(0, int(res.get("current", 0)) - amount)
+    return health
+
+
+def hp_out(side: Side, health: Doc) -> bool:
+    if side.kind == "hp":
+        return int(health.get("hp", 0)) <= 0
+    res = (health.get("resources") or {}).get("hp")
+    return isinstance(res, Mapping) and int(res.get("current", 1)) <= 0
+
+
+HD_EXCHANGE = ExchangeRules(
+    plan=d20_plan(remembered_d20),
+    roll=d20_roll(remembered_d20),
+    hurt=hp_hurt,
+    out=hp_out,
+)
+"""The NPC rules' own exchange (module docstring): any game that declares none has it."""
+
+
+# --------------------------------------------------------------------------- in the fight
+
+
+def side_of(fight: Fight, c: er.Combatant) -> Side:
+    """A combatant as a side of an exchange: a copy of its health and its statblock."""
+    kind = health_kind(c)
+    sheet = fight.sheet(c)
+    health = copy.deepcopy(sheet if sheet is not None else dict(c.stats))
+    found = statted(fight, c) if has_statblock(c) else None
+    return Side(c, kind, health, found.block if found is not None else None)
+
+
+def setup_of(
+    fight: Fight, attacker_id: str, target_id: str, defence: str = "", attribute: str = ""
+) -> Setup:
+    """The exchange between two combatants of the fight (refused: one attacking itself, or
+    a target already out)."""
+    attacker = fight.combatant(attacker_id)
+    target = fight.combatant(target_id)
+    if target.id == attacker.id:
+        raise RuleError(f"{attacker.name} cannot attack itself: pick a target")
+    if target.defeated:
+        raise RuleError(f"{target.name} is out of the fight")
+    if attacker.defeated:
+        raise RuleError(f"{attacker.name} is out of the fight")
+    chosen = (attribute or str(attacker.stats.get("roll_with") or "brawl")).casefold()
+    if chosen not in ATTRIBUTES:
+        raise RuleError(f"An attack rolls with {', '.join(ATTRIBUTES)}")
+    edge, _ = fight.rules.roll_edge(attacker)
+    return Setup(
+        side_of(fight, attacker), side_of(fight, target), defence.strip(), chosen, edge
+    )
+
+
+def pools_of(rules: ExchangeRules, side: Side, health: Doc) -> dict[str, int]:
+    """The target's pools by their export names."""
+    return (rules.pools or hd_pools)(side, health)
+
+
+@frozen
+class Attack(EncounterCommand):
+    """The exchange, rolled and landed in one change (one undo): ``attacker_id`` attacks
+    ``target_id``; the defender answers as ``defence`` says (blank: the game's default); each
+    strike lands on its own through the one damage path; what it costs is spent."""
+
+    attacker_id: str = ""
+    target_id: str = ""
+    defence: str = ""
+    attribute: str = ""
+
+    LABEL = "Attack"
+
+    def change(self, fight: Fight) -> list[str]:
+        rules = fight.tx.game.exchange
+        setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
+        rolled = rules.roll(setup, fight.tx.rng)
+        attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
+        for result in rolled.rolls:
+            fight.tx.log_roll(attacker.name, result)
+        for result in rolled.defender_rolls:
+            fight.tx.log_roll(target.name, result)
+        lines = [f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)]
+        lines += rules.spend(fight, setup, rolled)
+        landed = False
+        for place, amount in enumerate(rolled.amounts):
+            if amount <= 0:
+                continue
+            if target.defeated and landed:
+                break  # the first strike took it out: the rest fall on nothing
+            answers = {**rolled.answers}
+            if place < len(rolled.per_blow):
+                answers.update(rolled.per_blow[place])
+            lines += deal_damage(fight, target.id, str(amount), answers)
+            landed = True
+        if not landed:
+            lines.append(f"Nothing lands on {target.name}")
+        attacker.stats["last_target"] = target.id
+        fight.doc.pop(STRIKE_KEY, None)
+        return lines
+
+
+def landed(
+    rules: ExchangeRules, before: Side, fight_after: Fight, target_id: str
+) -> dict[str, list[int]]:
+    """Each of the target's pools, ``[before, after]``."""
+    c = fight_after.combatant(target_id)
+    sheet = fight_after.sheet(c)
+    now = sheet if sheet is not None else dict(c.stats)
+    was = pools_of(rules, before, before.health)
+    after = pools_of(rules, before, now)
+    return {k: [was.get(k, 0), after.get(k, 0)] for k in sorted(set(was) | set(after))}
+
+
+def out_after(rules: ExchangeRules, side: Side, health: Doc) -> bool:
+    return rules.out(side, health)
+
+
+def target_is_out(fight: Fight, c: er.Combatant) -> bool:
+    return is_out(fight.rules, c, fight.sheet(c))
+
+
+__all__ = [
+    "Attack",
+    "Blow",
+    "D20Attack",
+    "ExchangeRules",
+    "HD_EXCHANGE",
+    "Odds",
+    "Plan",
+    "Rolled",
+    "Setup",
+    "Side",
+    "d20_at_least",
+    "distribution",
+    "odds",
+    "setup_of",
+    "side_of",
+]
