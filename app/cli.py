@@ -13,10 +13,13 @@ Forms::
     tableside import-5e FILE [--save SAVE] [--json]
     tableside import FILE [--save SAVE] [--json]
     tableside clock SAVE [--advance D | --rest D | --effort D] [--json]
+    tableside attack SAVE ATTACKER TARGET [--encounter NAME] [--seed N] [--defence TEXT]
+                     [--dry-run] --json
     tableside keys                            the keymap file and every binding id's key
     tableside serve [SAVE] [--host H] [--port P]
 
-Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback).
+Exit codes: 0 ok, 2 bad usage or bad input (one line on stderr, never a traceback), 3 the
+save is open in the TUI (``attack``; nothing done).
 """
 
 from __future__ import annotations
@@ -145,6 +148,7 @@ SUBCOMMANDS: dict[str, str] = {
     "import": "app.cli_npc:cmd_import",
     "keys": "app.cli:cmd_keys",
     "clock": "app.cli_clock:cmd_clock",
+    "attack": "app.cli_attack:cmd_attack",
     "serve": "app.cli_serve:cmd_serve",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,

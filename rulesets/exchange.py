@@ -47,7 +47,6 @@ from rulesets.fight import (
     HealthKind,
     deal_damage,
     health_kind,
-    is_out,
 )
 from rulesets.foes import ATTRIBUTES, STRIKE_KEY, has_statblock, statted
 from rulesets.npc import NPC, QuickBuild
@@ -434,8 +433,12 @@ def d20_roll(pc_attack: Callable[[Side], D20Attack]) -> Callable[[Setup, random.
             amounts.append(dealt)
             rolls.append(
                 CheckResult(
-                    expression, total, to_hit.dice, "hit" if hits else "miss",
-                    f"damage {dealt} ({damage.text})" if hits else "", natural=to_hit.total,
+                    expression,
+                    total,
+                    to_hit.dice,
+                    "hit" if hits else "miss",
+                    f"damage {dealt} ({damage.text})" if hits else "",
+                    natural=to_hit.total,
                 )  # fmt: skip
             )
         return Rolled(tuple(steps), tuple(amounts), rolls=tuple(rolls))
@@ -502,9 +505,7 @@ def setup_of(
     if chosen not in ATTRIBUTES:
         raise RuleError(f"An attack rolls with {', '.join(ATTRIBUTES)}")
     edge, _ = fight.rules.roll_edge(attacker)
-    return Setup(
-        side_of(fight, attacker), side_of(fight, target), defence.strip(), chosen, edge
-    )
+    return Setup(side_of(fight, attacker), side_of(fight, target), defence.strip(), chosen, edge)
 
 
 def pools_of(rules: ExchangeRules, side: Side, health: Doc) -> dict[str, int]:
@@ -522,6 +523,9 @@ class Attack(EncounterCommand):
     target_id: str = ""
     defence: str = ""
     attribute: str = ""
+    report: dict[str, Any] | None = field(default=None, compare=False)
+    """Filled, when given, with what a script reads of the exchange: its ``steps`` and the
+    target's pools ``landed`` (``{pool: [before, after]}``)."""
 
     LABEL = "Attack"
 
@@ -551,27 +555,20 @@ class Attack(EncounterCommand):
             lines.append(f"Nothing lands on {target.name}")
         attacker.stats["last_target"] = target.id
         fight.doc.pop(STRIKE_KEY, None)
+        if self.report is not None:
+            self.report["steps"] = list(rolled.steps)
+            self.report["landed"] = landed_pools(rules, setup.target, fight)
         return lines
 
 
-def landed(
-    rules: ExchangeRules, before: Side, fight_after: Fight, target_id: str
-) -> dict[str, list[int]]:
+def landed_pools(rules: ExchangeRules, before: Side, fight_after: Fight) -> dict[str, list[int]]:
     """Each of the target's pools, ``[before, after]``."""
-    c = fight_after.combatant(target_id)
+    c = fight_after.combatant(before.combatant.id)
     sheet = fight_after.sheet(c)
     now = sheet if sheet is not None else dict(c.stats)
     was = pools_of(rules, before, before.health)
     after = pools_of(rules, before, now)
     return {k: [was.get(k, 0), after.get(k, 0)] for k in sorted(set(was) | set(after))}
-
-
-def out_after(rules: ExchangeRules, side: Side, health: Doc) -> bool:
-    return rules.out(side, health)
-
-
-def target_is_out(fight: Fight, c: er.Combatant) -> bool:
-    return is_out(fight.rules, c, fight.sheet(c))
 
 
 __all__ = [

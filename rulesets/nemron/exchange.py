@@ -109,7 +109,9 @@ def defence_of(side: Side) -> list[int]:
     memory = side.remembered("defence")
     attribute = str(memory.get("attribute") or "agility")
     name, skill = _skill(side, memory if memory.get("skill") else side.remembered("attack"))
-    return nemron.pool_from_ranks([_rank(side.attribute(attribute))] + ([_rank(skill)] if name else []))
+    return nemron.pool_from_ranks(
+        [_rank(side.attribute(attribute))] + ([_rank(skill)] if name else [])
+    )
 
 
 def reactions(setup: Setup) -> tuple[list[str], int | None]:
@@ -154,12 +156,17 @@ def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
     return dict(sorted(found.items()))
 
 
+def strikes(side: Side) -> int:
+    """How many attacks it makes: a statblock's # Atks, else one."""
+    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
+
+
 def plan(setup: Setup) -> Plan:
     pool, weapon, text = attack_of(setup)
     minimum = nemron.weapon_minimum_dc(weapon)
     attack = pool_dist(pool)
     used, typed = reactions(setup)
-    count = max(1, setup.attacker.block.attacks) if setup.attacker.block and not setup.attacker.is_pc else 1
+    count = strikes(setup.attacker)
     dpool = defence_of(setup.target)
     guard = {typed: Fraction(1)} if typed is not None else pool_dist(dpool)
     blows: list[Blow] = []
@@ -175,7 +182,9 @@ def plan(setup: Setup) -> Plan:
             steps.append(f"{setup.target.name} defends ({reaction}): {how}")
         else:
             steps.append(f"{setup.target.name} has no reaction left: no defence")
-        steps.append(f"damage after the defence: lands {percent(hit)}; the location die picks the limb")
+        steps.append(
+            f"damage after the defence: lands {percent(hit)}; the location die picks the limb"
+        )
     return Plan(tuple(blows), tuple(steps))
 
 
@@ -183,7 +192,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
     pool, weapon, text = attack_of(setup)
     minimum = nemron.weapon_minimum_dc(weapon)
     used, typed = reactions(setup)
-    count = max(1, setup.attacker.block.attacks) if setup.attacker.block and not setup.attacker.is_pc else 1
+    count = strikes(setup.attacker)
     dpool = defence_of(setup.target)
     steps: list[str] = []
     amounts: list[int] = []
@@ -209,8 +218,12 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
                 guard = nemron.check(rng, dpool, 0, drama=False)
                 guards.append(
                     CheckResult(
-                        f"{nemron.pool_text(dpool)} active defence", guard.total, guard.dice,
-                        "", guard.detail, dropped=guard.dropped,
+                        f"{nemron.pool_text(dpool)} active defence",
+                        guard.total,
+                        guard.dice,
+                        "",
+                        guard.detail,
+                        dropped=guard.dropped,
                     )  # fmt: skip
                 )
                 defence = guard.total
@@ -261,7 +274,7 @@ def hurt(side: Side, health: Doc, amount: int, face: int) -> Doc:
 def out(side: Side, health: Doc) -> bool:
     if side.kind == "hp":
         return int(health.get("hp", 0)) <= 0
-    return health.get("status", "alive") != "alive"
+    return bool(health.get("status", "alive") != "alive")
 
 
 def pools(side: Side, health: Doc) -> dict[str, int]:
