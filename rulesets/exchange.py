@@ -155,6 +155,9 @@ class Rolled:
     per_blow: tuple[Mapping[str, Any], ...] = ()
     """Answers for one strike only, by its place (each of an aspects foe's attacks has its own
     defence total)."""
+    by_answers: bool = False
+    """The strike lands once with a blank amount: the game's damage form resolves it from the
+    answers as it lands (a Shadows card against the defender's cards)."""
 
 
 @frozen
@@ -181,14 +184,18 @@ def _no_faces(side: Side) -> int:
     return 1
 
 
+def _no_extra(fight: Fight, c: er.Combatant) -> dict[str, Any]:
+    return {}
+
+
 @frozen
 class ExchangeRules:
     """A game's exchange (module docstring). Every hook has the HD statblock's answer."""
 
     plan: Callable[[Setup], Plan]
     roll: Callable[[Setup, random.Random], Rolled]
-    hurt: Callable[[Side, Doc, int, int], Doc]
-    """``hurt(target, health, amount, face)``: the target's health after an amount lands (a
+    hurt: Callable[[Setup, Doc, int, int], Doc]
+    """``hurt(setup, health, amount, face)``: the target's health after an amount lands (a
     copy; ``face`` is the location die's face, 1 where the game has none)."""
     out: Callable[[Side, Doc], bool]
     """Whether that health is out of the fight."""
@@ -201,6 +208,8 @@ class ExchangeRules:
     pools: Callable[[Side, Doc], dict[str, int]] | None = None
     """The target's pools by the names ``tableside export`` gives them (default: every
     resource's current value, ``hp`` for HD HP)."""
+    extra: Callable[[Fight, er.Combatant], dict[str, Any]] = _no_extra
+    """What else a side carries into the exchange (:attr:`Side.extra`: a hand of cards)."""
 
 
 # --------------------------------------------------------------------------- counting
@@ -248,9 +257,10 @@ def _key(health: Doc) -> str:
     return json.dumps(health, sort_keys=True, default=str)
 
 
-def drops(rules: ExchangeRules, target: Side, blows: Sequence[Blow]) -> Fraction:
+def drops(rules: ExchangeRules, setup: Setup, blows: Sequence[Blow]) -> Fraction:
     """The exact chance the strikes, landing one after another (each at its own place), take
     the target out: every state its health can reach is followed with its probability."""
+    target = setup.target
     states: dict[str, tuple[Doc, Fraction]] = {_key(target.health): (target.health, Fraction(1))}
     faces = max(1, rules.faces(target))
     gone = Fraction(0)
@@ -265,7 +275,7 @@ def drops(rules: ExchangeRules, target: Side, blows: Sequence[Blow]) -> Fraction
                     after[k] = (health, after.get(k, (health, Fraction(0)))[1] + p * q)
                     continue
                 for face in range(1, faces + 1):
-                    now = rules.hurt(target, copy.deepcopy(health), amount, face)
+                    now = rules.hurt(setup, copy.deepcopy(health), amount, face)
                     share = p * q / faces
                     if rules.out(target, now):
                         gone += share
@@ -295,7 +305,7 @@ def odds(rules: ExchangeRules, setup: Setup) -> Odds:
         target=setup.target.name,
         hit=1 - miss_all if plan.blows else Fraction(0),
         damage=total_damage(plan.blows),
-        drops=drops(rules, setup.target, plan.blows),
+        drops=drops(rules, setup, plan.blows),
         steps=plan.steps,
         blows=plan.blows,
     )
@@ -446,9 +456,10 @@ def d20_roll(pc_attack: Callable[[Side], D20Attack]) -> Callable[[Setup, random.
     return roll
 
 
-def hp_hurt(side: Side, health: Doc, amount: int, face: int) -> Doc:
+def hp_hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """Plain HP (an HD foe's ``hp``, or a sheet's ``hp`` resource) down by the amount, after
     temporary HP."""
+    side = setup.target
     temp = int(health.get("temp_hp", 0) or 0) if side.kind == "hp" else 0
     amount = max(0, amount - temp)
     if side.kind == "hp":
@@ -485,7 +496,8 @@ def side_of(fight: Fight, c: er.Combatant) -> Side:
     sheet = fight.sheet(c)
     health = copy.deepcopy(sheet if sheet is not None else dict(c.stats))
     found = statted(fight, c) if has_statblock(c) else None
-    return Side(c, kind, health, found.block if found is not None else None)
+    more = fight.tx.game.exchange.extra(fight, c)
+    return Side(c, kind, health, found.block if found is not None else None, more)
 
 
 def setup_of(
@@ -541,6 +553,9 @@ class Attack(EncounterCommand):
         lines = [f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)]
         lines += rules.spend(fight, setup, rolled)
         landed = False
+        if rolled.by_answers:
+            lines += deal_damage(fight, target.id, "", dict(rolled.answers))
+            landed = True
         for place, amount in enumerate(rolled.amounts):
             if amount <= 0:
                 continue

@@ -8,9 +8,9 @@ The defender names an injury or consequence (the damage form's last field, or r 
 H lets a consequence heal into a negative aspect). Advantages created in the fight (A), their
 free invokes (F) and compels (C) are :mod:`rulesets.aspects.advantage`'s commands.
 
-Reading: a quick-added foe without an HD is a stress track: a stress cap per conflict (the
-typed cap), no consequence slots ("NPCs often 0") and no Darkest Self, so an overlap above its
-cap takes it out at once; Darkest Self is a player character's. A foe with a statblock (a
+Reading: a quick-added foe without an HD is a nameless NPC: no stress cap unless one is
+typed (the text: they "generally omit" caps, and the first hit is a consequence and Taken
+Out), no consequence slots ("NPCs often 0") and no Darkest Self (a player character's). A foe with a statblock (a
 library NPC, a quick add with an HD) has skills, caps and slots from it
 (:mod:`rulesets.aspects.foes`).
 Reading: a blank defence total is rolled for the defender (2d6 + its defence skill), so a
@@ -47,6 +47,9 @@ from rulesets.values import frozen
 
 Doc = dict[str, Any]
 CHOICES = ("Darkest Self", "Taken Out")
+NAMELESS_CAP = 0
+"""A nameless foe's stress cap: none. The text: nameless NPCs "generally omit" stress caps;
+"when they get hit the first time it will cause a Consequence and being Taken Out"."""
 
 
 # --------------------------------------------------------------------------- foes
@@ -191,7 +194,7 @@ def detail(c: Any, sheet: Doc | None) -> str:
 
 FOE = FoeSheet(
     health_label="Stress cap",
-    health_default=aspects.DEFAULT_STRESS_CAP,
+    health_default=NAMELESS_CAP,
     make=lambda name, cap, answers: {"sheet": foe_sheet(name, cap)},
     health=foe_health,
     hurt=hurt_foe,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.aspects import checks, clock, fight, foes, players, sheet
+from rulesets.aspects import checks, clock, exchange, fight, foes, players, sheet
 from rulesets.aspects.rules import RULESET
 from rulesets.game import API_VERSION, DemoPC, Game
 
@@ -19,6 +19,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    exchange=exchange.EXCHANGE,
     foes=foes.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,

@@ -264,9 +264,9 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
-def hurt(side: Side, health: Doc, amount: int, face: int) -> Doc:
-    if side.kind == "hp":
-        return hp_hurt(side, health, amount, face)
+def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
+    if setup.target.kind == "hp":
+        return hp_hurt(setup, health, amount, face)
     nemron.apply_damage(health, amount, random.Random(0), nemron.LOCATION_DIE[face])
     return health
 

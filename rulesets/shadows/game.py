@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import API_VERSION, DemoPC, Game
-from rulesets.shadows import checks, clock, fight, foes, players, sheet, tarot
+from rulesets.shadows import checks, clock, exchange, fight, foes, players, sheet, tarot
 from rulesets.shadows.rules import RULESET
 
 DEMO_PARTY = (
@@ -70,6 +70,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    exchange=exchange.EXCHANGE,
     foes=foes.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulesets.game import API_VERSION, DemoPC, Game
-from rulesets.somnihil import checks, clock, fight, players, sheet
+from rulesets.somnihil import checks, clock, exchange, fight, players, sheet
 from rulesets.somnihil.rules import RULESET
 
 DEMO_PARTY = (
@@ -35,6 +35,7 @@ GAME = Game(
     ruleset=RULESET,
     demo_party=DEMO_PARTY,
     fight=fight.FIGHT,
+    exchange=exchange.EXCHANGE,
     foes=fight.FOES,
     checks=checks.CHECKS,
     sheet=sheet.SHEET,

@@ -1,0 +1,276 @@
+"""Shadows of Humanity's exchange: a card from the hand against a defence of Quickness and cards
+(SOH-06, SOH-10, SOH-11, SOH-13..17).
+
+The attacker plays a card from its hand (a foe its highest of the attack's suit; a PC the one
+the GM names, else the same); the defender answers with cards from its own hand, each for 1 AP,
+at most as many as the AP the attacker spent (SOH-13): typed (``4 Cups, 6 Swords``), ``none``,
+or blank (a foe plays its best, a PC none). A card the hand does not hold, or more cards than
+the attacker's AP, is refused and nothing is played. The damage is the margin on a suit match
+(else 1), the weapon's drawn modifier and a critical chain (SOH-14..16); it lands on Health and
+Life together (SOH-17, "a hit"), whichever key lands it.
+
+Reading: the order of the draw pile is hidden from the GM, so the odds count every order of the
+cards left in it as equally likely (the weapon's modifier, an Ace's fumble check and a critical
+chain draw from its top).
+Reading: a PC's attack skill and type are those its sheet remembers (``sheet["attack"]``:
+``skill``, ``type``), else 0 and the attack type of its focus (a spiritual focus attacks with
+spiritual magic), so an attack is never off focus unless the GM says so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from rulesets import encounter as er
+from rulesets.base import RuleError
+from rulesets.decks import load_deck
+from rulesets.exchange import (
+    Blow,
+    Dist,
+    ExchangeRules,
+    Plan,
+    Rolled,
+    Setup,
+    Side,
+    hp_hurt,
+    percent,
+)
+from rulesets.fight import Fight
+from rulesets.shadows import foes
+from rulesets.shadows import rules as shadows
+from rulesets.shadows.cards import parse_card
+from rulesets.shadows.tarot import Card
+
+Doc = dict[str, Any]
+FOCUS_ATTACK = {"physical": "physical", "spiritual": "spiritual", "mental": "mana"}
+FACE = 11
+"""The lowest face card's value (Page)."""
+
+
+def _cards(found: Any) -> list[Card]:
+    return [Card.from_dict(c) for c in found or () if isinstance(c, Mapping)]
+
+
+def extra(fight: Fight, c: er.Combatant) -> dict[str, Any]:
+    """The combatant's hand, the draw pile's values, and its AP in a running AP round."""
+    holder = foes.holder_of(c)
+    _, deck = load_deck(fight.tx, "minor")
+    enc = fight.enc
+    running = er.turn_order_of(enc).uses_ap and enc.started
+    return {
+        "hand": [card.to_dict() for card in deck.hand(holder)] if holder else [],
+        "pile": [card.value for card in deck.draw_pile],
+        "ap": c.ap if running else None,
+    }
+
+
+def attack_of(setup: Setup) -> tuple[Card, int, str, dict[str, Any], bool]:
+    """The attack card, the attack skill, the attack type, the weapon, and off focus."""
+    side = setup.attacker
+    hand = _cards(side.extra.get("hand"))
+    weapon = {**foes.FOE_WEAPON, **((side.sheet or {}).get("weapon") or {})}
+    if side.block is not None and not side.is_pc:
+        kind = foes.ATTACK_TYPE.get(setup.attribute, "physical")
+        skill = foes.skill_of(side.sheet, side.block, setup.attribute)
+    else:
+        memory = side.remembered("attack")
+        focus = shadows.focus_of(side.sheet)
+        kind = str(memory.get("type") or FOCUS_ATTACK.get(focus, "physical"))
+        if kind not in shadows.ATTACK_SUITS:
+            kind = "physical"
+        found = memory.get("skill", 0)
+        skill = found if isinstance(found, int) and not isinstance(found, bool) else 0
+    card = foes.best_attack_card(hand, kind)
+    if card is None:
+        raise RuleError(f"{side.name} holds no cards: deal combat hands first (h in the tray)")
+    off = (
+        side.is_pc
+        and shadows.off_focus_penalty(shadows.focus_of(side.sheet), shadows.ATTACK_FOCUS[kind]) != 0
+    )
+    return card, skill, kind, weapon, off
+
+
+def defence_cards(setup: Setup) -> list[Card]:
+    """SOH-13: the defender's cards, as typed or by default; refused past the attacker's AP."""
+    side = setup.target
+    hand = _cards(side.extra.get("hand"))
+    typed = setup.defence.strip()
+    if typed.casefold() in ("none", "-", "0"):
+        return []
+    if not typed:
+        if side.is_pc:
+            return []
+        ap = side.extra.get("ap")
+        return foes.best_defence(hand, min(1, ap) if isinstance(ap, int) else 1)
+    chosen: list[Card] = []
+    for part in typed.split(","):
+        if not part.strip():
+            continue
+        wanted = parse_card(part)
+        held = [c for c in hand if c.key == wanted.key and c not in chosen]
+        if not held:
+            listed = ", ".join(c.label for c in hand) or "no cards"
+            raise RuleError(f"{side.name} does not hold {wanted.label}; the hand is {listed}")
+        chosen.append(held[0])
+    if len(chosen) > 1:
+        raise RuleError(
+            f"{side.name} may play at most 1 defence card: the AP the attacker spent (SOH-13)"
+        )
+    ap = side.extra.get("ap")
+    if isinstance(ap, int) and len(chosen) > ap:
+        raise RuleError(f"{side.name} has {ap} AP left for defence cards")
+    return chosen
+
+
+def _guard(setup: Setup, kind: str, cards: Sequence[Card]) -> shadows.Defence:
+    sheet = setup.target.sheet
+    attributes = dict((sheet or {}).get("attributes") or {})
+    if not attributes:
+        attributes = {"quickness": setup.target.combatant.quickness}
+    return shadows.defence(attributes, kind, cards, attacker_ap=1)
+
+
+def _counts(pile: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sum(1 for v in pile if v == value) for value in range(1, 15))
+
+
+def _draws(
+    counts: tuple[int, ...], n: int
+) -> list[tuple[tuple[int, ...], Fraction, tuple[int, ...]]]:
+    """Every ordered draw of ``n`` cards from the pile's counts: values, chance, counts left."""
+    if n == 0:
+        return [((), Fraction(1), counts)]
+    total = sum(counts)
+    if total == 0:
+        return [((), Fraction(1), counts)]
+    found = []
+    for index, count in enumerate(counts):
+        if not count:
+            continue
+        left = counts[:index] + (count - 1,) + counts[index + 1 :]
+        for rest, p, after in _draws(left, n - 1):
+            found.append(((index + 1, *rest), Fraction(count, total) * p, after))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def chain(counts: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """SOH-16: the critical chain's bonus from the pile's counts: draw, and again while the
+    last card is a face card; every value added."""
+    total = sum(counts)
+    if total == 0:
+        return ((0, Fraction(1)),)
+    found: Dist = {}
+    for index, count in enumerate(counts):
+        if not count:
+            continue
+        value, p = index + 1, Fraction(count, total)
+        if value < FACE:
+            found[value] = found.get(value, Fraction(0)) + p
+            continue
+        left = counts[:index] + (count - 1,) + counts[index + 1 :]
+        for more, q in chain(left):
+            found[value + more] = found.get(value + more, Fraction(0)) + p * q
+    return tuple(sorted(found.items()))
+
+
+def plan(setup: Setup) -> Plan:
+    card, skill, kind, weapon, off = attack_of(setup)
+    played = defence_cards(setup)
+    guard = _guard(setup, kind, played)
+    value = shadows.attack_value(card, skill, shadows.OFF_FOCUS_PENALTY if off else 0)
+    margin = value - guard.total
+    counts = _counts(
+        [v for v in setup.target.extra.get("pile", ()) if isinstance(v, int)]
+        or [v for v in setup.attacker.extra.get("pile", ()) if isinstance(v, int)]
+    )
+    fumble_at = int(weapon.get("fumble") or 0)
+    code = str(weapon.get("weapon") or "")
+    damage: Dist = {}
+    for fumbled, p, after in _fumbles(counts, card.value == 1, fumble_at):
+        if fumbled or margin <= 0:
+            damage[0] = damage.get(0, Fraction(0)) + p
+            continue
+        _, base = shadows.base_damage(card, margin, kind)
+        for values, q, left in _draws(after, shadows.DAMAGE_MODIFIERS[code][0] if code else 0):
+            mod = shadows.modifier_value(code, list(values)) if code and values else 0
+            crits = chain(left) if card.is_face and not guard.has_face else ((0, Fraction(1)),)
+            for bonus, r in crits:
+                amount = base + mod + bonus
+                damage[amount] = damage.get(amount, Fraction(0)) + p * q * r
+    hit = 1 - damage.get(0, Fraction(0))
+    said = ", ".join(c.label for c in played) or "no cards"
+    steps = [
+        f"{setup.attacker.name} plays {card.label}: {card.value} + skill {skill}"
+        + (f" {shadows.OFF_FOCUS_PENALTY} off focus" if off else "")
+        + f" = {value} ({kind})",
+        f"{setup.target.name}'s defence {guard.total} = {guard.attribute} {guard.base}"
+        + f" + {said}",
+        f"damage lands {percent(hit)} on Health and Life",
+    ]
+    blow = Blow(f"{card.label} {value} vs {guard.total}", hit, dict(sorted(damage.items())))
+    return Plan((blow,), tuple(steps))
+
+
+def _fumbles(
+    counts: tuple[int, ...], ace: bool, fumble_at: int
+) -> list[tuple[bool, Fraction, tuple[int, ...]]]:
+    if not ace:
+        return [(False, Fraction(1), counts)]
+    return [(values[0] <= fumble_at if values else False, p, left)
+            for values, p, left in _draws(counts, 1)]  # fmt: skip
+
+
+def roll(setup: Setup, rng: random.Random) -> Rolled:
+    """The cards chosen (refusals here, before anything is played); the draws are made as the
+    damage lands (:func:`spend` and the game's damage path)."""
+    card, skill, kind, weapon, off = attack_of(setup)
+    played = defence_cards(setup)
+    answers = {
+        "card": card.label,
+        "skill": skill,
+        "type": kind,
+        "ap": 1,
+        **{k: v for k, v in weapon.items() if k in ("fumble", "critical", "weapon")},
+        "off_focus": off,
+        "defence_cards": ", ".join(c.label for c in played) or "none",
+        "pool": "hit",
+    }
+    steps = (f"{setup.attacker.name} plays {card.label} ({kind}, skill {skill})",)
+    return Rolled(steps, (), answers=answers, spent={"card": card.to_dict()}, by_answers=True)
+
+
+def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
+    """The attack card leaves the hand (1 AP in a running AP round)."""
+    c = fight.combatant(setup.attacker.combatant.id)
+    holder = foes.holder_of(c)
+    if holder is None:
+        raise RuleError(f"{c.name} holds no cards")
+    return foes.spend_attack(fight, c, holder, Card.from_dict(rolled.spent["card"]))
+
+
+def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
+    if setup.target.kind == "hp":
+        return hp_hurt(setup, health, amount, face)
+    return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
+
+
+def out(side: Side, health: Doc) -> bool:
+    if side.kind == "hp":
+        return int(health.get("hp", 0)) <= 0
+    return bool(health.get("status", "alive") != "alive")
+
+
+EXCHANGE = ExchangeRules(
+    plan=plan,
+    roll=roll,
+    hurt=hurt,
+    out=out,
+    spend=spend,
+    defence_help="defence cards (4 Cups) · none · blank: a foe plays its best, a PC none",
+    extra=extra,
+)
