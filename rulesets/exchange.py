@@ -586,8 +586,55 @@ def landed_pools(rules: ExchangeRules, before: Side, fight_after: Fight) -> dict
     return {k: [was.get(k, 0), after.get(k, 0)] for k in sorted(set(was) | set(after))}
 
 
+LANDED_ROLL = "landed_roll"
+"""Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
+
+
+def landable(entry: Mapping[str, Any]) -> int | None:
+    """What ``T`` lands of a roll log entry: an attack's ``damage``, or the total of a plain
+    dice roll; None for a check (it has a band: a hit, a Tough Choice, a success) or an
+    initiative roll, which are no damage."""
+    dealt = entry.get("damage")
+    if isinstance(dealt, int) and not isinstance(dealt, bool):
+        return max(0, dealt)
+    if entry.get("band") or str(entry.get("expression", "")).startswith("initiative"):
+        return None
+    total = entry.get("total")
+    return max(0, total) if isinstance(total, int) and not isinstance(total, bool) else None
+
+
+@frozen
+class LandRoll(EncounterCommand):
+    """``T`` without an exchange open: the damage of the roll log's entry ``roll_id`` lands on
+    the combatants (one, or an area), once: the same roll is refused a second time."""
+
+    roll_id: int = 0
+    combatant_ids: tuple[str, ...] = ()
+
+    LABEL = "Land the roll"
+
+    def change(self, fight: Fight) -> list[str]:
+        entry = fight.tx.find("log", self.roll_id)
+        if entry is None or entry.get("kind") != "roll":
+            raise RuleError("No roll to land (d rolls dice)")
+        amount = landable(entry)
+        if amount is None:
+            what = entry.get("band") or entry.get("expression") or "that roll"
+            raise RuleError(f"The last roll is a check ({what}), not damage: T lands damage only")
+        if fight.doc.get(LANDED_ROLL) == self.roll_id:
+            raise RuleError("That roll has landed already: T lands a roll once")
+        if not self.combatant_ids:
+            raise RuleError("Select whom it lands on")
+        fight.doc[LANDED_ROLL] = self.roll_id
+        lines: list[str] = []
+        for cid in dict.fromkeys(self.combatant_ids):
+            lines += deal_damage(fight, cid, str(amount), {})
+        return lines
+
+
 __all__ = [
     "Attack",
+    "LandRoll",
     "Blow",
     "D20Attack",
     "ExchangeRules",

@@ -16,7 +16,6 @@ from app.commands.party import ChangePC
 from app.queries import current_encounter
 from app.state import Campaign, CommandError
 from rulesets.decks import DeckState, load_deck, save_deck
-from rulesets.foes import STRIKE_KEY
 from rulesets.shadows import cards
 from rulesets.shadows.fight import PlayAttackCard
 from rulesets.shadows.tarot import MINOR, deck_from_dict, full_deck, minor_card
@@ -257,9 +256,10 @@ async def test_the_fight_start_deals_the_combat_hands_so_a_foe_attacks_at_once(
         assert "Dealt: Agnes Thorne 5 (physical)" in log
         acting = next(c for c in enc["combatants"] if c["id"] == enc["current"])
         assert acting["side"] == "npc"
-        await _press(pilot, "A")
-        assert STRIKE_KEY in app.campaign.doc("encounters", enc_id)  # type: ignore[operator]
-        await _press(pilot, "escape", "u", "u")  # the attack, then the start and its deal
+        played = sum(_minor(app.campaign).hand_counts().values())
+        await _press(pilot, "A", "enter")  # the foe plays a card from its hand at once
+        assert sum(_minor(app.campaign).hand_counts().values()) < played
+        await _press(pilot, "u", "u")  # the attack, then the start and its deal
         decks = [d for _, d in app.campaign.rows("decks") if d.get("kind") == "minor"]
         assert decks == []  # the deck the start shuffled and dealt is gone again
         assert not app.campaign.doc("encounters", enc_id)["started"]  # type: ignore[index]

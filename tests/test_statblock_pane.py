@@ -26,13 +26,14 @@ from tests.games import BUILT_IN
 
 NARROW = (80, 24)
 GAMES = BUILT_IN
-ROLL_KEYS = ("A", "V", "K", "M", "E")
-LABELS = ("Attack roll", "Save / defence", "Skill check", "Morale roll", "Effort")
+ROLL_KEYS = ("V", "K", "M", "E")
+"""The statblock's own rolls (A is the exchange, anyone's: tests/test_exchange_keys.py)."""
+LABELS = ("Save / defence", "Skill check", "Morale roll", "Effort")
 GAME_LABELS = {
     # The pane's rolls are the game's own (issue 21): no d20 save where there is none.
-    "nemron": ("Attack roll", "Save / defence", "Morale roll", "Effort"),
-    "aspects": ("Attack roll", "Save / defence", "Morale roll", "Effort"),
-    "shadows": ("Attack roll", "Morale roll", "Effort"),
+    "nemron": ("Save / defence", "Morale roll", "Effort"),
+    "aspects": ("Save / defence", "Morale roll", "Effort"),
+    "shadows": ("Morale roll", "Effort"),
 }
 
 
@@ -90,7 +91,6 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
         await pilot.press("i", "alt+r")
         await select(pilot, app, "Goblin 2")
         expected = {
-            "A": "1d20+3 vs AC 10",  # Atk mod with Brawl +1: 1 + 2 x 1, at a PC's AC 10
             "V": "1d20+1 vs Save 15",  # HD 3
             "K": "2d6+1 vs DC 8",
             "M": "2d6+2 morale",  # Will +2
@@ -101,8 +101,7 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
             await pilot.press(key)
             await pilot.pause()
             entries = app.campaign.log_entries()
-            # A names its target: the roll, and a line saying whom it attacks (issue 21).
-            assert len(entries) == before + (2 if key == "A" else 1), key
+            assert len(entries) == before + 1, key
             roll = last_roll(app)
             assert roll["kind"] == "roll" and roll["who"] == "Goblin 2", roll
             assert roll["expression"] == expression, key

@@ -218,6 +218,6 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=out,
     spend=spend,
-    defence_help="blank: dodge (Athletic) · block (Physique) · will · + fate · the total",
+    defence_help="blank: dodge · block · will · + fate · a total rolled",
     pools=pools,
 )

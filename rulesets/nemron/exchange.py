@@ -296,6 +296,6 @@ EXCHANGE = ExchangeRules(
     out=out,
     faces=faces,
     spend=spend,
-    defence_help="blank: its reaction rolls · none · bonus (2 Energy) · the number rolled",
+    defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
     pools=pools,
 )

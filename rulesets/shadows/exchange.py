@@ -271,6 +271,6 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=out,
     spend=spend,
-    defence_help="defence cards (4 Cups) · none · blank: a foe plays its best, a PC none",
+    defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
     extra=extra,
 )

@@ -11,6 +11,7 @@ from textual import events
 
 from app.lazy import LazyModule
 from rulesets import encounter as er
+from rulesets import exchange as ex
 from rulesets import fight as fr
 from rulesets import foes as fo
 from screens.combat.base import (
@@ -85,23 +86,23 @@ class CombatAmounts(CombatPane):
             self._apply(cmd.Damage(eid, one, amount, answers))
 
     def action_damage_last_roll(self) -> None:
-        """T: the attack waiting to land (A) lands on its target; without one, the log's last
-        roll lands on the selected: what an attack roll deals, else its total."""
+        """T: an attack rolled by an older Tableside and waiting to land lands on its target;
+        else the log's last roll lands on the selected (or the marked), once: an attack's
+        damage or a plain roll's total, never a check."""
         if self._strike() is not None:
             self._land_strike("")
             return
-        c = self._selected()
-        if c is None:
+        c, eid = self._selected(), self.encounter_id
+        if c is None or eid is None:
             return
-        rolls = [e for _, e in self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")]
-        if not rolls or not isinstance(rolls[-1].get("total"), int):
+        rolls = self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")
+        if not rolls:
             self.notify("No roll in the log yet (d rolls dice)", severity="warning")
             return
-        entry = rolls[-1]
-        dealt = entry.get("damage", entry["total"])  # an attack's damage, never its to-hit
-        if not isinstance(dealt, int) or isinstance(dealt, bool):
-            dealt = 0
-        self._land(str(max(0, dealt)), {}, False, c.id)
+        roll_id, _ = rolls[-1]
+        area = self._area() or (c.id,)
+        if self._apply(ex.LandRoll(eid, roll_id=roll_id, combatant_ids=area)) is not None:
+            self._marked = set()
 
     def _strike(self) -> dict[str, Any] | None:
         """The attack waiting to land in the running encounter (A rolled it), if any."""
@@ -262,25 +263,4 @@ class CombatAmounts(CombatPane):
         eid, c = self._need_encounter(), self._selected()
         if eid is None or c is None:
             return
-        if kind == "attack":
-            attacker, target = self._attack_pair()
-            if attacker is None:
-                self.notify(f"{c.name} has no statblock to attack with", severity="warning")
-                return
-            command = fo.FoeAttack(
-                eid, attacker.id, target.id if target else "", attribute=self.roll_with
-            )
-            if self._apply(command) is not None:
-                self._offer_strike()
-            return
         self._apply(npcs.RollStatblock(eid, c.id, kind=kind, attribute=self.roll_with))
-
-    def action_attack_why_not(self) -> None:
-        seen = self._seen.get(self.table.selected_id or "")
-        name = seen.combatant.name if seen is not None else "Nobody selected"
-        who = f"{name} has no statblock to attack with" if seen is not None else name
-        self.notify(
-            f"{who}: A attacks with a foe's statblock; select a foe, or let one act",
-            severity="warning",
-            markup=False,
-        )

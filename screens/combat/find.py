@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from textual import events
 
-from screens.combat.amounts import CombatAmounts
 from screens.combat.base import (
     _Find,
 )
+from screens.combat.exchange import CombatExchange
 
 
-class CombatFind(CombatAmounts):
+class CombatFind(CombatExchange):
     """The jump by name (/)."""
 
     # --- a jump by name (/) ----------------------------------------------------------------------

@@ -94,10 +94,7 @@ class CombatScreen(CombatForms, PanelScreen):
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
         _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
-        _b("A", "statblock_roll('attack')", "Attack roll", "sb_attack"),
-        # Tried when the one above is not on offer (no foe selected or acting), so A says why
-        # instead of doing nothing; no description, so help and the palette do not list it.
-        _b("A", "attack_why_not", "", "sb_attack_why", show=False),
+        _b("A", "exchange", "Attack: whoever acts attacks the selected", "sb_attack"),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
         _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
         _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
@@ -112,7 +109,7 @@ class CombatScreen(CombatForms, PanelScreen):
     )
     """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
     FOOTER: ClassVar[tuple[str, ...]] = (
-        # A foe's turn is A then T (A shows only with an attacker).
+        # A foe's turn is A then enter.
         *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
         *("combat.damage_last", "combat.find", "combat.spend_ap", "combat.choose_next"),
         "combat.add_effect",
@@ -232,11 +229,7 @@ class CombatScreen(CombatForms, PanelScreen):
             return self._has_hd
         if action == "statblock_roll":
             kind = str(parameters[0]) if parameters else ""
-            if kind == "attack":
-                return self._attack_pair()[0] is not None
             return self._block is not None and self._roll_kind(kind) in self.game.foes.rolls
-        if action == "attack_why_not":
-            return self._attack_pair()[0] is None
         if action == "roll_with":
             return self._block is not None and self.game.foes.roll_with
         if action == "full_effort":
@@ -321,6 +314,10 @@ class CombatScreen(CombatForms, PanelScreen):
         form, escape cancels. A jump by name (/) takes the keys the same way."""
         if self._finding is not None:
             self._find_key(event)
+            return
+        if self.exchange_key(event):
+            event.stop()
+            event.prevent_default()
             return
         inline = self._inline
         if inline is None:

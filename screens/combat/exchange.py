@@ -1,0 +1,195 @@
+"""The exchange (A) on the line under the table: whoever acts attacks the selected combatant (or
+its last target), the exact odds shown at once; the defender's answer is typed there, enter
+rolls it and lands it as one change (undo takes it all back), escape leaves it with nothing
+applied, a refused answer keeps the line open with what was typed and why.
+
+The target is changed on the same line by its row number or the first letters of its name:
+typed straight away where the game asks the defender nothing, after tab where it does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+
+from app.state import Transaction
+from rulesets import encounter as er
+from rulesets import exchange as ex
+from rulesets import foes as fo
+from rulesets.base import RuleError
+from rulesets.fight import load
+from rulesets.values import record
+from screens.combat.amounts import CombatAmounts
+from widgets.literal import clean
+
+if TYPE_CHECKING:
+    from rulesets.exchange import Odds
+
+
+@record
+class _Exchange:
+    """The exchange being set up on the line under the table."""
+
+    attacker_id: str
+    target_id: str
+    typed: str = ""
+    """The defender's answer as typed."""
+    aiming: bool = False
+    """Tab: the keys name the target (a row number or the first letters of a name)."""
+    aim: str = ""
+    said: str = ""
+    """Why the last answer was refused (cleared by the next key)."""
+
+
+class CombatExchange(CombatAmounts):
+    """A: the exchange, from the attacker's roll to the pools it lands on."""
+
+    _exchange: _Exchange | None = None
+
+    def action_exchange(self) -> None:
+        """A: the one acting attacks the selected (or, with itself selected, its last target;
+        before the fight, the selected attacks its default target)."""
+        enc, eid = self.encounter, self._need_encounter()
+        if enc is None or eid is None:
+            return
+        pair = self._exchange_pair(enc)
+        if pair is None:
+            self.notify("Nobody to attack: select a combatant on the other side", severity="warning")
+            return
+        self.close_amount()
+        self._exchange = _Exchange(*pair)
+        self._show_exchange()
+
+    def _exchange_pair(self, enc: er.Encounter) -> tuple[str, str] | None:
+        selected = self.table.selected_id if self.is_mounted else None
+        acting = enc.current if enc.started else None
+        attacker_id = acting or selected
+        if attacker_id is None:
+            return None
+        try:
+            attacker = enc.get(attacker_id)
+        except er.EncounterError:
+            return None
+        if selected and selected != attacker.id:
+            try:
+                if not enc.get(selected).defeated:
+                    return attacker.id, selected
+            except er.EncounterError:
+                pass
+        target = fo.default_target(enc, attacker)
+        return (attacker.id, target.id) if target is not None else None
+
+    def _asks(self) -> bool:
+        return bool(self.game.exchange.defence_help)
+
+    def _odds(self, found: _Exchange) -> Odds | str:
+        """The exchange's exact odds, or why they cannot be counted (an answer refused)."""
+        eid = self.encounter_id
+        if eid is None:
+            return "No encounter"
+        tx = Transaction(self.campaign)  # read only: nothing of it is ever applied
+        try:
+            fight = load(tx, eid)
+            setup = ex.setup_of(fight, found.attacker_id, found.target_id, found.typed)
+            return ex.odds(self.game.exchange, setup)
+        except (RuleError, ValueError, KeyError, er.EncounterError) as exc:
+            return str(exc)
+
+    def _show_exchange(self) -> None:
+        found = self._exchange
+        enc = self.encounter
+        if found is None or enc is None:
+            return
+        counted = self._odds(found)
+        try:
+            who = f"{enc.get(found.attacker_id).name} → {enc.get(found.target_id).name}"
+        except er.EncounterError:
+            who = "?"
+        if isinstance(counted, str):
+            odds, steps = (who if found.said else f"{who}: {counted}"), ""
+        else:
+            odds, steps = ex.summary(counted), " · ".join(counted.steps)
+        if found.aiming:
+            ask = f"Target (row number or name): {found.aim}▏ (enter · esc)"
+        elif self._asks():
+            help_ = self.game.exchange.defence_help
+            ask = f"Defence ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
+        else:
+            ask = f"Target (row or name): {found.aim}▏ (enter rolls · esc)"
+        why = f"✗ {found.said} · " if found.said else ""
+        text = clean(f"{why}{ask} · {odds} · {steps}", 600)
+        self._set_text("#combat-amount", text, style="bold")
+
+    def _aim(self, typed: str) -> str | None:
+        """The combatant a row number or a name's first letters name (None: none or several)."""
+        enc = self.encounter
+        text = typed.strip().casefold()
+        if enc is None or not text:
+            return None
+        if text.isdigit():
+            index = int(text) - 1
+            return enc.combatants[index].id if 0 <= index < len(enc.combatants) else None
+        found = [c.id for c in enc.combatants if c.name.casefold().startswith(text)]
+        exact = [c.id for c in enc.combatants if c.name.casefold() == text]
+        return exact[0] if len(exact) == 1 else found[0] if len(found) == 1 else None
+
+    def close_exchange(self) -> None:
+        self._exchange = None
+        self._show_detail()
+
+    def exchange_key(self, event: events.Key) -> bool:
+        """A key while the exchange is open; True when it was the exchange's."""
+        found = self._exchange
+        if found is None:
+            return False
+        key = event.key
+        found.said = ""
+        if key == "escape":
+            if found.aiming:
+                found.aiming, found.aim = False, ""
+            else:
+                self.close_exchange()
+                return True
+        elif key in ("enter", "T"):
+            if found.aiming:
+                found.aiming, found.aim = False, ""
+            else:
+                self._land_or_keep(found)
+                return True
+        elif key == "tab" and self._asks():
+            found.aiming = not found.aiming
+        elif key == "backspace":
+            if found.aiming or not self._asks():
+                found.aim = found.aim[:-1]
+            else:
+                found.typed = found.typed[:-1]
+        elif event.is_printable and event.character:
+            if found.aiming or not self._asks():
+                found.aim = (found.aim + event.character)[:30]
+                aimed = self._aim(found.aim)
+                if aimed is not None and aimed != found.attacker_id:
+                    found.target_id = aimed
+            else:
+                found.typed = (found.typed + event.character)[:40]
+        else:
+            return False
+        self._show_exchange()
+        return True
+
+    def _land_or_keep(self, found: _Exchange) -> None:
+        """Enter (or T): the exchange rolled and landed as one change; a refusal keeps it open
+        with what was typed and why."""
+        eid = self.encounter_id
+        if eid is None:
+            return
+        refusal: list[str] = []
+        command = ex.Attack(
+            eid, attacker_id=found.attacker_id, target_id=found.target_id, defence=found.typed
+        )
+        if self.send(command, refused=refusal.append) is None:
+            found.said = refusal[0] if refusal else "Not done"
+            self._show_exchange()
+            return
+        self._exchange = None
+        self._show_detail()
