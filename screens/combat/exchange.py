@@ -55,7 +55,9 @@ class CombatExchange(CombatAmounts):
             return
         pair = self._exchange_pair(enc)
         if pair is None:
-            self.notify("Nobody to attack: select a combatant on the other side", severity="warning")
+            self.notify(
+                "Nobody to attack: select a combatant on the other side", severity="warning"
+            )
             return
         self.close_amount()
         self._exchange = _Exchange(*pair)

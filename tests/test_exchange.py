@@ -1,0 +1,313 @@
+"""The exchange's rules in each game: who may attack whom, the defender's answer, the pools it
+lands on, what it spends; and T, which lands damage once and never a check."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from app.commands import combat as cmd
+from app.commands.npcs import AddNpcsToEncounter, SaveNpc, npc_document
+from app.state import Campaign, CommandError, Transaction
+from rulesets import encounter as er
+from rulesets import exchange as ex
+from rulesets.base import CheckResult
+from rulesets.fight import load
+from tests.test_combat_commands import by_name, enc, opened, party
+
+__all__ = ["opened"]  # the fixture, imported for its use here
+
+Opened = Callable[..., Campaign]
+
+
+def attack(campaign: Campaign, attacker: str, target: str, defence: str = "") -> list[str]:
+    eid, _ = enc(campaign)
+    a, t = by_name(campaign, attacker), by_name(campaign, target)
+    return campaign.apply(ex.Attack(eid, attacker_id=a.id, target_id=t.id, defence=defence))
+
+
+def odds(campaign: Campaign, attacker: str, target: str, defence: str = "") -> ex.Odds:
+    eid, _ = enc(campaign)
+    fight = load(Transaction(campaign), eid)
+    a, t = by_name(campaign, attacker), by_name(campaign, target)
+    return ex.odds(campaign.game.exchange, ex.setup_of(fight, a.id, t.id, defence))
+
+
+def started(campaign: Campaign) -> int:
+    eid, encounter = enc(campaign)
+    if encounter.model == "initiative":
+        campaign.apply(cmd.RollInitiative(eid))
+    campaign.apply(cmd.StartEncounter(eid))
+    return eid
+
+
+def add_library_foe(campaign: Campaign, name: str, brawl: int, wit: int, will: int) -> str:
+    """A library NPC joins the running encounter; its combatant's name."""
+    campaign.apply(SaveNpc(npc_document(name, (), brawl, wit, will)))
+    npc_id = max(doc_id for doc_id, _ in campaign.rows("npcs"))
+    campaign.apply(AddNpcsToEncounter(npc_id, 1))
+    return next(c.name for c in enc(campaign)[1].combatants if c.name.startswith(name))
+
+
+def log_texts(campaign: Campaign) -> list[str]:
+    return [str(e.get("text", "")) for e in campaign.log_entries()]
+
+
+# --------------------------------------------------------------------------- Resolution
+
+
+def test_resolution_a_pc_attacks_a_foe_against_its_ac_with_odds(opened: Opened) -> None:
+    campaign = opened("resolution")
+    found = odds(campaign, "Sefa Ironwood", "Goblin 1")
+    # Sefa: STR 16 (+1) against the goblin's AC 12: d20+1 hits on 11+.
+    assert found.steps[0] == "d20+1 vs AC 12: hits 50.0%"
+    assert found.hit == Fraction(1, 2) and sum(found.damage.values()) == 1
+    lines = attack(campaign, "Sefa Ironwood", "Goblin 1")
+    assert lines[0].startswith("Sefa Ironwood attacks Goblin 1: d20+1 vs AC 12: ")
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["who"] == "Sefa Ironwood"
+
+
+def test_resolution_a_pcs_remembered_attack_is_its_own(opened: Opened) -> None:
+    campaign = opened("resolution")
+    sheet = party(campaign, "Dov Ashgrove")
+    doc_id = next(i for i, d in campaign.rows("party") if d["name"] == "Dov Ashgrove")
+
+    class Remember:
+        label = "Remember"
+
+        def run(self, tx: Any) -> list[str]:
+            tx.put("party", doc_id, {**sheet, "attack": {"attribute": "dex", "damage": "1d8"}})
+            return ["remembered"]
+
+    campaign.apply(Remember())
+    assert odds(campaign, "Dov Ashgrove", "Goblin 1").steps[:2] == (
+        "d20+1 vs AC 12: hits 50.0%",
+        "1d8+1 on a hit",
+    )
+
+
+# --------------------------------------------------------------------------- Somnihil
+
+
+def test_somnihil_a_foe_meets_the_ciphers_opposing_roll_not_an_ac(opened: Opened) -> None:
+    campaign = opened("somnihil")
+    found = odds(campaign, "Goblin 1", "Vesna Kade")
+    assert "AC" not in " ".join(found.steps)
+    assert found.hit == Fraction(5, 20)  # Failure 2-5 and Catastrophe 1 let it land
+    attack(campaign, "Goblin 1", "Vesna Kade")
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["who"] == "Vesna Kade" and "opposing" in rolls[-1]["expression"]
+
+
+def test_somnihil_a_ciphers_triumph_doubles_its_damage(opened: Opened) -> None:
+    campaign = opened("somnihil")
+    found = odds(campaign, "Vesna Kade", "Goblin 1")
+    assert found.hit == Fraction(15, 20)  # 6-20: Tough Choice, Success, Triumph
+    assert found.damage.get(12) == Fraction(1, 20) * Fraction(1, 6)  # a Triumph's 6, doubled
+
+
+# --------------------------------------------------------------------------- Nemron
+
+
+def test_nem06_defending_spends_the_reaction_and_a_second_attack_finds_none(
+    opened: Opened,
+) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    first = odds(campaign, "Kesh Varn", "Goblin 1")
+    assert any("defends (reaction)" in s for s in first.steps)
+    attack(campaign, "Kesh Varn", "Goblin 1")
+    assert by_name(campaign, "Goblin 1").economy["reaction"] is True
+    again = odds(campaign, "Ylva Rask", "Goblin 1")
+    assert any("no reaction left" in s for s in again.steps)
+    lines = attack(campaign, "Ylva Rask", "Goblin 1")
+    assert "defends" not in " ".join(lines)
+
+
+def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    energy = party(campaign, "Ylva Rask")["resources"]["energy"]["current"]
+    attack(campaign, "Goblin 1", "Ylva Rask")  # her reaction answers this one
+    with pytest.raises(CommandError, match="used its reaction"):
+        attack(campaign, "Goblin 2", "Ylva Rask", "3")
+    attack(campaign, "Goblin 2", "Ylva Rask", "bonus")
+    assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+    with pytest.raises(CommandError, match="bought its bonus reaction"):
+        attack(campaign, "Goblin 3", "Ylva Rask", "bonus")
+
+
+def test_nem07_one_typed_defence_answers_one_of_two_attacks(opened: Opened) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    snake = add_library_foe(campaign, "Snake", 1, 3, 0)  # Wit 3: two attacks
+    found = odds(campaign, snake, "Ylva Rask", "20")
+    assert len(found.blows) == 2
+    assert found.blows[0].hit == 0  # the typed 20 stops the first
+    assert found.blows[1].hit > 0  # the second finds her reaction spent
+
+
+def test_nem04_a_foes_attack_under_its_weapons_minimum_misses() -> None:
+    campaign_rng = random.Random(0)
+    side = _nemron_side()
+    setup = ex.Setup(side, _nemron_side(pc=True), defence="none")
+    from rulesets.nemron import exchange as nem
+
+    plan = nem.plan(setup)
+    assert "at least 2" in plan.steps[0]
+    # d6 › d4: a kept 1 (1/24) is an automatic miss, not 1 damage.
+    assert plan.blows[0].damage[0] == Fraction(1, 24)
+    assert 1 not in plan.blows[0].damage
+    rolled = [nem.roll(setup, campaign_rng) for _ in range(200)]
+    assert all(r.amounts[0] != 1 for r in rolled)
+
+
+def _nemron_side(pc: bool = False) -> ex.Side:
+    from rulesets import npc
+    from rulesets.nemron import foes
+
+    block = npc.build(1, 1, 0, name="Goblin")
+    stats = foes.make("Goblin", block, block.hp)
+    c = er.Combatant(name="PC" if pc else "Goblin", side="pc" if pc else "npc", stats=stats)
+    return ex.Side(c, "foe", stats["sheet"], None if pc else block)
+
+
+# --------------------------------------------------------------------------- aspects
+
+
+def test_asp05_two_attacks_are_two_confrontations(opened: Opened) -> None:
+    campaign = opened("aspects")
+    brute = add_library_foe(campaign, "Brute", 1, 3, 0)  # Wit 3: two attacks
+    found = odds(campaign, brute, "Rowan Pike", "11")
+    assert len(found.blows) == 2 and found.blows[0] == found.blows[1]
+    lines = attack(campaign, brute, "Rowan Pike", "11")
+    confronted = [ln for ln in lines if "overlap" in ln or "defends (" in ln]
+    head = lines[0]
+    assert head.count(" vs ") == 2  # each attack against the typed 11 on its own
+    assert all("24" not in ln for ln in confronted)
+
+
+def test_asp05_the_defence_is_the_right_skill_not_the_better_one(opened: Opened) -> None:
+    campaign = opened("aspects")
+    doc_id = next(i for i, d in campaign.rows("party") if d["name"] == "Juno Hart")
+    sheet = party(campaign, "Juno Hart")
+    sheet["attributes"].update({"athletic": 1, "fight": 4, "physique": 3})
+
+    class Skills:
+        label = "Skills"
+
+        def run(self, tx: Any) -> list[str]:
+            tx.put("party", doc_id, sheet)
+            return ["skills"]
+
+    campaign.apply(Skills())
+    assert "athletic 1" in odds(campaign, "Goblin 1", "Juno Hart").steps[0]  # a dodge
+    assert "physique 3" in odds(campaign, "Goblin 1", "Juno Hart", "block").steps[0]
+    verbal = ex.Attack(
+        enc(campaign)[0],
+        attacker_id=by_name(campaign, "Goblin 1").id,
+        target_id=by_name(campaign, "Juno Hart").id,
+        defence="block",
+        attribute="will",
+    )
+    with pytest.raises(CommandError, match="defended with Will"):
+        campaign.apply(verbal)
+
+
+def test_asp03_a_fate_point_rerolls_the_defence_once_and_is_spent(opened: Opened) -> None:
+    campaign = opened("aspects")
+    with pytest.raises(CommandError, match="no fate point"):
+        attack(campaign, "Goblin 1", "Juno Hart", "dodge fate")
+    started(campaign)  # a scene's start gives a fate point to who has none (ASP-02)
+    points = party(campaign, "Juno Hart")["resources"]["fate_points"]["current"]
+    others = {n: party(campaign, n)["resources"]["fate_points"] for n in ("Rowan Pike",)}
+    assert points >= 1
+    plain, fated = (
+        odds(campaign, "Goblin 1", "Juno Hart"),
+        odds(campaign, "Goblin 1", "Juno Hart", "fate"),
+    )
+    assert fated.hit < plain.hit
+    attack(campaign, "Goblin 1", "Juno Hart", "fate")
+    assert party(campaign, "Juno Hart")["resources"]["fate_points"]["current"] == points - 1
+    # Only the defender spends: nobody else's fate point is touched.
+    assert {n: party(campaign, n)["resources"]["fate_points"] for n in others} == others
+
+
+def test_asp05_a_nameless_foes_first_hit_is_a_consequence_and_taken_out(opened: Opened) -> None:
+    campaign = opened("aspects")
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.QuickAdd(eid, "Thug", 1, None))
+    thug = by_name(campaign, "Thug")
+    assert thug.stats["sheet"]["attributes"]["physical_stress_cap"] == 0
+    lines = campaign.apply(cmd.Damage(eid, thug.id, "9", {"defence": 8}))
+    assert "consequence" in " ".join(lines)
+    assert by_name(campaign, "Thug").defeated
+
+
+# --------------------------------------------------------------------------- Shadows
+
+
+def test_soh17_the_exchange_lands_on_health_and_life(opened: Opened) -> None:
+    campaign = opened("shadows")
+    started(campaign)
+    before = party(campaign, "Agnes Thorne")["resources"]
+    found = odds(campaign, "Goblin 1", "Agnes Thorne")
+    assert "Health and Life" in found.steps[-1]
+    attack(campaign, "Goblin 1", "Agnes Thorne")
+    after = party(campaign, "Agnes Thorne")["resources"]
+    lost = [before[k]["current"] - after[k]["current"] for k in ("health", "life")]
+    assert lost[0] == lost[1] and lost[0] > 0
+
+
+def test_soh13_defence_cards_past_the_attackers_ap_are_refused_and_nothing_is_played(
+    opened: Opened,
+) -> None:
+    campaign = opened("shadows")
+    started(campaign)
+    from rulesets.decks import load_deck
+
+    def hand(name: str) -> list[str]:
+        ref = by_name(campaign, name).ref
+        _, deck = load_deck(Transaction(campaign), "minor")
+        return [c.label for c in deck.hand(str(ref))]
+
+    held = hand("Agnes Thorne")
+    with pytest.raises(CommandError, match="at most 1 defence card"):
+        attack(campaign, "Goblin 1", "Agnes Thorne", f"{held[0]}, {held[1]}")
+    assert hand("Agnes Thorne") == held
+    with pytest.raises(CommandError, match="does not hold"):
+        attack(campaign, "Goblin 1", "Agnes Thorne", "Queen of Wands")
+
+
+# --------------------------------------------------------------------------- T
+
+
+def test_t_lands_a_damage_roll_once_and_never_a_check(opened: Opened) -> None:
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    goblin = by_name(campaign, "Goblin 1")
+
+    def newest_roll() -> int:
+        return campaign.newest("log", 1, lambda e: e.get("kind") == "roll")[-1][0]
+
+    class Log:
+        def __init__(self, result: CheckResult) -> None:
+            self.result = result
+            self.label = "Roll"
+
+        def run(self, tx: Any) -> list[str]:
+            return [tx.log_roll("GM", self.result)]
+
+    campaign.apply(Log(CheckResult("1d20 vs DC 12", 3, (3,), "failure")))
+    with pytest.raises(CommandError, match="a check"):
+        campaign.apply(ex.LandRoll(eid, roll_id=newest_roll(), combatant_ids=(goblin.id,)))
+    campaign.apply(Log(CheckResult("1d6", 2, (2,))))
+    campaign.apply(ex.LandRoll(eid, roll_id=newest_roll(), combatant_ids=(goblin.id,)))
+    assert by_name(campaign, "Goblin 1").stats["hp"] == goblin.stats["hp"] - 2
+    with pytest.raises(CommandError, match="landed already"):
+        campaign.apply(ex.LandRoll(eid, roll_id=newest_roll(), combatant_ids=(goblin.id,)))
