@@ -182,7 +182,13 @@ def encounter_fight(
 
 class Track:
     """The health states one combatant can reach, numbered as they are met, and the way
-    amounts move it between them (the game's ``hurt`` and ``out``, each asked once)."""
+    amounts move it between them (the game's ``hurt`` and ``out``, each asked once).
+
+    A state is kept as the parts of the health that damage changes (the top-level keys a probe
+    of ``hurt`` finds changed: a sheet's resources, limbs, status); the rest of the sheet is
+    shared by every state. Should ``hurt`` ever change another part, that part joins them."""
+
+    PROBE = (1, 2, 3, 5, 8, 13, 10_000)
 
     def __init__(self, rules: ex.ExchangeRules, setup: ex.Setup, share: Callable[[Doc], Any]):
         self.setup = setup
@@ -194,17 +200,33 @@ class Track:
         self._out = inspect.unwrap(rules.out)
         self._pools = inspect.unwrap(rules.pools or ex.hd_pools)
         self._share = share
+        self._start: Doc = json.loads(json.dumps(setup.target.health, default=str))
+        self._changing: set[str] = set()
+        for amount in self.PROBE:
+            for face in range(1, self.faces + 1):
+                self._changed(self._hurt(setup, _plain(self._start), amount, face))
+        self._rest = _plain(self._start)
         self.states: list[str] = []
-        """Each state's health as JSON: its own copy, and a faster one to copy again."""
+        """Each state's changing parts as JSON (compact, and quick to copy again)."""
         self.index: dict[str, int] = {}
         self.out: list[bool] = []
         self.left: list[int] = []
         self.half: list[bool | None] = []
         self.moves: dict[tuple[int, int, int], int] = {}
-        self.state(json.loads(json.dumps(setup.target.health, default=str)))
+        self.state(_plain(self._start))
+
+    def _changed(self, health: Doc) -> bool:
+        """Add the parts of ``health`` that differ from the start; True if any were new."""
+        found = {
+            k for k in set(health) | set(self._start)
+            if k not in self._changing and health.get(k) != self._start.get(k)
+        }  # fmt: skip
+        self._changing |= found
+        return bool(found)
 
     def state(self, health: Doc) -> int:
-        key = json.dumps(health, sort_keys=True, default=str)
+        parts = {k: health[k] for k in self._changing if k in health}
+        key = json.dumps(parts, sort_keys=True, default=str)
         found = self.index.get(key)
         if found is not None:
             return found
@@ -217,13 +239,37 @@ class Track:
         self.half.append(None if shared is None else shared[0] * 2 <= shared[1])
         return n
 
+    def health(self, state: int) -> Doc:
+        """A fresh copy of the health of ``state``."""
+        health = dict(self._rest)
+        parts = json.loads(self.states[state])
+        for k in self._changing:
+            if k in parts:
+                health[k] = parts[k]
+            elif k in self._start:
+                health[k] = _plain(self._start[k])
+        return health
+
     def hit(self, state: int, amount: int, face: int) -> int:
         move = (state, amount, face)
         found = self.moves.get(move)
         if found is None:
-            health = self._hurt(self.setup, json.loads(self.states[state]), amount, face)
+            health = self._hurt(self.setup, self.health(state), amount, face)
+            if self._changed(health):
+                # A part the probe did not see changed: the shared rest may have, too.
+                self._rest = {k: v for k, v in _plain(self._start).items()
+                              if k not in self._changing}  # fmt: skip
             found = self.moves[move] = self.state(health)
         return found
+
+
+def _plain(value: Any) -> Any:
+    """A copy of JSON-shaped data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 class Sampler:
@@ -309,7 +355,7 @@ def _initiative(fight: Fight, c: er.Combatant) -> Callable[[random.Random], int]
     kind = health_kind(c)
     sheet = fight.sheet(c) if kind != "hp" else None
     npc_doc = fight.npc_doc(c)
-    rule = fight.rules.initiative
+    rule = inspect.unwrap(fight.rules.initiative)  # unguarded: see Track
     return lambda rng: rule(rng, sheet, npc_doc).total
 
 
@@ -318,7 +364,7 @@ def _share(fight: Fight, kind: str, c: er.Combatant) -> Callable[[Doc], Any]:
         top = int(c.stats.get("hp_max", c.stats.get("hp", 0)) or 0)
         return lambda health: (int(health.get("hp", 0)), top) if top > 0 else None
     if kind == "foe":
-        share = fight.rules.foe.share
+        share = inspect.unwrap(fight.rules.foe.share)  # unguarded: see Track
 
         def found(health: Doc) -> Any:
             try:
