@@ -17,6 +17,7 @@ from rulesets import encounter as er
 from rulesets import exchange as ex
 from rulesets.base import CheckResult
 from rulesets.fight import load
+from rulesets.nemron.fight import turn_note
 from tests.test_combat_commands import by_name, enc, opened, party
 
 __all__ = ["opened"]  # the fixture, imported for its use here
@@ -138,6 +139,8 @@ def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
         attack(campaign, "Goblin 2", "Ylva Rask", "3")
     attack(campaign, "Goblin 2", "Ylva Rask", "bonus")
     assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+    # Where the GM looks: the row's turn column says what of the round is spent.
+    assert turn_note(enc(campaign)[1], by_name(campaign, "Ylva Rask")) == "used R+bonus R"
     with pytest.raises(CommandError, match="bought its bonus reaction"):
         attack(campaign, "Goblin 3", "Ylva Rask", "bonus")
 
@@ -206,8 +209,8 @@ def test_asp05_the_defence_is_the_right_skill_not_the_better_one(opened: Opened)
             return ["skills"]
 
     campaign.apply(Skills())
-    assert "athletic 1" in odds(campaign, "Goblin 1", "Juno Hart").steps[0]  # a dodge
-    assert "physique 3" in odds(campaign, "Goblin 1", "Juno Hart", "block").steps[0]
+    assert "2d6+1 (athletic)" in odds(campaign, "Goblin 1", "Juno Hart").steps[0]  # a dodge
+    assert "2d6+3 (physique)" in odds(campaign, "Goblin 1", "Juno Hart", "block").steps[0]
     verbal = ex.Attack(
         enc(campaign)[0],
         attacker_id=by_name(campaign, "Goblin 1").id,
@@ -258,6 +261,7 @@ def test_soh17_the_exchange_lands_on_health_and_life(opened: Opened) -> None:
     before = party(campaign, "Agnes Thorne")["resources"]
     found = odds(campaign, "Goblin 1", "Agnes Thorne")
     assert "Health and Life" in found.steps[-1]
+    assert "(AP 7 left for defence cards, 1 each)" in found.steps[1]
     attack(campaign, "Goblin 1", "Agnes Thorne")
     after = party(campaign, "Agnes Thorne")["resources"]
     lost = [before[k]["current"] - after[k]["current"] for k in ("health", "life")]

@@ -113,9 +113,9 @@ def plan(setup: Setup) -> Plan:
             damage[amount] = damage.get(amount, Fraction(0)) + p * q
     hit = 1 - damage.get(0, Fraction(0))
     blow = Blow(f"2d6+{value} vs 2d6+{defence}", hit, dict(sorted(damage.items())))
-    said = f"typed {typed}" if typed is not None else f"2d6 + {guard} {defence}"
+    said = f"{typed} (typed)" if typed is not None else f"2d6+{defence} ({guard})"
     steps = [
-        f"2d6 + {skill} {value} ({kind}) against {setup.target.name}'s {said}"
+        f"2d6+{value} ({skill}, {kind}) vs {setup.target.name}'s {said}"
         + (" (fate: reroll, keep the better)" if fate else ""),
         f"an overlap lands {percent(hit)}: up to its stress cap a minor injury, above it a "
         "consequence",

@@ -43,10 +43,10 @@ from rulesets.exchange import (
 from rulesets.fight import Fight
 from rulesets.nemron import foes
 from rulesets.nemron import rules as nemron
+from rulesets.nemron.fight import BONUS_REACTION
 
 Doc = dict[str, Any]
-BONUS = "bonus_reaction"
-"""Economy key: the 2-Energy bonus reaction was bought this turn (NEM-10: once a round)."""
+BONUS = BONUS_REACTION
 
 
 def pool_dist(pool: list[int]) -> Dist:

@@ -204,12 +204,14 @@ def plan(setup: Setup) -> Plan:
                 damage[amount] = damage.get(amount, Fraction(0)) + p * q * r
     hit = 1 - damage.get(0, Fraction(0))
     said = ", ".join(c.label for c in played) or "no cards"
+    ap = setup.target.extra.get("ap")
     steps = [
         f"{setup.attacker.name} plays {card.label}: {card.value} + skill {skill}"
         + (f" {shadows.OFF_FOCUS_PENALTY} off focus" if off else "")
         + f" = {value} ({kind})",
         f"{setup.target.name}'s defence {guard.total} = {guard.attribute} {guard.base}"
-        + f" + {said}",
+        + f" + {said}"
+        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else ""),
         f"damage lands {percent(hit)} on Health and Life",
     ]
     blow = Blow(f"{card.label} {value} vs {guard.total}", hit, dict(sorted(damage.items())))
