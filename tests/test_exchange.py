@@ -315,3 +315,30 @@ def test_t_lands_a_damage_roll_once_and_never_a_check(opened: Opened) -> None:
     assert by_name(campaign, "Goblin 1").stats["hp"] == goblin.stats["hp"] - 2
     with pytest.raises(CommandError, match="landed already"):
         campaign.apply(ex.LandRoll(eid, roll_id=newest_roll(), combatant_ids=(goblin.id,)))
+
+
+def test_soh14_p_fills_the_attack_as_a_does_and_remembers_a_pcs(opened: Opened) -> None:
+    """P on a foe: its statblock's skill (A's), not 0; a PC's skill and type are remembered;
+    a spiritual focus attacks with spiritual magic by default."""
+    from rulesets.shadows.fight import attack_defaults
+
+    campaign = opened("shadows")
+    started(campaign)
+    goblin = next(c for c in enc(campaign)[1].combatants if c.name == "Goblin 1")
+    defaults = attack_defaults(goblin.to_dict(), goblin.stats["sheet"])
+    assert defaults["skill"] == str(goblin.stats["sheet"]["skill"]["brawl"]) != "0"
+    agnes = party(campaign, "Agnes Thorne")
+    pc = by_name(campaign, "Agnes Thorne").to_dict()
+    assert attack_defaults(pc, {**agnes, "focus": "spiritual"})["type"] == "spiritual"
+    from rulesets.decks import load_deck
+    from rulesets.shadows.fight import PlayAttackCard
+
+    _, deck = load_deck(Transaction(campaign), "minor")
+    card = deck.hand(str(pc["ref"]))[0]
+    eid, _ = enc(campaign)
+    answers = {"skill": 4, "type": "physical", "fumble": 1}
+    campaign.apply(PlayAttackCard(eid, pc["id"], goblin.id, card.label, 1, answers))
+    assert attack_defaults(pc, party(campaign, "Agnes Thorne")) == {
+        "skill": "4",
+        "type": "physical",
+    }

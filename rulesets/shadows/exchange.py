@@ -46,7 +46,7 @@ from rulesets.shadows.cards import parse_card
 from rulesets.shadows.tarot import Card
 
 Doc = dict[str, Any]
-FOCUS_ATTACK = {"physical": "physical", "spiritual": "spiritual", "mental": "mana"}
+FOCUS_ATTACK = {focus: kind for kind, focus in shadows.ATTACK_FOCUS.items()}
 FACE = 11
 """The lowest face card's value (Page)."""
 
