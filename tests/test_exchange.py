@@ -342,3 +342,14 @@ def test_soh14_p_fills_the_attack_as_a_does_and_remembers_a_pcs(opened: Opened) 
         "skill": "4",
         "type": "physical",
     }
+
+
+def test_asp03_fate_is_never_spent_on_an_older_roll_than_a_defence_just_rolled() -> None:
+    """f after a defence rolled in an attack found the roller's previous check (another PC's)
+    and said that PC had spent a fate point on it."""
+    from rulesets.aspects.checks import ROLL_KEY, last_aspects_roll
+
+    check = {"kind": "roll", "who": "Ada Wren", ROLL_KEY: {"fate_spent_by": ["Ada Wren"]}}
+    defence = {"kind": "roll", "who": "Juno Hart", "expression": "2d6+0 defence (athletic)"}
+    assert last_aspects_roll([(1, check)]) == 1
+    assert last_aspects_roll([(1, check), (2, defence)]) is None
