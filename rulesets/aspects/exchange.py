@@ -35,8 +35,8 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
-    hp_hurt,
     percent,
+    strikes,
 )
 from rulesets.fight import Fight
 
@@ -96,10 +96,6 @@ def answer_of(setup: Setup, kind: str) -> tuple[str, int, bool, int | None]:
         if int(points.get("current", 0) or 0) < 1:
             raise RuleError(f"{setup.target.name} has no fate point to spend (ASP-02)")
     return skill, _value(setup.target, skill), fate, typed
-
-
-def strikes(side: Side) -> int:
-    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
 
 
 def plan(setup: Setup) -> Plan:
@@ -186,8 +182,6 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """The overlap on a copy of the defender; the consequence limit counts as out."""
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     outcome = aspects.resolve_attack(health, amount, 0, "", attack_of(setup)[2])
     if outcome.choice_needed:
         health["status"] = aspects.TAKEN_OUT
@@ -195,15 +189,11 @@ def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
 
 
 def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
     return health.get("status") == aspects.TAKEN_OUT
 
 
 def pools(side: Side, health: Doc) -> dict[str, int]:
     """Injuries and consequences held, fate points (the aspects game's pools)."""
-    if side.kind == "hp":
-        return {"hp": int(health.get("hp", 0))}
     lists = health.get("lists") or {}
     found = {k: len(lists.get(k) or []) for k in ("injuries", "consequences")}
     points = (health.get("resources") or {}).get("fate_points")

@@ -37,8 +37,8 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
-    hp_hurt,
     percent,
+    strikes,
 )
 from rulesets.fight import Fight
 from rulesets.nemron import foes
@@ -156,11 +156,6 @@ def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
     return dict(sorted(found.items()))
 
 
-def strikes(side: Side) -> int:
-    """How many attacks it makes: a statblock's # Atks, else one."""
-    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
-
-
 def plan(setup: Setup) -> Plan:
     pool, weapon, text = attack_of(setup)
     minimum = nemron.weapon_minimum_dc(weapon)
@@ -265,28 +260,22 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     nemron.apply_damage(health, amount, random.Random(0), nemron.LOCATION_DIE[face])
     return health
 
 
 def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
     return bool(health.get("status", "alive") != "alive")
 
 
 def pools(side: Side, health: Doc) -> dict[str, int]:
     """Each limb's HP by its name in the sheet (as ``tableside export`` writes it)."""
-    if side.kind == "hp":
-        return {"hp": int(health.get("hp", 0))}
     limbs = ((health.get("tracks") or {}).get("limbs")) or {}
     return {str(k): int(v.get("hp", 0)) for k, v in limbs.items() if isinstance(v, Mapping)}
 
 
 def faces(side: Side) -> int:
-    return 1 if side.kind == "hp" else 6
+    return len(nemron.LOCATION_DIE)
 
 
 EXCHANGE = ExchangeRules(

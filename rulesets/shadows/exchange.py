@@ -36,7 +36,6 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
-    hp_hurt,
     percent,
 )
 from rulesets.fight import Fight
@@ -256,14 +255,10 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
 
 
 def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
     return bool(health.get("status", "alive") != "alive")
 
 
