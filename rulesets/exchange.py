@@ -489,6 +489,11 @@ def hp_hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return health
 
 
+def not_alive(side: Side, health: Doc) -> bool:
+    """Out of the fight once the sheet's status is other than ``alive`` (downed, dead …)."""
+    return bool(health.get("status", "alive") != "alive")
+
+
 def hp_out(side: Side, health: Doc) -> bool:
     if side.kind == "hp":
         return int(health.get("hp", 0)) <= 0

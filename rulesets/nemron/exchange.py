@@ -37,6 +37,7 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
+    not_alive,
     percent,
     strikes,
 )
@@ -264,10 +265,6 @@ def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return health
 
 
-def out(side: Side, health: Doc) -> bool:
-    return bool(health.get("status", "alive") != "alive")
-
-
 def pools(side: Side, health: Doc) -> dict[str, int]:
     """Each limb's HP by its name in the sheet (as ``tableside export`` writes it)."""
     limbs = ((health.get("tracks") or {}).get("limbs")) or {}
@@ -282,7 +279,7 @@ EXCHANGE = ExchangeRules(
     plan=plan,
     roll=roll,
     hurt=hurt,
-    out=out,
+    out=not_alive,
     faces=faces,
     spend=spend,
     defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",

@@ -35,7 +35,7 @@ from rulesets.exchange import (
     Plan,
     Rolled,
     Setup,
-    Side,
+    not_alive,
     percent,
 )
 from rulesets.fight import Fight
@@ -258,15 +258,11 @@ def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
 
 
-def out(side: Side, health: Doc) -> bool:
-    return bool(health.get("status", "alive") != "alive")
-
-
 EXCHANGE = ExchangeRules(
     plan=plan,
     roll=roll,
     hurt=hurt,
-    out=out,
+    out=not_alive,
     spend=spend,
     defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
     extra=extra,
