@@ -195,10 +195,11 @@ class ExchangeRules:
     plan: Callable[[Setup], Plan]
     roll: Callable[[Setup, random.Random], Rolled]
     hurt: Callable[[Setup, Doc, int, int], Doc]
-    """``hurt(setup, health, amount, face)``: the target's health after an amount lands (a
-    copy; ``face`` is the location die's face, 1 where the game has none)."""
+    """``hurt(setup, health, amount, face)``: the target's sheet after an amount lands (a
+    copy; ``face`` is the location die's face, 1 where the game has none). Plain HD HP is the
+    exchange's own (:func:`hp_hurt`): this sees a PC's or a foe's sheet only."""
     out: Callable[[Side, Doc], bool]
-    """Whether that health is out of the fight."""
+    """Whether that sheet is out of the fight (plain HD HP: :func:`hp_out`)."""
     faces: Callable[[Side], int] = _no_faces
     """How many equally likely places an amount may land (Nemron's location die: 6)."""
     spend: Callable[[Fight, Setup, Rolled], list[str]] = no_spend
@@ -253,6 +254,23 @@ def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Dist:
     return dict(sorted(found.items()))
 
 
+def strikes(side: Side) -> int:
+    """How many attacks a side makes in one exchange: its statblock's # Atks, else one."""
+    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
+
+
+def hurt_on(rules: ExchangeRules, setup: Setup, health: Doc, amount: int, face: int) -> Doc:
+    """An amount on a copy of the target's health: plain HD HP here, a sheet by the game."""
+    if setup.target.kind == "hp":
+        return hp_hurt(setup, health, amount, face)
+    return rules.hurt(setup, health, amount, face)
+
+
+def out_of(rules: ExchangeRules, side: Side, health: Doc) -> bool:
+    """Whether that health is out of the fight: plain HD HP here, a sheet by the game."""
+    return hp_out(side, health) if side.kind == "hp" else rules.out(side, health)
+
+
 def _key(health: Doc) -> str:
     return json.dumps(health, sort_keys=True, default=str)
 
@@ -262,9 +280,9 @@ def drops(rules: ExchangeRules, setup: Setup, blows: Sequence[Blow]) -> Fraction
     the target out: every state its health can reach is followed with its probability."""
     target = setup.target
     states: dict[str, tuple[Doc, Fraction]] = {_key(target.health): (target.health, Fraction(1))}
-    faces = max(1, rules.faces(target))
+    faces = 1 if target.kind == "hp" else max(1, rules.faces(target))
     gone = Fraction(0)
-    if rules.out(target, target.health):
+    if out_of(rules, target, target.health):
         return Fraction(0)
     for blow in blows:
         after: dict[str, tuple[Doc, Fraction]] = {}
@@ -275,9 +293,9 @@ def drops(rules: ExchangeRules, setup: Setup, blows: Sequence[Blow]) -> Fraction
                     after[k] = (health, after.get(k, (health, Fraction(0)))[1] + p * q)
                     continue
                 for face in range(1, faces + 1):
-                    now = rules.hurt(setup, copy.deepcopy(health), amount, face)
+                    now = hurt_on(rules, setup, copy.deepcopy(health), amount, face)
                     share = p * q / faces
-                    if rules.out(target, now):
+                    if out_of(rules, target, now):
                         gone += share
                         continue
                     k = _key(now)
@@ -471,6 +489,11 @@ def hp_hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return health
 
 
+def not_alive(side: Side, health: Doc) -> bool:
+    """Out of the fight once the sheet's status is other than ``alive`` (downed, dead …)."""
+    return bool(health.get("status", "alive") != "alive")
+
+
 def hp_out(side: Side, health: Doc) -> bool:
     if side.kind == "hp":
         return int(health.get("hp", 0)) <= 0
@@ -521,8 +544,10 @@ def setup_of(
 
 
 def pools_of(rules: ExchangeRules, side: Side, health: Doc) -> dict[str, int]:
-    """The target's pools by their export names."""
-    return (rules.pools or hd_pools)(side, health)
+    """The target's pools by their export names (plain HD HP: ``hp``)."""
+    if side.kind == "hp" or rules.pools is None:
+        return hd_pools(side, health)
+    return rules.pools(side, health)
 
 
 @frozen

@@ -17,6 +17,7 @@ from rulesets import encounter as er
 from rulesets import exchange as ex
 from rulesets.base import CheckResult
 from rulesets.fight import load
+from rulesets.nemron.fight import turn_note
 from tests.test_combat_commands import by_name, enc, opened, party
 
 __all__ = ["opened"]  # the fixture, imported for its use here
@@ -138,6 +139,8 @@ def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
         attack(campaign, "Goblin 2", "Ylva Rask", "3")
     attack(campaign, "Goblin 2", "Ylva Rask", "bonus")
     assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+    # Where the GM looks: the row's turn column says what of the round is spent.
+    assert turn_note(enc(campaign)[1], by_name(campaign, "Ylva Rask")) == "used R+bonus R"
     with pytest.raises(CommandError, match="bought its bonus reaction"):
         attack(campaign, "Goblin 3", "Ylva Rask", "bonus")
 
@@ -206,8 +209,8 @@ def test_asp05_the_defence_is_the_right_skill_not_the_better_one(opened: Opened)
             return ["skills"]
 
     campaign.apply(Skills())
-    assert "athletic 1" in odds(campaign, "Goblin 1", "Juno Hart").steps[0]  # a dodge
-    assert "physique 3" in odds(campaign, "Goblin 1", "Juno Hart", "block").steps[0]
+    assert "2d6+1 (athletic)" in odds(campaign, "Goblin 1", "Juno Hart").steps[0]  # a dodge
+    assert "2d6+3 (physique)" in odds(campaign, "Goblin 1", "Juno Hart", "block").steps[0]
     verbal = ex.Attack(
         enc(campaign)[0],
         attacker_id=by_name(campaign, "Goblin 1").id,
@@ -258,6 +261,7 @@ def test_soh17_the_exchange_lands_on_health_and_life(opened: Opened) -> None:
     before = party(campaign, "Agnes Thorne")["resources"]
     found = odds(campaign, "Goblin 1", "Agnes Thorne")
     assert "Health and Life" in found.steps[-1]
+    assert "(AP 7 left for defence cards, 1 each)" in found.steps[1]
     attack(campaign, "Goblin 1", "Agnes Thorne")
     after = party(campaign, "Agnes Thorne")["resources"]
     lost = [before[k]["current"] - after[k]["current"] for k in ("health", "life")]
@@ -311,3 +315,41 @@ def test_t_lands_a_damage_roll_once_and_never_a_check(opened: Opened) -> None:
     assert by_name(campaign, "Goblin 1").stats["hp"] == goblin.stats["hp"] - 2
     with pytest.raises(CommandError, match="landed already"):
         campaign.apply(ex.LandRoll(eid, roll_id=newest_roll(), combatant_ids=(goblin.id,)))
+
+
+def test_soh14_p_fills_the_attack_as_a_does_and_remembers_a_pcs(opened: Opened) -> None:
+    """P on a foe: its statblock's skill (A's), not 0; a PC's skill and type are remembered;
+    a spiritual focus attacks with spiritual magic by default."""
+    from rulesets.shadows.fight import attack_defaults
+
+    campaign = opened("shadows")
+    started(campaign)
+    goblin = next(c for c in enc(campaign)[1].combatants if c.name == "Goblin 1")
+    defaults = attack_defaults(goblin.to_dict(), goblin.stats["sheet"])
+    assert defaults["skill"] == str(goblin.stats["sheet"]["skill"]["brawl"]) != "0"
+    agnes = party(campaign, "Agnes Thorne")
+    pc = by_name(campaign, "Agnes Thorne").to_dict()
+    assert attack_defaults(pc, {**agnes, "focus": "spiritual"})["type"] == "spiritual"
+    from rulesets.decks import load_deck
+    from rulesets.shadows.fight import PlayAttackCard
+
+    _, deck = load_deck(Transaction(campaign), "minor")
+    card = deck.hand(str(pc["ref"]))[0]
+    eid, _ = enc(campaign)
+    answers = {"skill": 4, "type": "physical", "fumble": 1}
+    campaign.apply(PlayAttackCard(eid, pc["id"], goblin.id, card.label, 1, answers))
+    assert attack_defaults(pc, party(campaign, "Agnes Thorne")) == {
+        "skill": "4",
+        "type": "physical",
+    }
+
+
+def test_asp03_fate_is_never_spent_on_an_older_roll_than_a_defence_just_rolled() -> None:
+    """f after a defence rolled in an attack found the roller's previous check (another PC's)
+    and said that PC had spent a fate point on it."""
+    from rulesets.aspects.checks import ROLL_KEY, last_aspects_roll
+
+    check = {"kind": "roll", "who": "Ada Wren", ROLL_KEY: {"fate_spent_by": ["Ada Wren"]}}
+    defence = {"kind": "roll", "who": "Juno Hart", "expression": "2d6+0 defence (athletic)"}
+    assert last_aspects_roll([(1, check)]) == 1
+    assert last_aspects_roll([(1, check), (2, defence)]) is None

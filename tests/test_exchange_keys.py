@@ -187,6 +187,12 @@ async def test_a_refused_answer_keeps_the_exchange_and_escape_applies_nothing(
         await pilot.pause()
         assert "▏" not in amount_line(app)
         assert (health(app), len(app.campaign.undo_stack)) == before
+        # Tab names the target; it opens no form and lands no flat 0.
+        await pilot.press("A", "tab", "enter")
+        await pilot.pause()
+        assert "Defence (" in amount_line(app)
+        assert (health(app), len(app.campaign.undo_stack)) == before
+        await pilot.press("escape")
         # T with nothing open and no roll: it lands nothing.
         await pilot.press("T")
         await pilot.pause()

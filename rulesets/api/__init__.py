@@ -49,6 +49,21 @@ from rulesets.encounter import (
     new_round,
     turn_order_of,
 )
+from rulesets.exchange import (
+    HD_EXCHANGE,
+    Blow,
+    D20Attack,
+    ExchangeRules,
+    Odds,
+    Plan,
+    Rolled,
+    Side,
+    d20_plan,
+    d20_roll,
+    hp_hurt,
+    hp_out,
+)
+from rulesets.exchange import Setup as ExchangeSetup
 from rulesets.fight import HD_FOES, FightRules, FoeSheet, Hit
 from rulesets.foes import HD_FOE_RULES, Foe, FoeRules, RollKind, Strike, Swing, generic_roll
 from rulesets.game import API_VERSION, DemoPC, Game
@@ -72,7 +87,20 @@ __all__ = [
     "turn_order_of",
     "TurnOrder",
     "API_VERSION",
+    "HD_EXCHANGE",
     "HD_FOES",
+    "Blow",
+    "D20Attack",
+    "ExchangeRules",
+    "ExchangeSetup",
+    "Odds",
+    "Plan",
+    "Rolled",
+    "Side",
+    "d20_plan",
+    "d20_roll",
+    "hp_hurt",
+    "hp_out",
     "HD_FOE_RULES",
     "NPC",
     "Action",

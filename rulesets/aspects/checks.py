@@ -79,10 +79,12 @@ class AspectsCheck:
 
 
 def last_aspects_roll(rows: list[tuple[int, Doc]]) -> int | None:
-    """The log doc id of the newest aspects roll fate can still be spent on."""
+    """The log doc id of the newest roll, if fate can still be spent on it (an aspects check);
+    None when there is none, or when the newest roll is another (a defence rolled in an
+    attack, a foe's roll): fate never lands on an older roll than the one just made."""
     for doc_id, entry in reversed(rows):
-        if entry.get("kind") == "roll" and ROLL_KEY in entry:
-            return doc_id
+        if entry.get("kind") == "roll":
+            return doc_id if ROLL_KEY in entry else None
     return None
 
 
@@ -292,10 +294,16 @@ CHECK = Check(
 )
 
 
+NOT_A_CHECK = (
+    "The last roll is not a check fate can be spent on (a defence in an attack: type fate in "
+    "its answer, A); roll first (c), then spend the fate point"
+)
+
+
 def _last_roll(ctx: Context) -> int:
     log_id = last_aspects_roll(ctx.read.rows("log"))
     if log_id is None:
-        raise RuleError("Roll first (c), then spend the fate point")
+        raise RuleError(NOT_A_CHECK)
     return log_id
 
 
@@ -325,7 +333,7 @@ def _roller_pays(ctx: Context) -> tuple[Field, ...]:
     """The roller pays (a reroll, a +2): told at once when they cannot, before any question."""
     entry = _last_entry(ctx)
     if entry is None:
-        raise RuleError("Roll first (c), then spend the fate point")
+        raise RuleError(NOT_A_CHECK)
     who = entry.get("who_id")
     pc = ctx.read.doc("party", int(who)) if who is not None else None
     if pc is None:

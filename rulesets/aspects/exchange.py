@@ -35,8 +35,8 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
-    hp_hurt,
     percent,
+    strikes,
 )
 from rulesets.fight import Fight
 
@@ -98,10 +98,6 @@ def answer_of(setup: Setup, kind: str) -> tuple[str, int, bool, int | None]:
     return skill, _value(setup.target, skill), fate, typed
 
 
-def strikes(side: Side) -> int:
-    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
-
-
 def plan(setup: Setup) -> Plan:
     skill, value, kind = attack_of(setup)
     guard, defence, fate, typed = answer_of(setup, kind)
@@ -113,9 +109,9 @@ def plan(setup: Setup) -> Plan:
             damage[amount] = damage.get(amount, Fraction(0)) + p * q
     hit = 1 - damage.get(0, Fraction(0))
     blow = Blow(f"2d6+{value} vs 2d6+{defence}", hit, dict(sorted(damage.items())))
-    said = f"typed {typed}" if typed is not None else f"2d6 + {guard} {defence}"
+    said = f"{typed} (typed)" if typed is not None else f"2d6+{defence} ({guard})"
     steps = [
-        f"2d6 + {skill} {value} ({kind}) against {setup.target.name}'s {said}"
+        f"2d6+{value} ({skill}, {kind}) vs {setup.target.name}'s {said}"
         + (" (fate: reroll, keep the better)" if fate else ""),
         f"an overlap lands {percent(hit)}: up to its stress cap a minor injury, above it a "
         "consequence",
@@ -186,8 +182,6 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """The overlap on a copy of the defender; the consequence limit counts as out."""
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     outcome = aspects.resolve_attack(health, amount, 0, "", attack_of(setup)[2])
     if outcome.choice_needed:
         health["status"] = aspects.TAKEN_OUT
@@ -195,15 +189,11 @@ def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
 
 
 def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
     return health.get("status") == aspects.TAKEN_OUT
 
 
 def pools(side: Side, health: Doc) -> dict[str, int]:
     """Injuries and consequences held, fate points (the aspects game's pools)."""
-    if side.kind == "hp":
-        return {"hp": int(health.get("hp", 0))}
     lists = health.get("lists") or {}
     found = {k: len(lists.get(k) or []) for k in ("injuries", "consequences")}
     points = (health.get("resources") or {}).get("fate_points")

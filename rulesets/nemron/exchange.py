@@ -37,16 +37,17 @@ from rulesets.exchange import (
     Rolled,
     Setup,
     Side,
-    hp_hurt,
+    not_alive,
     percent,
+    strikes,
 )
 from rulesets.fight import Fight
 from rulesets.nemron import foes
 from rulesets.nemron import rules as nemron
+from rulesets.nemron.fight import BONUS_REACTION
 
 Doc = dict[str, Any]
-BONUS = "bonus_reaction"
-"""Economy key: the 2-Energy bonus reaction was bought this turn (NEM-10: once a round)."""
+BONUS = BONUS_REACTION
 
 
 def pool_dist(pool: list[int]) -> Dist:
@@ -156,11 +157,6 @@ def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
     return dict(sorted(found.items()))
 
 
-def strikes(side: Side) -> int:
-    """How many attacks it makes: a statblock's # Atks, else one."""
-    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
-
-
 def plan(setup: Setup) -> Plan:
     pool, weapon, text = attack_of(setup)
     minimum = nemron.weapon_minimum_dc(weapon)
@@ -265,35 +261,25 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     nemron.apply_damage(health, amount, random.Random(0), nemron.LOCATION_DIE[face])
     return health
 
 
-def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
-    return bool(health.get("status", "alive") != "alive")
-
-
 def pools(side: Side, health: Doc) -> dict[str, int]:
     """Each limb's HP by its name in the sheet (as ``tableside export`` writes it)."""
-    if side.kind == "hp":
-        return {"hp": int(health.get("hp", 0))}
     limbs = ((health.get("tracks") or {}).get("limbs")) or {}
     return {str(k): int(v.get("hp", 0)) for k, v in limbs.items() if isinstance(v, Mapping)}
 
 
 def faces(side: Side) -> int:
-    return 1 if side.kind == "hp" else 6
+    return len(nemron.LOCATION_DIE)
 
 
 EXCHANGE = ExchangeRules(
     plan=plan,
     roll=roll,
     hurt=hurt,
-    out=out,
+    out=not_alive,
     faces=faces,
     spend=spend,
     defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",

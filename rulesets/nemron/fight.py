@@ -164,11 +164,18 @@ FOE = FoeSheet(
 # --------------------------------------------------------------------------- the row
 
 
+BONUS_REACTION = "bonus_reaction"
+"""Economy key: the 2-Energy bonus reaction was bought this turn (NEM-10, once a round)."""
+
+
 def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
-    """NEM-06: what of the turn is used (``used AR``: action and reaction)."""
+    """NEM-06: what of the turn is used (``used AR``: action and reaction; ``+bonus R``: the
+    2-Energy bonus reaction too)."""
     if not er.turn_order_of(enc).uses_initiative:
         return ""
     used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
+    if c.economy.get(BONUS_REACTION):  # NEM-10: the 2-Energy bonus reaction, bought and used
+        used.append("+bonus R")
     return "used " + "".join(used) if used else ""
 
 

@@ -35,8 +35,7 @@ from rulesets.exchange import (
     Plan,
     Rolled,
     Setup,
-    Side,
-    hp_hurt,
+    not_alive,
     percent,
 )
 from rulesets.fight import Fight
@@ -46,7 +45,7 @@ from rulesets.shadows.cards import parse_card
 from rulesets.shadows.tarot import Card
 
 Doc = dict[str, Any]
-FOCUS_ATTACK = {"physical": "physical", "spiritual": "spiritual", "mental": "mana"}
+FOCUS_ATTACK = {focus: kind for kind, focus in shadows.ATTACK_FOCUS.items()}
 FACE = 11
 """The lowest face card's value (Page)."""
 
@@ -204,12 +203,14 @@ def plan(setup: Setup) -> Plan:
                 damage[amount] = damage.get(amount, Fraction(0)) + p * q * r
     hit = 1 - damage.get(0, Fraction(0))
     said = ", ".join(c.label for c in played) or "no cards"
+    ap = setup.target.extra.get("ap")
     steps = [
         f"{setup.attacker.name} plays {card.label}: {card.value} + skill {skill}"
         + (f" {shadows.OFF_FOCUS_PENALTY} off focus" if off else "")
         + f" = {value} ({kind})",
         f"{setup.target.name}'s defence {guard.total} = {guard.attribute} {guard.base}"
-        + f" + {said}",
+        + f" + {said}"
+        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else ""),
         f"damage lands {percent(hit)} on Health and Life",
     ]
     blow = Blow(f"{card.label} {value} vs {guard.total}", hit, dict(sorted(damage.items())))
@@ -254,22 +255,14 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
 
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    if setup.target.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
-
-
-def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
-    return bool(health.get("status", "alive") != "alive")
 
 
 EXCHANGE = ExchangeRules(
     plan=plan,
     roll=roll,
     hurt=hurt,
-    out=out,
+    out=not_alive,
     spend=spend,
     defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
     extra=extra,

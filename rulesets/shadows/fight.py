@@ -277,6 +277,22 @@ def weapon_of(sheet: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: str(saved[k]) for k in WEAPON_KEYS if saved.get(k) not in (None, "")}
 
 
+def attack_defaults(c: Mapping[str, Any], sheet: Mapping[str, Any] | None) -> dict[str, str]:
+    """The attack skill and type the attacker's last attack used, as the exchange (A) has them:
+    a PC's remembered attack (``sheet["attack"]``), else skill 0 and its focus's attack type; a
+    foe's statblock skill with Brawl, a physical attack."""
+    if sheet is None:
+        return {}
+    if c.get("side") == "pc":
+        found = sheet.get("attack")
+        memory: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        by_focus = {focus: kind for kind, focus in shadows.ATTACK_FOCUS.items()}
+        kind = str(memory.get("type") or by_focus.get(shadows.focus_of(sheet), "physical"))
+        return {"skill": str(memory.get("skill", 0)), "type": kind}
+    skill = (sheet.get("skill") or {}).get("brawl", 0)
+    return {"skill": str(skill), "type": "physical"}
+
+
 def _weapon_answers(answers: Answers) -> dict[str, Any]:
     """SOH-06/15/16: the weapon's fumble value (1-14), critical suit and damage modifier."""
     fumble = answers.number("fumble", None)
@@ -339,7 +355,10 @@ class PlayAttackCard(EncounterCommand):
             lines.append(f"{attacker.name}'s focus is {focus}: {shadows.OFF_FOCUS_PENALTY} to a "
                          f"{kind} attack")  # fmt: skip
         if sheet is not None:
-            fight.put_sheet(attacker, {**sheet, "weapon": weapon})
+            # The weapon and, for a PC, the attack (skill, type) are remembered for the next.
+            memory = {"skill": answers.whole("skill"), "type": kind}
+            mine = {"attack": memory} if attacker.side == "pc" else {}
+            fight.put_sheet(attacker, {**sheet, "weapon": weapon, **mine})
         played = {**self.answers, **weapon, "card": card.label, "off_focus": off, "ap": self.ap}
         return lines + deal_damage(fight, target.id, "", played) + ap_lines
 
@@ -404,7 +423,11 @@ def _attack_form(ctx: Context) -> tuple[Field, ...]:
     sheet = _sheet_of(ctx, attacker)
     weapon = weapon_of(sheet)
     names = tuple(dict.fromkeys(str(c.get("name", "?")) for c in _targets(ctx)))
-    asked = {f.key: f for f in _damage_fields(shadows.POOLS)}
+    remembered = attack_defaults(attacker, sheet)
+    asked = {
+        f.key: replace(f, default=remembered.get(f.key, f.default))
+        for f in _damage_fields(shadows.POOLS)
+    }
     return (
         Field("card", "Card from the hand", hand[0] if hand else "", suggestions=tuple(hand)),
         Field("target", "Target", names[0] if names else "", "choice", choices=names),

@@ -112,7 +112,8 @@ def attack(swing: Swing) -> Strike:
     # The card is played now (to the discards) and the AP spent: the attack is made, whether
     # or not the GM lands it at once.
     spent = spend_attack(fight, foe.combatant, holder, card)
-    answers = {"card": card.label, "skill": skill, "type": kind, "ap": 1, **weapon}
+    # A hit takes Health and Life (SOH-17), whichever key lands it.
+    answers = {"card": card.label, "skill": skill, "type": kind, "ap": 1, "pool": "hit", **weapon}
     said = (
         f"{foe.name} plays {card.label} at {swing.target.name} ({kind}, skill {skill}): "
         f"{card.value + skill} against its defence"

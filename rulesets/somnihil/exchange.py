@@ -35,9 +35,9 @@ from rulesets.exchange import (
     Setup,
     Side,
     distribution,
-    hp_hurt,
     mix,
     percent,
+    strikes,
 )
 from rulesets.npc import QuickBuild
 from rulesets.somnihil import rules as somnihil
@@ -82,10 +82,6 @@ def _cipher(side: Side) -> bool:
     return side.is_pc
 
 
-def _strikes(side: Side) -> int:
-    return max(1, side.block.attacks) if side.block is not None and not side.is_pc else 1
-
-
 def plan(setup: Setup) -> Plan:
     if not (_cipher(setup.attacker) or _cipher(setup.target)):
         return HD_EXCHANGE.plan(setup)
@@ -119,7 +115,7 @@ def plan(setup: Setup) -> Plan:
         f"({percent(hit)})",
         f"{damage} when it lands",
     )
-    return Plan((blow,) * _strikes(setup.attacker), steps)
+    return Plan((blow,) * strikes(setup.attacker), steps)
 
 
 def _times(dist: Dist, k: int) -> Dist:
@@ -159,7 +155,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
             amounts.append(0)
         return Rolled(tuple(steps), tuple(amounts), rolls=tuple(mine))
     edge = _edge(setup.target)
-    for _ in range(_strikes(setup.attacker)):
+    for _ in range(strikes(setup.attacker)):
         natural, faces = _d20(rng, edge)
         band = somnihil.band_for(natural)
         theirs.append(
@@ -189,8 +185,6 @@ def faces(side: Side) -> int:
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     side = setup.target
-    if side.kind == "hp":
-        return hp_hurt(setup, health, amount, face)
     if side.is_pc:
         if _edge(side):
             first, second = divmod(face - 1, 20)
@@ -206,8 +200,6 @@ def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
 
 
 def out(side: Side, health: Doc) -> bool:
-    if side.kind == "hp":
-        return int(health.get("hp", 0)) <= 0
     if side.is_pc:
         return health.get("status", somnihil.ALIVE) not in (somnihil.ALIVE, somnihil.SPIRIT)
     vitality = (health.get("resources") or {}).get("vitality")
