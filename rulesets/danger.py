@@ -57,6 +57,8 @@ from rulesets.values import frozen
 
 Doc = dict[str, Any]
 
+BATCH = 50
+"""Fights between two calls of :func:`simulate`'s ``between``."""
 MAX_ROUNDS = 30
 """A fight still going after this many rounds counts as neither side's win."""
 RANDOM, WEAKEST, LAST = "random", "weakest", "last"
@@ -90,6 +92,10 @@ class Choices:
         for rule in (self.party, self.foes):
             if rule not in TARGET_RULES:
                 raise RuleError(f"A target rule is one of: {', '.join(TARGET_RULES)}")
+
+
+class NoEstimate(RuleError):
+    """The game's exchange cannot play this fight out (it lands on nothing here)."""
 
 
 def wilson(hits: int, runs: int, z: float = Z95) -> tuple[float, float]:
@@ -214,6 +220,12 @@ class Track:
         self.half: list[bool | None] = []
         self.moves: dict[tuple[int, int, int], int] = {}
         self.state(_plain(self._start))
+
+    @property
+    def changes(self) -> bool:
+        """Whether damage changes this health at all (a game whose exchange lands on pools
+        this combatant has not: no estimate)."""
+        return bool(self._changing)
 
     def _changed(self, health: Doc) -> bool:
         """Add the parts of ``health`` that differ from the start; True if any were new."""
@@ -416,6 +428,9 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
                 tiebreak=(0 if c.side == "pc" else 1) * 1000 + place,
             )
         )
+    for body in bodies:
+        if not body.track.changes:
+            raise NoEstimate(f"no estimate for this game: its attacks land nothing on {body.name}")
     for attacker in bodies:
         for t, target in enumerate(bodies):
             if attacker.party == target.party:
@@ -509,8 +524,15 @@ def _flees(rng: random.Random, will: int) -> bool:
     return npc.morale_result(total) == npc.FLEE
 
 
-def simulate(prepared: Prepared, runs: int, rng: random.Random) -> Estimate:
-    """The fight played out ``runs`` times (module docstring)."""
+def simulate(
+    prepared: Prepared,
+    runs: int,
+    rng: random.Random,
+    between: Callable[[], bool] | None = None,
+) -> Estimate | None:
+    """The fight played out ``runs`` times (module docstring). ``between`` is called every
+    :data:`BATCH` fights (a worker yields there); when it returns False the estimate stops:
+    None."""
     bodies = prepared.bodies
     n = len(bodies)
     pcs = [i for i, b in enumerate(bodies) if b.pc]
@@ -522,7 +544,9 @@ def simulate(prepared: Prepared, runs: int, rng: random.Random) -> Estimate:
     drops = [0] * n
     spent = 0
     start_left = [b.track.left[0] for b in bodies]
-    for _ in range(runs):
+    for fought in range(runs):
+        if between is not None and fought % BATCH == 0 and not between():
+            return None
         states = [0] * n
         up = [True] * n
         fled = [False] * n
@@ -618,7 +642,9 @@ def estimate(
     fight: Fight, runs: int, rng: random.Random, choices: Choices | None = None
 ) -> Estimate:
     """:func:`prepare` then :func:`simulate`."""
-    return simulate(prepare(fight, choices), runs, rng)
+    found = simulate(prepare(fight, choices), runs, rng)
+    assert found is not None  # nothing to stop it
+    return found
 
 
 BANDS: dict[str, str] = {
@@ -670,6 +696,7 @@ def meter(found: Estimate) -> str:
 
 
 __all__ = [
+    "NoEstimate",
     "BANDS",
     "Scratch",
     "band",

@@ -1,0 +1,86 @@
+"""The danger meter's detail: the estimate whole, each PC's chance to drop, the rounds as a
+small chart, how targets are chosen and what the estimate leaves out."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from rulesets import danger
+from widgets.odds_chart import chart_text
+
+LONGEST = 10
+"""Rounds shown one bar each; the longer fights share the last bar."""
+
+
+def rounds_chart(found: danger.Estimate) -> dict[str, Fraction]:
+    """Each round's share of the decided fights, the rounds from :data:`LONGEST` on as one."""
+    total = sum(found.rounds)
+    if not total:
+        return {}
+    bars: dict[str, Fraction] = {}
+    for n, count in enumerate(found.rounds, start=1):
+        name = f"round {n}" if n < LONGEST else f"round {LONGEST}+"
+        bars[name] = bars.get(name, Fraction(0)) + Fraction(count, total)
+    return {k: v for k, v in bars.items() if v}
+
+
+def detail_text(found: danger.Estimate) -> Text:
+    """The estimate as the detail reads it."""
+    text = Text()
+    low, high = found.win_interval
+    text.append("Party wins ", style="bold")
+    text.append(f"{found.win_chance:.0%} (95%: {low:.0%}–{high:.0%})")
+    text.append(f" · foes flee {found.chance(found.foes_flee):.0%}")
+    text.append(f" · {danger.band(found)}\n", style="bold")
+    text.append(
+        f"Rounds: median {found.rounds_at(0.5)}, 90% by {found.rounds_at(0.9)} · "
+        f"the party spends {found.health_spent:.1f} health a fight · {found.runs} fights\n"
+    )
+    text.append("\nEach PC drops\n", style="bold")
+    drops = {name: Fraction(k, max(1, found.runs)) for name, k in found.drops.items()}
+    text.append_text(chart_text(drops, width=20))
+    text.append("\n\nRounds\n", style="bold")
+    text.append_text(chart_text(rounds_chart(found), width=20))
+    choices = found.choices
+    text.append("\n\nTargets: ", style="bold")
+    text.append(
+        f"the party, {danger.TARGET_RULES[choices.party]}; the foes, "
+        f"{danger.TARGET_RULES[choices.foes]}\n"
+    )
+    text.append("Not modelled: ", style="bold")
+    text.append("; ".join(found.not_modelled), style="dim")
+    return text
+
+
+class DangerDetail(ModalScreen[None]):
+    """The meter's estimate whole; escape or enter closes it."""
+
+    DEFAULT_CSS = """
+    DangerDetail { align: center middle; }
+    DangerDetail > VerticalScroll { width: 90%; height: auto; max-height: 90%;
+                                    border: thick $primary; padding: 0 1; background: $surface; }
+    DangerDetail #danger-hint { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter", "close", "Close", id="danger.close"),
+    ]
+
+    def __init__(self, found: danger.Estimate) -> None:
+        super().__init__()
+        self.found = found
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(detail_text(self.found), id="danger-detail", markup=False)
+            yield Label("escape closes", id="danger-hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,125 @@
+"""The tracker's danger meter, by keys: it shows under the encounter's title once the fight is
+played out, follows each change, opens its detail (ctrl+d), and says "no estimate for this
+game" for a game whose exchange lands nothing (the toy game), the session going on."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from app.launch import open_campaign
+from app.tui import TablesideApp
+from rulesets import registry
+from rulesets.game import Game
+from screens.combat import CombatScreen
+from screens.danger_detail import DangerDetail
+from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.games import BUILT_IN
+
+TOY = Path(__file__).resolve().parent / "fixtures" / "toy_game"
+
+
+def meter(app: TablesideApp) -> str:
+    return str(app.screen.query_one("#danger-meter", Static).render())
+
+
+async def settled(app: TablesideApp) -> None:
+    """Every worker done, and what they sent shown."""
+    await app.workers.wait_for_complete()
+    screen = app.screen
+    assert isinstance(screen, CombatScreen)
+    for _ in range(50):
+        await app.animator.wait_for_idle()
+        if meter(app).startswith("Danger"):
+            return
+        import asyncio
+
+        await asyncio.sleep(0.05)
+        await app.workers.wait_for_complete()
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+async def test_the_meter_shows_the_danger_and_ctrl_d_the_detail(tmp_path: Path, game: str) -> None:
+    app = demo_app(tmp_path, game, danger_meter=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app)
+        line = meter(app)
+        assert line.startswith("Danger: party wins "), line
+        assert " rounds" in line or " round" in line
+        shown = screen_text(app)
+        title = next(i for i, row in enumerate(shown) if "Ambush" in row or "not started" in row)
+        assert shown[title + 1].strip().startswith("Danger: party wins")  # under the title
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert isinstance(app.screen, DangerDetail)
+        text = "\n".join(screen_text(app))
+        for pc in app.campaign.rows("party"):
+            assert pc[1]["name"] in text  # each PC's chance to drop
+        assert "round 1" in text or "round 2" in text  # the rounds' chart
+        assert "Not modelled" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CombatScreen)
+    app.campaign.store.close()
+
+
+async def test_the_meter_follows_a_change_and_keys_go_on_while_it_counts(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution", danger_meter=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app)
+        before = meter(app)
+        # Six HD 10 foes join by quick add: the danger climbs; keys pressed meanwhile land.
+        await pilot.press("q", *"Ogre", "tab", "6", "tab", "tab", "tab", "tab", *"10", "enter")
+        await pilot.pause()
+        names = [c["name"] for c in app.campaign.rows("encounters")[0][1]["combatants"]]
+        assert "Ogre 6" in names
+        screen = app.screen
+        await pilot.press("j", "j")  # keys while the worker counts
+        await settled(app)
+        after = meter(app)
+        assert after != before
+        win_before = int(before.split("party wins ")[1].split("%")[0])
+        win_after = int(after.split("party wins ")[1].split("%")[0])
+        assert win_after < win_before
+        assert isinstance(screen, CombatScreen) and screen.table.cursor_row == 2
+    app.campaign.store.close()
+
+
+@pytest.fixture
+def toy() -> Iterator[Game]:
+    sys.path.insert(0, str(TOY))
+    try:
+        from tableside_duel.game import GAME
+
+        withdraw = registry.register(GAME)
+        yield GAME
+        withdraw()
+    finally:
+        sys.path.remove(str(TOY))
+        for name in [m for m in sys.modules if m.startswith("tableside_duel")]:
+            del sys.modules[name]
+
+
+async def test_the_toy_game_has_no_estimate_and_nothing_breaks(tmp_path: Path, toy: Game) -> None:
+    campaign = open_campaign(tmp_path / "duel.json", ruleset=toy.id, seed=7)
+    app = TablesideApp(campaign)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4", "a", *"Robin", "enter")
+        await pilot.pause()
+        await pilot.press("1", "ctrl+n", "enter")
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.press("q", *"Slime", "tab", "tab", "3", "enter")
+        await pilot.pause()
+        await settled(app)
+        assert meter(app) == "Danger: no estimate for this game"
+        await pilot.press("ctrl+d", "i", "alt+r", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, CombatScreen)
+        found = app.campaign.rows("encounters")[0][1]
+        assert found["round"] >= 1  # the fight runs on
+    app.campaign.store.close()
