@@ -7,6 +7,7 @@ is read; anything else is one line saying why.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -16,8 +17,9 @@ class FileReadError(ValueError):
     """A file not read; the message is the reason only (the caller names the file)."""
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes.
+def read_regular_file(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes (and not a
+    link, unless ``follow_links``).
 
     Raises:
         FileNotFoundError: there is no such file (callers often treat this as "not set").
@@ -26,10 +28,13 @@ def read_regular_file(path: Path, limit: int) -> bytes:
     try:
         # O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before the
         # file type can even be checked.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+        fd = os.open(path, flags if follow_links else flags | os.O_NOFOLLOW)
     except FileNotFoundError:
         raise
     except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_links:
+            raise FileReadError("is a link (not followed)") from None
         raise FileReadError(f"cannot be read ({exc.strerror or exc})") from None
     except ValueError:  # a NUL in the name
         raise FileReadError("is not a file name") from None

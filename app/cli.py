@@ -79,7 +79,7 @@ def cmd_export(argv: Sequence[str]) -> int:
 
     p = Parser(
         prog="tableside export",
-        description="Print the campaign: the whole of it as one JSON document (see README, "
+        description="Print the campaign: the whole of it as one JSON document (see docs/cli.md, "
         "'Export schema'), its NPC library and current encounter as Improved Initiative JSON "
         "(--format ii), or its session log as Markdown (--format markdown).",
     )

@@ -16,9 +16,12 @@ import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.cli_base import EXIT_OK, Parser, UsageError
+from app.side_files import LINK_BYTES, SideFileError, read_side_text
 from rulesets.text import visible
+from rulesets.values import frozen
 
 DEFAULT_PORT = 8000
 ALL_ADDRESSES = ("0.0.0.0", "::", "")
@@ -83,12 +86,41 @@ def link_path(save: Path) -> Path:
     return save.with_name(save.name + ".serve")
 
 
-def serving_url(save: Path) -> str | None:
-    """The URL of the ``tableside serve`` running on this save now, or None."""
+LOCAL_ONLY = ("localhost", "127.0.0.1", "::1", "ip6-localhost")
+
+
+@frozen
+class Serving:
+    """What a running ``tableside serve`` left beside the save (``SAVE.serve``)."""
+
+    url: str
+    listen: str = ""
+    """The ``--host`` it listens on ("" when an older Tableside left the record)."""
+    port: int = DEFAULT_PORT
+
+    @property
+    def local_only(self) -> bool:
+        """Listening on this machine only: no phone can reach it."""
+        host = self.listen or (urlsplit(self.url).hostname or "")
+        return host.lower() in LOCAL_ONLY or host.startswith("127.")
+
+
+def serving(save: Path) -> Serving | None:
+    """The ``tableside serve`` running on this save now, or None.
+
+    Raises:
+        SideFileError: ``SAVE.serve`` is a link, a FIFO, a device or too large (not read).
+    """
     try:
-        found = json.loads(link_path(save).read_text(encoding="utf-8"))
+        text = read_side_text(link_path(save), LINK_BYTES)
+    except FileNotFoundError:
+        return None
+    try:
+        found = json.loads(text)
         url, pid, host = str(found["url"]), int(found["pid"]), str(found["host"])
-    except (OSError, ValueError, KeyError, TypeError):
+        listen = str(found.get("listen", ""))
+        port = int(found.get("port", urlsplit(url).port or DEFAULT_PORT))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if host == socket.gethostname() and pid > 0:
         try:
@@ -97,13 +129,40 @@ def serving_url(save: Path) -> str | None:
             return None  # stopped without tidying up (killed)
         except PermissionError:
             pass
-    return url
+    return Serving(url, listen, port)
+
+
+def serving_url(save: Path) -> str | None:
+    """The URL of the ``tableside serve`` running on this save now, or None (also when
+    ``SAVE.serve`` is not a file that can be read safely)."""
+    try:
+        found = serving(save)
+    except SideFileError:
+        return None
+    return found.url if found is not None else None
+
+
+def _leave_link(link: Path, record: dict[str, Any]) -> None:
+    """Write ``SAVE.serve`` by a new file renamed over it: a link or a FIFO planted there is
+    replaced, never written through."""
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(record))
+        os.replace(tmp, link)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def cmd_serve(argv: Sequence[str]) -> int:
     from app import paths
+    from app.player_gate import listening_sockets
     from app.player_server import quiet_logging, serve
-    from app.store import StoreError, read_campaign
+    from app.side_files import read_side_file
+    from app.store import StoreError, follow_link, load_campaign
 
     args = _parser().parse_args(argv)
     if not 1 <= args.port <= 65535:
@@ -113,17 +172,20 @@ def cmd_serve(argv: Sequence[str]) -> int:
         raise UsageError("tableside serve: no SAVE given and no campaign used yet")
     path = save.expanduser().absolute()
     try:
-        data = read_campaign(path)
+        if path.is_symlink():
+            # The GM's app locks and writes the file a link points to, and leaves its side
+            # files beside that: serve that file. Nothing is followed after this.
+            path = follow_link(path)
+        data = load_campaign(path, read=read_side_file).data  # as the server reads it
     except StoreError as exc:
         raise UsageError(f"tableside serve: {exc}") from None
-    with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
-        # Refused here with one line rather than by aiohttp with a traceback.
-        try:
-            probe.bind((args.host, args.port))
-        except OSError as exc:
-            raise UsageError(
-                f"tableside serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})"
-            ) from None
+    try:
+        # Bound here, with SO_REUSEADDR, and handed to the server: no second bind to refuse.
+        sockets = listening_sockets(args.host, args.port)
+    except OSError as exc:
+        raise UsageError(
+            f"tableside serve: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})"
+        ) from None
     url = public_url(args.host, args.port)
     notes = code_lines(data)
     link = link_path(path)
@@ -133,13 +195,19 @@ def cmd_serve(argv: Sequence[str]) -> int:
         print(f"Open {url} in a browser (Ctrl+C stops)", flush=True)
         for line in notes:
             print(visible(line), flush=True)
+        record = {
+            "url": url,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "listen": args.host,
+            "port": args.port,
+        }
         with contextlib.suppress(OSError):
-            record = {"url": url, "pid": os.getpid(), "host": socket.gethostname()}
-            link.write_text(json.dumps(record), encoding="utf-8")
+            _leave_link(link, record)
 
     quiet_logging()
     try:
-        asyncio.run(serve(path, args.host, args.port, ready))
+        asyncio.run(serve(path, args.host, sockets, ready))
     except OSError as exc:
         raise UsageError(f"tableside serve: {exc.strerror or exc}") from None
     except KeyboardInterrupt:

@@ -38,12 +38,13 @@ from app.player_view import (
     build_view,
     code_matches,
     hands_of,
-    has_hands,
     headline,
     meta_of,
+    own_view,
     party,
 )
-from app.store import StoreError, journal_path, owner_path, read_campaign
+from app.side_files import OWNER_BYTES, SideFileError, read_side_file, read_side_text
+from app.store import StoreError, journal_path, load_campaign, owner_path
 from rulesets import registry
 from rulesets.game import Game
 from rulesets.values import frozen
@@ -63,7 +64,7 @@ OWNER = re.compile(r"pid (\d+) on (.+)")
 
 def _stamp(path: Path) -> FileStamp | None:
     try:
-        info = path.stat()
+        info = path.lstat()  # a link put in a file's place is a change, never followed
     except OSError:
         return None
     return (info.st_size, info.st_mtime_ns, info.st_ino)
@@ -77,10 +78,14 @@ def fingerprint(path: Path) -> Fingerprint:
 
 
 def gm_session_open(path: Path) -> bool:
-    """Whether a GM's Tableside holds this save now: its owner file names a live process."""
+    """Whether a GM's Tableside holds this save now: its owner file names a live process.
+
+    Raises:
+        SideFileError: the owner file is a link, a FIFO, a device, too large: not known.
+    """
     try:
-        owner = owner_path(path).read_text(encoding="utf-8").strip()
-    except OSError:
+        owner = read_side_text(owner_path(path), OWNER_BYTES).strip()
+    except FileNotFoundError:
         return False
     found = OWNER.fullmatch(owner)
     if found is None or found[2] != socket.gethostname():
@@ -130,11 +135,28 @@ class SaveWatch:
         self.payload = ""
         """The view message as JSON text, built once for every page."""
         self._seen: tuple[Fingerprint, bool] | None = None
+        self._said = {"owner": "", "save": ""}
+        """The last problem logged for each file: each is said once, not at every poll."""
+
+    def _say(self, what: str, problem: str) -> None:
+        if problem and problem != self._said[what]:
+            log.warning("players' view: %s", problem)
+        self._said[what] = problem
+
+    def _session(self) -> bool:
+        """Whether the GM's session is open; as last known when the owner file cannot be read."""
+        try:
+            found = gm_session_open(self.path)
+        except SideFileError as exc:
+            self._say("owner", f"{owner_path(self.path).name} {exc}: ignored")
+            return self._seen[1] if self._seen is not None else False
+        self._say("owner", "")
+        return found
 
     def poll(self) -> bool:
         """Look at the save and the GM's session, re-read on a change; True when something
         changed (the view in :attr:`payload`, or only what an open hand shows)."""
-        now = (fingerprint(self.path), gm_session_open(self.path))
+        now = (fingerprint(self.path), self._session())
         if now == self._seen:
             return False
         if self._seen is None or now[0] != self._seen[0]:
@@ -146,12 +168,26 @@ class SaveWatch:
         return True
 
     def _reload(self, seen: Fingerprint) -> None:
+        refused: list[str] = []
+
+        def read(path: Path, limit: int) -> bytes:
+            # Not following links, regular files only, bounded (app.side_files); a journal
+            # refused so is noted, since the store reads on without one.
+            try:
+                return read_side_file(path, limit)
+            except SideFileError as exc:
+                refused.append(f"{path.name} {exc}")
+                raise
+
         try:
-            data = read_campaign(self.path)
+            data = load_campaign(self.path, read=read).data
+            if refused:
+                raise StoreError(self.path, refused[0])
             game = registry.game(str(meta_of(data)["ruleset"]))
             view = build_view(data, game, PlayerSettings.from_meta(meta_of(data)))
         except StoreError as exc:
             self.problem = "it is gone: moved or deleted" if seen is None else exc.reason
+            self._say("save", f"the save {self.problem}: the last good view stays")
         except (registry.UnknownGame, KeyError) as exc:
             self.problem = f"its game cannot be opened ({exc})"
         except Exception as exc:  # a game's failure costs one message, never the server
@@ -159,6 +195,7 @@ class SaveWatch:
             log.warning("players' view: the game could not build the view (%s)", type(exc).__name__)
         else:
             self.problem = ""
+            self._say("save", "")
             stamps = [stamp for stamp in seen or () if stamp is not None]
             changed = max(stamp[1] for stamp in stamps) / 1e9 if stamps else time.time()
             self.reading = Reading(data, game, view, changed)
@@ -190,13 +227,13 @@ class SaveWatch:
                 "headline": "Waiting for the campaign…",
                 "rows": [],
                 "notices": self.notices(),
+                "following": False,
                 "hands": "none",
             }
-        view, game = reading.view, reading.game
+        view = reading.view
         secret = meta_of(reading.data).get(SECRET_KEY)
-        hands = "none"
-        if has_hands(game):
-            hands = "ready" if isinstance(secret, str) and secret else "not set up"
+        # Every game shows a player their own PC (its declaration: app.player_view.own_view).
+        hands = "ready" if isinstance(secret, str) and secret else "not set up"
         return {
             "type": "view",
             "headline": headline(view),
@@ -207,6 +244,7 @@ class SaveWatch:
             "order_title": view.order_title,
             "rows": [asdict(row) for row in view.rows],
             "notices": self.notices(),
+            "following": self.gm_open and not self.problem,
             "changed": clock_text(reading.changed),
             "hands": hands,
             "party": [{"id": i, "name": n} for i, n in party(reading.data)]
@@ -277,6 +315,7 @@ class HandDesk:
             return {"type": "hand", "pc": pc_id, "name": name, "hands": [], "problem": ""}
         try:
             hands = hands_of(reading.data, reading.game, pc_id)
+            mine = own_view(reading.data, reading.game, pc_id)
         except Exception as exc:  # a game's failure costs one message, never the server
             log.warning("players' view: the game could not read a hand (%s)", type(exc).__name__)
             return {
@@ -287,12 +326,14 @@ class HandDesk:
                 "problem": "The game could not read this hand from the save "
                 f"({type(exc).__name__}). Ask the GM to look at the party sheet.",
             }
-        problems = [h.problem for h in hands if h.problem]
+        shown = (*mine.own, *hands, *mine.scene)
+        problems = [h.problem for h in shown if h.problem]
         return {
             "type": "hand",
             "pc": pc_id,
             "name": name,
-            "hands": [{"title": h.title, "cards": list(h.cards)} for h in hands],
+            "state": mine.state,
+            "hands": [{"title": h.title, "cards": list(h.cards)} for h in shown],
             "problem": " ".join(problems),
         }
 

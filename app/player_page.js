@@ -1,9 +1,10 @@
 // The players' view page: shows what the server pushes over its websocket (never polls), asks
-// for a private hand with a PC's code, and keeps the last good view when the link drops.
+// for a PC's private view (its state, what the game shows its player, its cards, the scene)
+// with the PC's code, and keeps the last good view when the link drops.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-// wantHand: open the remembered hand when the server (re)connects; "Hide my hand" clears it.
+// wantHand: open the remembered PC when the server (re)connects; "Hide my character" clears it.
 const state = {
   view: null, key: "", announced: "", hand: null, asked: null, wantHand: true, retry: 1000, full: false,
 };
@@ -53,6 +54,10 @@ function showView(view) {
 
   const notices = $("notices");
   notices.replaceChildren(...(view.notices || []).map((line) => el("p", "", line)));
+  // Under "the GM's session has ended" the link is up but nothing follows the GM.
+  $("connection").textContent = view.following
+    ? "Connected: the view follows the GM."
+    : "Connected to the GM's computer: the view follows the GM again when the session opens.";
 
   const order = $("order");
   order.replaceChildren(...view.rows.map((row) => orderRow(row, view.order_title)));
@@ -65,6 +70,11 @@ function orderRow(row, title) {
   const top = el("div", "row-top");
   top.append(el("span", "name", row.name));
   top.append(el("span", "side", row.side === "pc" ? "PC" : "foe"));
+  // A PC out of the fight stays in the order, its state in words for everyone to read.
+  if (row.state) {
+    item.classList.add("out");
+    top.append(el("span", "state", row.state));
+  }
   if (row.current) {
     item.classList.add("acting");
     item.setAttribute("aria-current", "step");
@@ -130,6 +140,8 @@ function showHand(message) {
   state.hand = message;
   state.wantHand = true;
   $("hand-name").textContent = message.name;
+  $("hand-state").textContent = message.state ? "State: " + message.state : "";
+  $("hand-state").hidden = !message.state;
   const lists = $("hand-lists");
   lists.replaceChildren();
   for (const hand of message.hands) {
@@ -173,7 +185,7 @@ function connect() {
   ws.onopen = () => {
     state.retry = 1000;
     state.key = "";  // a new link: the server knows no hand of this page until asked again
-    $("connection").textContent = "Connected: the view follows the GM.";
+    $("connection").textContent = "Connected to the GM's computer.";  // the view says more
   };
   ws.onmessage = (event) => {
     let message;

@@ -40,8 +40,11 @@ import orjson
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from app.player_feed import MAX_CODE, POLL_SECONDS, HandDesk, SaveWatch
+from app.player_gate import REPORT_SECONDS, REQUEST_SECONDS, Gate, Limits, OncePerMinute
 
 MAX_PAGES = 32
+PAGES_PER_ADDRESS = 4
+"""Pages one address (a phone, a laptop) may hold: a few tabs, never the table's 32."""
 MAX_MESSAGE = 1024
 """Bytes of one message from a page (a code request is under 100)."""
 MAX_REQUEST = 4096
@@ -103,7 +106,16 @@ class PlayersServer:
     """Host names (besides IP addresses) a request may name: ``localhost``, this machine's."""
     poll: float = POLL_SECONDS
     max_pages: int = MAX_PAGES
+    pages_per_address: int = PAGES_PER_ADDRESS
     pages: set[Page] = field(default_factory=set)
+    page_transports: set[asyncio.BaseTransport] = field(default_factory=set)
+    """The connections that are pages' websockets (their frames are not requests)."""
+
+    def is_page(self, transport: asyncio.BaseTransport) -> bool:
+        return transport in self.page_transports
+
+    def pages_from(self, peer: str) -> int:
+        return sum(1 for page in self.pages if page.peer == peer)
 
     # --- the guard -------------------------------------------------------------------------
     def host_allowed(self, host: str, port: int) -> bool:
@@ -247,13 +259,37 @@ async def page_socket(request: web.Request) -> web.StreamResponse:
     if not ws.can_prepare(request).ok:
         log.warning("refused a malformed websocket request from %s", request.remote)
         return web.Response(status=400, text="Bad request\n")
+    transport = request.transport
+    if transport is not None:
+        server.page_transports.add(transport)
+    try:
+        return await _serve_page(server, request, ws)
+    finally:
+        server.page_transports.discard(transport)
+
+
+async def _serve_page(
+    server: PlayersServer, request: web.Request, ws: web.WebSocketResponse
+) -> web.WebSocketResponse:
     await ws.prepare(request)
     peer = str(request.remote)
+    full = ""
     if len(server.pages) >= server.max_pages:
         log.warning("refused a page from %s: %d pages are open", peer, server.max_pages)
         full = (
             f"The players' view is full: {server.max_pages} pages are open. Close one, then reload."
         )
+    elif server.pages_from(peer) >= server.pages_per_address:
+        log.warning(
+            "refused a page from %s: %d pages are open from that address",
+            peer,
+            server.pages_per_address,
+        )
+        full = (
+            f"{server.pages_per_address} pages are open from this device already. "
+            "Close one, then reload."
+        )
+    if full:
         await ws.send_json({"type": "full", "message": full})
         await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"full")
         return ws
@@ -309,12 +345,15 @@ def make_app(
     host: str = "localhost",
     poll: float = POLL_SECONDS,
     max_pages: int = MAX_PAGES,
+    pages_per_address: int = PAGES_PER_ADDRESS,
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The players' view of ``path`` as an aiohttp application (the tests serve it too)."""
     watch = SaveWatch(path)
     watch.poll()
-    server = PlayersServer(watch, HandDesk(watch, clock), machine_names(host), poll, max_pages)
+    server = PlayersServer(
+        watch, HandDesk(watch, clock), machine_names(host), poll, max_pages, pages_per_address
+    )
     app = web.Application(middlewares=[guard], client_max_size=MAX_REQUEST)
     app[SERVER] = server
     for route in ASSETS:
@@ -327,11 +366,16 @@ def make_app(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+    async def closing(app: web.Application) -> None:
+        # On shutdown, before aiohttp waits for the handlers to end: a page's handler ends
+        # only when its socket closes.
         for page in list(server.pages):
             with contextlib.suppress(Exception):
                 await page.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
 
     app.cleanup_ctx.append(following)
+    app.on_shutdown.append(closing)
     return app
 
 
@@ -339,8 +383,10 @@ HANDLER_LIMITS: dict[str, Any] = {
     "max_line_size": MAX_REQUEST,
     "max_field_size": MAX_REQUEST,
     "max_headers": 64,
+    "keepalive_timeout": REQUEST_SECONDS,
 }
-"""aiohttp's request parser limits (a longer line or header is refused with 400/431)."""
+"""aiohttp's request parser limits (a longer line or header is refused with 400/431), and how
+long a connection may sit idle between requests."""
 
 
 # --- the log: one line per event ---------------------------------------------------------------
@@ -358,7 +404,11 @@ class OneLine(logging.Formatter):
             # A parser error's text is about the request's bytes; any other's could hold data.
             detail = _short(exc) if isinstance(exc, HttpProcessingError) else type(exc).__name__
             text = f"{text}: {detail}"
-        return f"tableside serve: {text[:300]}"
+        text = text[:300]
+        held = getattr(record, "not_shown", 0)
+        if held:
+            text += f" (and {held} more like it in the last minute)"
+        return f"tableside serve: {text}"
 
 
 class _WantedRecords(logging.Filter):
@@ -367,11 +417,13 @@ class _WantedRecords(logging.Filter):
         return record.levelno >= logging.INFO or record.getMessage().startswith("Error handling")
 
 
-def quiet_logging(stream: IO[str] | None = None) -> logging.Handler:
-    """Send the server's and aiohttp's records, one line each, to ``stream`` (stderr)."""
+def quiet_logging(stream: IO[str] | None = None, every: float = REPORT_SECONDS) -> logging.Handler:
+    """Send the server's and aiohttp's records, one line each, to ``stream`` (stderr); each
+    kind at most once in ``every`` seconds, with the count of the others."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(OneLine())
     handler.addFilter(_WantedRecords())
+    handler.addFilter(OncePerMinute(every))
     for name in ("tableside.serve", "aiohttp.server", "aiohttp.web", "aiohttp.websocket"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
@@ -379,6 +431,22 @@ def quiet_logging(stream: IO[str] | None = None) -> logging.Handler:
         logger.propagate = False
     logging.getLogger("aiohttp.access").disabled = True
     return handler
+
+
+def report_overdue(*, all_held: bool = False) -> None:
+    """Log each kind of record held back for a minute (every kind held: ``all_held``, as the
+    server stops), with how many there were."""
+    for handler in logging.getLogger("tableside.serve").handlers:
+        for found in handler.filters:
+            if isinstance(found, OncePerMinute):
+                for record in found.overdue(all_held=all_held):
+                    handler.handle(record)
+
+
+async def _reporting(every: float = 5.0) -> None:
+    while True:
+        await asyncio.sleep(every)
+        report_overdue()
 
 
 def one_line_loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -391,11 +459,13 @@ def one_line_loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any
 async def serve(
     path: Path,
     host: str,
-    port: int,
+    sockets: list[socket.socket],
     on_ready: Callable[[], None],
     stop: asyncio.Event | None = None,
+    limits: Limits | None = None,
 ) -> None:
-    """Serve until ``stop`` is set, Ctrl+C, SIGTERM or a closed terminal (SIGHUP)."""
+    """Serve on ``sockets`` (:func:`app.player_gate.listening_sockets`) until ``stop`` is set,
+    Ctrl+C, SIGTERM or a closed terminal (SIGHUP)."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(one_line_loop_errors)
     stop = stop or asyncio.Event()
@@ -405,10 +475,19 @@ async def serve(
     app = make_app(path, host=host)
     runner = web.AppRunner(app, access_log=None, **HANDLER_LIMITS)
     await runner.setup()
+    handlers = runner.server
+    assert handlers is not None  # set up above
+    gate = Gate(handlers, limits or Limits(), app[SERVER].is_page)
+    tasks = [asyncio.create_task(gate.run(sock)) for sock in sockets]
+    tasks.append(asyncio.create_task(_reporting()))
     try:
-        site = web.TCPSite(runner, host or None, port, reuse_address=True)
-        await site.start()
         on_ready()
         await stop.wait()
     finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for sock in sockets:
+            sock.close()
         await runner.cleanup()
+        report_overdue(all_held=True)

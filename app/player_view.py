@@ -118,6 +118,8 @@ class Row:
     health: str
     conditions: str
     extras: tuple[str, ...] = ()
+    state: str = ""
+    """A PC out of the fight or worse, in the game's words ("incapacitated", "dead")."""
 
 
 @frozen
@@ -212,12 +214,16 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
     rows = []
     for c in enc.combatants:
         sheet = _sheet_of(data, c)
-        if c.hidden or c.id in defeated or c.stats.get("defeated") is True:
+        out = c.id in defeated or c.stats.get("defeated") is True
+        # A PC stays, whatever its state: its player must never lose it from the phone.
+        if c.hidden or (out and c.side != "pc"):
             continue
         extras: tuple[str, ...] = ()
+        state = ""
         if c.side == "pc":
             health = game.players.pc_health(game.ruleset.sheet, sheet) if sheet else ""
             extras = game.players.pc_extras(sheet) if sheet else ()
+            state = _pc_state(game, sheet, out)
         else:
             band = _foe_band(game, c, sheet)
             if band == "down":
@@ -237,6 +243,7 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
                 health=health,
                 conditions=", ".join(e.label() for e in c.conditions),
                 extras=extras,
+                state=state,
             )
         )
     current = er.current_combatant(enc)
@@ -261,6 +268,47 @@ def build_view(data: Data, game: Game, settings: PlayerSettings) -> PlayerView:
         order_title=title,
         time=time,
     )
+
+
+def _pc_state(game: Game, sheet: dict[str, Any] | None, defeated: bool) -> str:
+    try:
+        said = game.players.pc_state(game.ruleset.sheet, sheet) if sheet else ""
+    except Exception:  # a hand-edited sheet or a failing hook: the PC shows all the same
+        said = ""
+    return said or (game.players.label("down") if defeated else "")
+
+
+@frozen
+class OwnView:
+    """What the player whose code opened a PC sees of it and of the scene."""
+
+    state: str
+    """The PC's state in words ("" while it fights on)."""
+    own: tuple[Hand, ...]
+    """The game's declaration (:attr:`rulesets.players.PlayerViewRules.own`), then the PC's
+    conditions in the fight."""
+    scene: tuple[Hand, ...]
+
+
+def own_view(data: Data, game: Game, pc_id: int) -> OwnView:
+    """One PC as its own player sees it, whatever its state (hidden, down, dead)."""
+    pc = data.get("party", {}).get(str(pc_id))
+    if pc is None:
+        return OwnView("", (), ())
+    own = list(game.players.own(game.ruleset.sheet, pc))
+    raw = _encounter(data)
+    defeated = False
+    scene: tuple[Hand, ...] = ()
+    if raw is not None:
+        enc = er.Encounter.from_dict(raw)
+        mine = next(
+            (c for c in enc.combatants if c.side == "pc" and str(c.ref) == str(pc_id)), None
+        )
+        if mine is not None:
+            defeated = mine.defeated or mine.stats.get("defeated") is True
+            own.append(Hand("Conditions", tuple(e.label() for e in mine.conditions)))
+        scene = tuple(game.players.scene(raw))
+    return OwnView(_pc_state(game, pc, defeated), tuple(own), scene)
 
 
 def headline(view: PlayerView) -> str:
@@ -300,7 +348,8 @@ def _own_hands(game: Game) -> bool:
 
 def has_hands(game: Game) -> bool:
     """Whether the game's PCs hold private cards: its own hands, or a hand of a deck it
-    declares (the tray shows it; the players' page then shows each PC its own)."""
+    declares (the tray shows it; the players' page then shows each PC its own). Every game
+    has a private view of a PC all the same (:func:`own_view`)."""
     return _own_hands(game) or any(spec.hand for spec in game.decks)
 
 

@@ -207,6 +207,8 @@ def _unframe(line: bytes) -> Any:
 
 
 Docs = list[tuple[str, str, "dict[str, Any] | None"]]
+Reader = Callable[[Path, int], bytes]
+"""Reads a file up to a size (``app.bounded.read_regular_file`` and its kin)."""
 
 
 @record
@@ -249,7 +251,7 @@ def _docs(raw: Any) -> Docs | None:
     return docs
 
 
-def read_journal(path: Path) -> JournalRead | None:
+def read_journal(path: Path, read: Reader | None = None) -> JournalRead | None:
     """The journal beside the save ``path``; None when there is none (or it is not one).
 
     A line cut short by a kill, or damaged, ends the reading: nothing after it was ever
@@ -258,7 +260,7 @@ def read_journal(path: Path) -> JournalRead | None:
     from app.bounded import FileReadError, read_regular_file
 
     try:  # a FIFO or a device put in the journal's place must not hang the opening
-        raw = read_regular_file(journal_path(path), MAX_SAVE_BYTES * 2)
+        raw = (read or read_regular_file)(journal_path(path), MAX_SAVE_BYTES * 2)
     except (OSError, FileReadError):
         return None
     lines = raw.split(b"\n")[:-1]  # the piece after the last line break was never finished
@@ -334,8 +336,54 @@ def read_campaign(path: Path) -> dict[str, Any]:
     return load_campaign(path).data
 
 
-def load_campaign(path: Path, *, with_journal: bool = True) -> Loaded:
-    """:func:`read_campaign`, also returning the bytes it parsed and the journal it read."""
+def load_campaign(path: Path, *, with_journal: bool = True, read: Reader | None = None) -> Loaded:
+    """:func:`read_campaign`, also returning the bytes it parsed and the journal it read.
+
+    ``read``: how the save and its journal are read (the players' view reads them without
+    following links, :func:`app.side_files.read_side_file`); by default a link to a save is
+    followed, as the GM's app opens it."""
+    raw = _read_save(path) if read is None else _read_with(read, path)
+    if not raw.strip():
+        raise CorruptSave(path, "is empty")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise CorruptSave(path, f"is not valid JSON ({exc})") from None
+    loaded = Loaded(data, raw)
+    if with_journal and isinstance(data, dict):
+        loaded.journal = read_journal(path, read)
+        if loaded.journal is not None:
+            loaded.holds = loaded.journal.holds(raw)
+            if loaded.holds is not None:
+                loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
+    with_changes = (
+        f" with the {loaded.replayed} change(s) in {journal_path(path).name}"
+        if loaded.replayed
+        else ""
+    )
+    try:
+        loaded.data = schema.validate(data)
+    except schema.SchemaError as exc:
+        raise CorruptSave(path, f"is not a valid campaign{with_changes} ({exc})") from None
+    try:
+        orjson.dumps(loaded.data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
+        raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
+    return loaded
+
+
+def _read_with(read: Reader, path: Path) -> bytes:
+    from app.bounded import FileReadError
+
+    try:
+        return read(path, MAX_SAVE_BYTES)
+    except FileNotFoundError:
+        raise StoreError(path, "no such file") from None
+    except FileReadError as exc:
+        raise CorruptSave(path, str(exc)) from None
+
+
+def _read_save(path: Path) -> bytes:
     try:
         info = path.lstat()
     except FileNotFoundError:
@@ -358,33 +406,7 @@ def load_campaign(path: Path, *, with_journal: bool = True) -> Loaded:
         raise CorruptSave(path, "cannot be read (permission denied)") from None
     except OSError as exc:
         raise CorruptSave(path, exc.strerror or str(exc)) from None
-    if not raw.strip():
-        raise CorruptSave(path, "is empty")
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise CorruptSave(path, f"is not valid JSON ({exc})") from None
-    loaded = Loaded(data, raw)
-    if with_journal and isinstance(data, dict):
-        loaded.journal = read_journal(path)
-        if loaded.journal is not None:
-            loaded.holds = loaded.journal.holds(raw)
-            if loaded.holds is not None:
-                loaded.replayed = replay(data, loaded.journal.changes, loaded.holds)
-    with_changes = (
-        f" with the {loaded.replayed} change(s) in {journal_path(path).name}"
-        if loaded.replayed
-        else ""
-    )
-    try:
-        loaded.data = schema.validate(data)
-    except schema.SchemaError as exc:
-        raise CorruptSave(path, f"is not a valid campaign{with_changes} ({exc})") from None
-    try:
-        orjson.dumps(loaded.data, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError as exc:  # orjson.JSONEncodeError: opened, no change could ever be saved
-        raise CorruptSave(path, f"cannot be saved back by Tableside ({exc})") from None
-    return loaded
+    return raw
 
 
 def read_only_reason(path: Path) -> str | None:

@@ -1,14 +1,17 @@
-"""How fast a GM's change reaches the players' phones, and what the server costs in memory.
+"""How fast a GM's change reaches the players' phones, under a crowd, and what the server costs.
 
-Starts the real ``tableside serve`` on a Shadows demo the GM's campaign holds open, opens 10
-pages' websockets, and makes 50 GM changes (next turn, a random 0.2-0.4 s apart so they fall
+Starts the real ``tableside serve`` on a Shadows demo the GM's campaign holds open, under
+``ulimit -n 1024``, opens 10 pages' websockets (10 phones: each from its own loopback address),
+then lets a crowd in from another process: 1,000 idle connections and 300 slow ones (a header
+line a second, never a whole request), 8 per address, each opened again as soon as the server
+closes it. Meanwhile it makes 50 GM changes (next turn, a random 0.2-0.4 s apart so they fall
 anywhere in the server's poll cycle). Each change's latency, per page, is from just before the
 GM's command is applied (so the GM's own journal write and sync are counted; the save file
 takes the change in once the changes pause, as in the GM's app) until that page has the new
 view. Then the server's resident memory with those 10 pages open, against a bare aiohttp
 server holding 10 websockets, started and measured the same way in the same run.
 
-Goals (issue 23): p95 under 1 s; the server under 80 MB.
+Goals: p95 under 1 s with the crowd at the door; the server under 80 MB.
 
     python bench/players_web.py
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -37,6 +41,60 @@ from app.store import CampaignStore
 
 PAGES = 10
 CHANGES = 50
+IDLE = 1000
+SLOW = 300
+SERVER_FILES = 1024
+"""The server's ``ulimit -n``."""
+CROWD = textwrap.dedent(
+    """
+    import asyncio, resource, sys, time
+
+    port, idle, slow, seconds = (int(a) for a in sys.argv[1:5])
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    counts = {"opened": 0, "closed by the server": 0, "not taken in 5 s": 0}
+
+    def address(i, block):
+        n = i // 8  # 8 connections per address, the server's limit
+        return f"127.{block}.{1 + n // 250}.{1 + n % 250}"
+
+    async def one(i, block, trickle, end):
+        while time.monotonic() < end:
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(address(i, block), 0)), 5)
+            except (OSError, TimeoutError):
+                counts["not taken in 5 s"] += 1
+                continue
+            counts["opened"] += 1
+            try:
+                if trickle:
+                    writer.write(b"GET / HTTP/1.1\\r\\n")
+                while time.monotonic() < end:
+                    try:
+                        got = await asyncio.wait_for(reader.read(1024), 1.0)
+                    except TimeoutError:
+                        if trickle:
+                            writer.write(b"X-Slow: 1\\r\\n")
+                        continue
+                    if not got:
+                        counts["closed by the server"] += 1
+                        break
+            except OSError:
+                counts["closed by the server"] += 1
+            writer.close()
+
+    async def main():
+        end = time.monotonic() + seconds
+        tasks = [one(i, 10, False, end) for i in range(idle)]
+        tasks += [one(i, 20, True, end) for i in range(slow)]
+        print("crowd at the door", flush=True)
+        await asyncio.gather(*tasks)
+        print(" · ".join(f"{v} {k}" for k, v in counts.items()), flush=True)
+
+    asyncio.run(main())
+    """
+)
 BARE_SERVER = textwrap.dedent(
     """
     import sys
@@ -70,8 +128,18 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-def start(args: list[str], ready: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def _server_files() -> None:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (SERVER_FILES, hard))
+
+
+def start(
+    args: list[str], ready: str, stderr: Path | None = None
+) -> subprocess.Popen[str]:
+    err = stderr.open("w") if stderr is not None else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=_server_files
+    )
     assert proc.stdout is not None
     while ready not in proc.stdout.readline():
         if proc.poll() is not None:
@@ -80,14 +148,22 @@ def start(args: list[str], ready: str) -> subprocess.Popen[str]:
 
 
 async def open_pages(
-    port: int, session: aiohttp.ClientSession
+    port: int, sessions: list[aiohttp.ClientSession]
 ) -> list[aiohttp.ClientWebSocketResponse]:
     for _ in range(100):
         try:
-            return [await session.ws_connect(f"http://127.0.0.1:{port}/ws") for _ in range(PAGES)]
+            return [await s.ws_connect(f"http://127.0.0.1:{port}/ws") for s in sessions]
         except aiohttp.ClientConnectorError:
             await asyncio.sleep(0.05)
     raise RuntimeError("the server does not accept connections")
+
+
+def phones() -> list[aiohttp.ClientSession]:
+    """One session per phone, each from its own loopback address (127.0.0.11 ...)."""
+    return [
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{11 + i}", 0)))
+        for i in range(PAGES)
+    ]
 
 
 async def follow(ws: aiohttp.ClientWebSocketResponse, seen: list[tuple[float, str]]) -> None:
@@ -98,17 +174,27 @@ async def follow(ws: aiohttp.ClientWebSocketResponse, seen: list[tuple[float, st
             seen.append((time.perf_counter(), headline))
 
 
-async def measure(campaign: Campaign, port: int, pid: int) -> tuple[list[float], float]:
+async def measure(
+    campaign: Campaign, port: int, pid: int
+) -> tuple[list[float], float, str]:
     found = current_encounter(campaign)
     assert found is not None
     enc_id = found[0]
     rng = random.Random(23)
-    async with aiohttp.ClientSession() as session:
-        pages = await open_pages(port, session)
+    sessions = phones()
+    try:
+        pages = await open_pages(port, sessions)
         seen: list[list[tuple[float, str]]] = [[] for _ in pages]
         tasks = [asyncio.create_task(follow(ws, s)) for ws, s in zip(pages, seen, strict=True)]
         while not all(seen):
             await asyncio.sleep(0.01)
+        crowd = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CROWD, str(port), str(IDLE), str(SLOW), "40",
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert crowd.stdout is not None
+        await crowd.stdout.readline()
+        await asyncio.sleep(3)  # the crowd in, the first idle ones not yet closed
         latencies = []
         for _ in range(CHANGES):
             await asyncio.sleep(rng.uniform(0.2, 0.4))
@@ -122,20 +208,29 @@ async def measure(campaign: Campaign, port: int, pid: int) -> tuple[list[float],
                 await asyncio.sleep(0.002)
             latencies += [s[n][0] - start for s, n in zip(seen, counts, strict=True)]
         memory = rss_mb(pid)
+        crowd_said = (await crowd.stdout.readline()).decode().strip()
+        await crowd.wait()
         for ws in pages:
             await ws.close()
         for task in tasks:
             task.cancel()
-    return latencies, memory
+    finally:
+        for session in sessions:
+            await session.close()
+    return latencies, memory, crowd_said
 
 
 async def bare_memory(port: int, pid: int) -> float:
-    async with aiohttp.ClientSession() as session:
-        pages = await open_pages(port, session)
+    sessions = phones()
+    try:
+        pages = await open_pages(port, sessions)
         await asyncio.sleep(0.5)
         memory = rss_mb(pid)
         for ws in pages:
             await ws.close()
+    finally:
+        for session in sessions:
+            await session.close()
     return memory
 
 
@@ -148,15 +243,20 @@ def main() -> None:
         campaign.apply(cmd.StartEncounter(found[0]))
         campaign.store.flush()
         port = free_port()
+        said = Path(folder) / "serve.log"
         server = start(
-            [sys.executable, "-m", "app", "serve", str(save), "--port", str(port)], "Open "
+            [sys.executable, "-m", "app", "serve", str(save), "--host", "127.0.0.1"]
+            + ["--port", str(port)],
+            "Open ",
+            stderr=said,
         )
         try:
-            latencies, memory = asyncio.run(measure(campaign, port, server.pid))
+            latencies, memory, crowd = asyncio.run(measure(campaign, port, server.pid))
         finally:
             server.terminate()
             server.wait(10)
             campaign.store.close()
+        log_lines = said.read_text().splitlines()
     port = free_port()
     bare = start([sys.executable, "-c", BARE_SERVER, str(port)], "ready")
     try:
@@ -166,6 +266,13 @@ def main() -> None:
         bare.wait(10)
     ms = sorted(x * 1000 for x in latencies)
     p95 = ms[int(len(ms) * 0.95) - 1]
+    print(
+        f"crowd: {IDLE} idle + {SLOW} slow connections, 8 per address, reopened as closed, "
+        f"server under ulimit -n {SERVER_FILES}: {crowd}"
+    )
+    print(f"server log: {len(log_lines)} lines for the whole run")
+    for line in log_lines[:12]:
+        print(f"  {line}")
     print(f"GM change -> {PAGES} open pages, {CHANGES} changes ({len(ms)} deliveries):")
     print(
         f"  median {statistics.median(ms):.0f} ms, p95 {p95:.0f} ms, max {ms[-1]:.0f} ms "

@@ -7,7 +7,12 @@ the defaults suit a new game whose first sheet resource is its health.
 
 A foe's health falls in one of four :data:`BANDS`; a game names them in its own words
 (``labels``) and decides where a sheet falls (``band``). A foe in the last band is out of the
-fight and is left out of the view, like a hidden one.
+fight and is left out of the view, like a hidden one. A PC never is: its player sees it
+whatever its state, in words (:meth:`PlayerViewRules.pc_state`: "incapacitated", "dead").
+
+What a player sees of their own PC once their code opened it (``own``: its pools by default;
+the aspects game: fate points, aspects, consequences) and of the scene (``scene``: the aspects
+game's scene aspects) is each game's declaration; the page shows it to that player only.
 
 Reading: the bands split a health pool at full, above half, above 0 and at 0, as Improved
 Initiative's labels do (healthy, hurt, bloodied at half or less, down).
@@ -75,6 +80,25 @@ def no_hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]
     return ()
 
 
+def own_pools(
+    sheet: SheetSpec, character: Character, keys: tuple[str, ...] = ()
+) -> tuple[Hand, ...]:
+    """The default of what a player sees of their own PC: the pools of its sheet in numbers
+    (those of ``keys`` only, where given)."""
+    lines = []
+    for spec in sheet.resources:
+        if keys and spec.key not in keys:
+            continue
+        found = pool(character, spec.key)
+        if found is not None:
+            lines.append(f"{spec.label} {found[0]}/{found[1]}")
+    return (Hand("Pools", tuple(lines)),) if lines else ()
+
+
+def no_scene(encounter: Mapping[str, Any]) -> tuple[Hand, ...]:
+    return ()
+
+
 @frozen
 class PlayerViewRules:
     """The players' view's questions to a game."""
@@ -93,9 +117,29 @@ class PlayerViewRules:
     """AP left is shown beside every combatant (a game of AP rounds)."""
     hands: Callable[[Rows, str, Character], tuple[Hand, ...]] = no_hands
     """A PC's private cards, from the ``decks`` rows, the PC's id as text and its sheet."""
+    own: Callable[[SheetSpec, Character], tuple[Hand, ...]] = own_pools
+    """What a player sees of their own PC once their code opened it, besides its cards (and
+    its conditions in the fight, which the shell adds)."""
+    scene: Callable[[Mapping[str, Any]], tuple[Hand, ...]] = no_scene
+    """What a player who opened their PC sees of the scene, from the running encounter's
+    document (the aspects game's scene aspects)."""
+    state: Callable[[SheetSpec, Character], str] | None = None
+    """A PC's state in words where the game has more to say than its status; None: see
+    :meth:`pc_state`."""
 
     def label(self, band: Band) -> str:
         return self.labels.get(band, band)
+
+    def pc_state(self, sheet: SheetSpec, character: Character) -> str:
+        """A PC's state in words when it is out of the fight or worse ("incapacitated",
+        "dead"), empty while it fights on: the game's own :attr:`state`; else its status when
+        not the usual one; else the game's word for "down" when its sheet falls there."""
+        if self.state is not None:
+            return self.state(sheet, character)
+        status = character.get("status")
+        if isinstance(status, str) and status and status != sheet.usual_status:
+            return status
+        return self.label("down") if self.band(sheet, character) == "down" else ""
 
     def pc_health(self, sheet: SheetSpec, character: Character) -> str:
         """A PC's health pools in numbers: ``"Vitality 7/10"``, several joined by ``·``."""

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 GROUP = "tableside.games"
 DEFAULT = "somnihil"
-"""The game of a new campaign, or a demo, when none is named (README's promise)."""
+"""The game of a new campaign, or a demo, when none is named (as docs/cli.md promises)."""
 SHIPPED: dict[str, str] = {
     "somnihil": "rulesets.somnihil.game:GAME",
     "resolution": "rulesets.resolution.game:GAME",

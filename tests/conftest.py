@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -49,7 +49,7 @@ def save_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def campaign_factory(tmp_path: Path) -> Iterator:
+def campaign_factory(tmp_path: Path) -> Iterator[Callable[..., Campaign]]:
     opened: list[CampaignStore] = []
 
     def make(ruleset: str = "somnihil", path: Path | None = None, seed: int = 7) -> Campaign:

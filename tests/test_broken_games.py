@@ -238,7 +238,7 @@ async def test_a_health_line_that_divides_by_zero_is_one_message_and_a_question_
 async def test_a_damage_rule_that_raises_refuses_the_damage_and_rolls_it_back(play: Any) -> None:
     def hurt(hit: Hit, sheet: dict[str, Any], amount: int) -> Any:
         sheet["resources"]["grit"]["current"] -= amount  # changed, then it fails
-        return {}["no such key"]
+        return {}["no such key"]  # type: ignore[index]
 
     app = play(_broken(fight=dataclasses.replace(DUEL.fight, hurt=hurt)))
     async with app.run_test(size=SIZE) as pilot:

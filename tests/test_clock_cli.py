@@ -7,6 +7,7 @@ import json
 import random
 import shutil
 from pathlib import Path
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -43,8 +44,8 @@ def nemron_save(tmp_path: Path, torso: int = 0, energy: int = 0) -> Path:
     return path
 
 
-def first_pc(path: Path) -> dict:
-    return read_campaign(path)["party"]["1"]
+def first_pc(path: Path) -> dict[str, Any]:
+    return cast(dict[str, Any], read_campaign(path)["party"]["1"])
 
 
 def test_clock_json_has_the_time_the_minutes_and_what_happened(

@@ -63,7 +63,7 @@ def rested(app: TablesideApp, game: str) -> bool:
     """Whether the game's rest was applied to the first PC (games without a rest: time only)."""
     sheet = pc(app)
     if game == "somnihil":
-        return sheet["resources"]["vitality"]["current"] == 10
+        return bool(sheet["resources"]["vitality"]["current"] == 10)
     if game == "resolution":  # RR-05: one night, a first-level character
         res = sheet["resources"]
         return (res["hp"]["current"], res["system_strain"]["current"]) == (3, 2)

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from app import cli, cli_tray
+from app.cli_base import EXIT_BAD_INPUT
 from rulesets import dice, npc, odds
 from rulesets.aspects import rules as aspects
 from rulesets.base import RuleError
@@ -111,7 +112,7 @@ def test_gen02_explosion_is_bounded_alike_and_said() -> None:
 
 def _always(answer: int) -> random.Random:
     class Always(random.Random):
-        def _randbelow(self, n: int) -> int:  # type: ignore[override]
+        def _randbelow(self, n: int) -> int:
             return min(answer, n - 1)
 
     return Always()
@@ -292,7 +293,7 @@ def test_soh_draw_matches_odds_from_any_small_deck(
     expected: dict[str, Fraction] = {}
     orders = list(itertools.permutations(range(len(pile))))
     for order in orders:
-        for band, p in brute(lambda rng, order=order: draw(rng, order)).items():
+        for band, p in brute(lambda rng, order=order: draw(rng, order)).items():  # type: ignore[misc]
             expected[band] = expected.get(band, Fraction(0)) + p / len(orders)
     assert shown(shadows.check_odds(deck, bonus, level, mode)) == expected  # type: ignore[arg-type]
 
@@ -393,7 +394,7 @@ def _cli_json(argv: list[str]) -> dict[str, Any] | None:
     with redirect_stdout(out), redirect_stderr(io.StringIO()):
         code = cli.main(argv)
     if code != 0:
-        assert code == cli.EXIT_BAD_INPUT
+        assert code == EXIT_BAD_INPUT
         return None
     document: dict[str, Any] = json.loads(out.getvalue().splitlines()[-1])
     return document

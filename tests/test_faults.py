@@ -222,8 +222,8 @@ class FullDisk:
                 raise OSError(errno.ENOSPC, "No space left on device")
             real_replace(src, dst)
 
-        monkeypatch.setattr(store_module.os, "write", write)
-        monkeypatch.setattr(store_module.os, "replace", replace)
+        monkeypatch.setattr(store_module.os, "write", write)  # type: ignore[attr-defined]
+        monkeypatch.setattr(store_module.os, "replace", replace)  # type: ignore[attr-defined]
 
 
 def _temp_files(folder: Path) -> list[str]:

@@ -315,7 +315,7 @@ def test_SOM_03_triumph_is_offered_on_every_target(opened: Any) -> None:
     from rulesets.somnihil import fight as somnihil_fight
 
     for kind in ("hp", "foe", "pc"):
-        keys = [f.key for f in somnihil_fight.damage_form(kind)]  # type: ignore[arg-type]
+        keys = [f.key for f in somnihil_fight.damage_form(kind)]
         assert "triumph" in keys
     campaign = opened("somnihil")
     eid, enc = fight(campaign)
@@ -460,17 +460,17 @@ def test_ASP_02_a_fight_starts_a_scene_a_pc_with_no_fate_point_gains_one(opened:
     campaign = opened("aspects")
     eid, enc = fight(campaign)
     pcs = [c for c in enc.combatants if c.side == "pc"]
-    before = {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+    before = {c.name: campaign.doc("party", int(str(c.ref)))["resources"]["fate_points"]["current"]
               for c in pcs}
     assert set(before.values()) == {0}
     lines = campaign.apply(cmd.StartEncounter(eid))
-    after = {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+    after = {c.name: campaign.doc("party", int(str(c.ref)))["resources"]["fate_points"]["current"]
              for c in pcs}
     assert after == {name: 1 for name in before}
     assert f"A new scene: {pcs[0].name}, " in "; ".join(lines)
     assert f" and {pcs[-1].name} had no Fate Points, +1 each" in "; ".join(lines)
     campaign.undo()
-    assert {c.name: campaign.doc("party", int(c.ref))["resources"]["fate_points"]["current"]
+    assert {c.name: campaign.doc("party", int(str(c.ref)))["resources"]["fate_points"]["current"]
             for c in pcs} == before
 
 

@@ -119,14 +119,14 @@ def test_t_after_a_deals_the_attacks_damage_never_its_to_hit_total(opened: Any) 
     goblin, pc = by_name(campaign, "Goblin 1"), first_pc(campaign)
     hp = pc_sheet(campaign, pc)["resources"]["hp"]["current"]
     lines = campaign.apply(FoeAttack(eid, goblin.id, pc.id))
-    strike = campaign.doc("encounters", eid)[STRIKE_KEY]  # type: ignore[index]
+    strike = campaign.doc("encounters", eid)[STRIKE_KEY]
     attack = rolls(campaign)[-1]
     assert attack["expression"].startswith("1d20+3 vs AC 10") and "T lands it on" in lines[-1]
     dealt = sum(int(h) for h in strike["hits"])
     assert dealt == attack["damage"] and dealt <= 6  # the 1d6 (or Shock 2), never the d20
     campaign.apply(LandStrike(eid))
     assert pc_sheet(campaign, pc)["resources"]["hp"]["current"] == max(0, hp - dealt)
-    assert STRIKE_KEY not in campaign.doc("encounters", eid)  # type: ignore[operator]
+    assert STRIKE_KEY not in campaign.doc("encounters", eid)
     campaign.undo()
     assert pc_sheet(campaign, pc)["resources"]["hp"]["current"] == hp
 
@@ -162,7 +162,7 @@ def test_npc08_a_quick_added_hd_foe_in_somnihil_checks_morale(opened: Any) -> No
     first = by_name(campaign, "Cultist 1")
     assert first.stats["hd"] == 2 and first.stats["sheet"]["resources"]["vitality"]["max"] > 0
     campaign.apply(cmd.Damage(eid, first.id, "99"))
-    due = {d["id"] for d in campaign.doc("encounters", eid)["morale_due"]}  # type: ignore[index]
+    due = {d["id"] for d in campaign.doc("encounters", eid)["morale_due"]}
     assert by_name(campaign, "Cultist 2").id in due
 
 

@@ -207,14 +207,14 @@ async def test_party_rename_notes_and_rest_hours(tmp_path: Path) -> None:
             await pilot.press("e")
             await paste(pilot, "#party-prompt-input", text)
             doc_id = app.screen.selected_id  # type: ignore[attr-defined]
-            assert app.campaign.doc("party", doc_id)["notes"] == text
+            assert app.campaign.doc("party", doc_id)["notes"] == text  # type: ignore[index]
         for text in ["[b]Kesh[/b]", "\x1b[2J", LONG]:
             await select_field(pilot, "name")
             told = notes(app)
             await pilot.press("e")
             await paste(pilot, "#party-prompt-input", text)
             doc_id = app.screen.selected_id  # type: ignore[attr-defined]
-            stored = app.campaign.doc("party", doc_id)["name"]
+            stored = app.campaign.doc("party", doc_id)["name"]  # type: ignore[index]
             if text == LONG:
                 assert notes(app) > told and stored != LONG
             else:
@@ -322,8 +322,8 @@ async def test_npc_add_roll_and_import_dialogs(tmp_path: Path) -> None:
             await pilot.pause()
             told = notes(app)
             await paste(pilot, "#npc-import-path", path)
-            error = [static_text(w) for w in app.screen.query(Static)]
-            assert notes(app) > told or any(e.strip() for e in error)
+            errors = [static_text(w) for w in app.screen.query(Static)]
+            assert notes(app) > told or any(e.strip() for e in errors)
             await pilot.press("escape")
             await pilot.pause()
             assert app.is_running

@@ -20,7 +20,7 @@ from tableside_api.testing import (
 from tests.test_toy_game import DUEL
 
 
-@every_installed_game()
+@every_installed_game()  # type: ignore[untyped-decorator]
 def test_every_installed_game_passes_the_kit(
     game_id: str, tmp_path: Path, _isolated_saves: Path
 ) -> None:
@@ -67,7 +67,7 @@ def test_the_kit_fails_an_action_on_a_key_its_panel_binds(monkeypatch: pytest.Mo
 
     from rulesets.table import Action
 
-    roll = Action("roll", "tray", "c", "Roll", lambda ctx, values: DUEL.checks.checks[0].spec)
+    roll = Action("roll", "tray", "c", "Roll", lambda ctx, values: DUEL.checks.checks[0].spec)  # type: ignore[arg-type, return-value]
     clashing = dataclasses.replace(DUEL, actions=(roll,))
     withdraw = registry.register(clashing)
     try:

@@ -61,13 +61,13 @@ async def test_80x24_keeps_what_the_gm_needs(tmp_path: Path, game: str) -> None:
         assert any("Brawl" in line for line in shown) and any("Morale" in line for line in shown)
         await pilot.press("4")
         await pilot.pause()
-        shown = "\n".join(screen_text(app))
+        sheet = "\n".join(screen_text(app))
         pc = app.campaign.rows("party")[0][1]
         for name, track in pc.get("resources", {}).items():
             # a track reads current/max; a counter (Nemron's Luck) just its number
-            assert f"{track['current']}/{track['max']}" in shown or (
-                f"  {track['current']}\n" in shown.replace(" │", "\n")
-                or f" {track['current']} " in shown
+            assert f"{track['current']}/{track['max']}" in sheet or (
+                f"  {track['current']}\n" in sheet.replace(" │", "\n")
+                or f" {track['current']} " in sheet
             ), name
     app.campaign.store.close()
 

@@ -9,6 +9,7 @@ import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -31,7 +32,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def npcs(save: Path) -> list[dict[str, object]]:
+def npcs(save: Path) -> list[dict[str, Any]]:
     return list(read_campaign(save)["npcs"].values())
 
 
@@ -318,8 +319,9 @@ def test_a_folder_or_a_nul_in_the_path_is_one_line(
 
 
 # --- an Improved Initiative encounter becomes a fight -----------------------------------------
-def _fight(save: Path, name: str) -> dict[str, object]:
-    found = [e for e in read_campaign(save)["encounters"].values() if e["name"] == name]
+def _fight(save: Path, name: str) -> dict[str, Any]:
+    encounters = read_campaign(save)["encounters"].values()
+    found: list[dict[str, Any]] = [e for e in encounters if e["name"] == name]
     assert len(found) == 1, [e["name"] for e in read_campaign(save)["encounters"].values()]
     return found[0]
 
@@ -396,11 +398,14 @@ def test_exporting_a_fight_to_ii_and_importing_it_back_gives_the_same_fight(
     fight_id, stored = campaign.rows("encounters")[0]
     campaign.apply(combat.RollInitiative(fight_id))
     campaign.apply(combat.StartEncounter(fight_id))
-    goblin = next(c for c in campaign.doc("encounters", fight_id)["combatants"] if c["ref"]
+    fight = campaign.doc("encounters", fight_id)
+    assert fight is not None
+    goblin = next(c for c in fight["combatants"] if c["ref"]
                   and c["side"] == "npc")
     campaign.apply(combat.Damage(fight_id, goblin["id"], "2"))
     campaign.apply(combat.NextTurn(fight_id))
     original = campaign.doc("encounters", fight_id)
+    assert original is not None
     campaign.store.close()
     code, out, _ = run(capsys, "export", str(save), "--format", "ii")
     exported = tmp_path / "ii.json"
@@ -409,13 +414,13 @@ def test_exporting_a_fight_to_ii_and_importing_it_back_gives_the_same_fight(
     assert (code, err) == (0, "")
     again = _fight(save, f"{stored['name']} (2)")
 
-    def shape(fight: dict[str, object]) -> list[tuple[object, ...]]:
+    def shape(fight: dict[str, Any]) -> list[tuple[object, ...]]:
         rows = fight["combatants"]
         assert isinstance(rows, list)
         return [(c["name"], c["side"], c["initiative"], c["stats"].get("hp")) for c in rows]
 
     assert shape(again) == shape(original)
     assert again["round"] == original["round"] == 1
-    names = {c["id"]: c["name"] for c in again["combatants"]}  # type: ignore[union-attr]
+    names = {c["id"]: c["name"] for c in again["combatants"]}
     was = {c["id"]: c["name"] for c in original["combatants"]}
     assert names[again["current"]] == was[original["current"]]

@@ -8,8 +8,8 @@ Two loops, each 200 kills in the suite and 1,000 with ``-m slow``:
   moment: during start-up (while it replays and folds the journal the last kill left), or
   while rolls stream in. Every roll whose result reached the terminal (read from the pty,
   escape sequences stripped) must be in the save afterwards (the save with its journal, as
-  ``tableside export`` and the next start read it). The figure README's "Nothing lost" gives
-  comes from here.
+  ``tableside export`` and the next start read it). The figures of docs/saves.md ("How it is
+  proven") come from here.
 * **The store under the app** (:func:`kill_loop`): a child plays a scripted Shadows session
   through ``Campaign.apply`` (tests/killsession.py) and acknowledges each step as soon as
   ``apply`` returns; after each kill the save must be exactly the state of the last
@@ -251,15 +251,15 @@ def tui_kill_loop(folder: Path, kills: int, seed: int) -> Counter[str]:
             counts["kills"] += 1
             counts["kills during start-up" if at_start else "kills while rolling"] += 1
 
-            shown = term.shown_rolls()
+            shown_rolls = term.shown_rolls()
             journal = read_journal(save)
             if journal is not None and journal.changes:
                 counts["kills that left changes in the journal"] += 1
             if _temp_files(save):
                 counts["kills mid-write (temp file left)"] += 1
             saved = _saved_rolls(save)
-            lost = shown - saved
-            counts["rolls shown"] += len(shown)
+            lost = shown_rolls - saved
+            counts["rolls shown"] += len(shown_rolls)
             counts["shown rolls lost"] += len(lost)
             assert not lost, f"attempt {attempt}: rolls shown on screen but not saved: {lost}"
     finally:

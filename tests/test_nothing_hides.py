@@ -176,7 +176,7 @@ async def test_shadows_attack_card_form_fits_80x24_and_says_why_where_the_gm_loo
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
-        assert "Stars" in str(error.render()) and "-invalid" not in field.parent.classes
+        assert "Stars" in str(error.render()) and "-invalid" not in field.parent.classes  # type: ignore[union-attr]
         assert error.region.y == form.query_one("#form-title").region.bottom
     app.campaign.store.close()
 
@@ -372,7 +372,7 @@ async def test_the_footer_line_answers_the_mouse_as_its_keys_did(tmp_path: Path)
         await pilot.pause()
         assert footer.tooltip is None
         rang: list[bool] = []
-        app.bell = lambda: rang.append(True)  # type: ignore[method-assign]
+        app.bell = lambda: rang.append(True)
         # No panel shows a key that does not work now (it hides it): one is made so here.
         footer._keys = tuple(replace(k, enabled=False) if k == init else k for k in footer._keys)
         await pilot.click(TablesideFooter, offset=(init.start + 1, 0))
@@ -407,7 +407,7 @@ async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, g
             layouts.append(layout)
             return refresh(*regions, layout=layout, **kwargs)  # type: ignore[arg-type]
 
-        footer.refresh = spy  # type: ignore[method-assign]
+        footer.refresh = spy  # type: ignore[method-assign, assignment]
         changed = 0
         for _ in range(6):
             shown = footer_keys(app)

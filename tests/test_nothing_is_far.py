@@ -10,6 +10,9 @@ failed on main (817e239).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, OptionList
 
 from screens.form import FormScreen
 from tests.apphelpers import combatant_named, demo_app, running_encounter, select_named
@@ -135,7 +138,7 @@ def ap_of(app: object, name: str) -> tuple[int, int]:
 
 def current_name(app: object) -> str:
     enc = running_encounter(app)  # type: ignore[arg-type]
-    return next(c["name"] for c in enc["combatants"] if c["id"] == enc["current"])
+    return str(next(c["name"] for c in enc["combatants"] if c["id"] == enc["current"]))
 
 
 async def test_soh10_a_spends_the_actors_ap_and_slower_act_before_extra_actions(
@@ -311,8 +314,11 @@ def fate(app: object, name: str) -> int:
     return int(pc["resources"]["fate_points"]["current"])
 
 
-def newest_roll(app: object) -> dict:  # type: ignore[type-arg]
-    return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"][-1]  # type: ignore[attr-defined]
+def newest_roll(app: object) -> dict[str, Any]:
+    rolls: list[dict[str, Any]] = [
+        e for e in app.campaign.log_entries() if e.get("kind") == "roll"  # type: ignore[attr-defined]
+    ]
+    return rolls[-1]
 
 
 async def roller(pilot: object, app: object, name: str) -> None:
@@ -336,7 +342,7 @@ async def test_asp03_an_invoke_against_is_paid_by_its_invoker_and_offered_on_a_g
         await pilot.pause()
         form = app.screen
         assert isinstance(form, FormScreen) and "against Rowan Pike's roll" in form.title_text
-        assert form.query_one("#field-who").value == "Juno Hart"  # never the roller
+        assert form.query_one("#field-who", Input).value == "Juno Hart"  # never the roller
         await pilot.press("tab", *"Street Surgeon", "enter")
         await pilot.pause()
         assert newest_roll(app)["total"] == before - 2
@@ -389,7 +395,7 @@ async def test_asp03_after_a_reroll_the_player_keeps_either_and_no_form_opens_to
 
 def selected_name(app: object) -> str:
     cid = app.screen.table.selected_id  # type: ignore[attr-defined]
-    return next(c["name"] for c in running_encounter(app)["combatants"] if c["id"] == cid)  # type: ignore[arg-type]
+    return str(next(c["name"] for c in running_encounter(app)["combatants"] if c["id"] == cid))  # type: ignore[arg-type]
 
 
 async def test_slash_jumps_to_a_combatant_by_part_of_its_name(tmp_path: Path) -> None:
@@ -426,10 +432,10 @@ async def test_b_lists_the_library_and_filters_it_as_the_gm_types(tmp_path: Path
         await pilot.pause()
         picker = app.screen
         assert isinstance(picker, NpcPickScreen)
-        assert picker.query_one("#npc-pick-list").option_count == 4  # the whole library
+        assert picker.query_one("#npc-pick-list", OptionList).option_count == 4  # the whole library
         await pilot.press(*"Ogr")
         await pilot.pause()
-        assert picker.query_one("#npc-pick-list").option_count == 1
+        assert picker.query_one("#npc-pick-list", OptionList).option_count == 1
         await pilot.press("enter")  # the Ogre; then how many
         await pilot.pause()
         assert isinstance(app.screen, FormScreen) and "Ogre" in app.screen.title_text
@@ -439,7 +445,7 @@ async def test_b_lists_the_library_and_filters_it_as_the_gm_types(tmp_path: Path
         assert names[-2:] == ["Ogre 1", "Ogre 2"]
         await pilot.press("b", *"cu")  # Cult Fanatic (its name) first, Hedge Witch (curse-weaver)
         await pilot.pause()
-        assert app.screen.query_one("#npc-pick-list").option_count == 2
+        assert app.screen.query_one("#npc-pick-list", OptionList).option_count == 2
         await pilot.press("down", "enter")
         await pilot.pause()
         assert "Hedge Witch" in app.screen.title_text
@@ -485,10 +491,12 @@ async def test_gen04_group_initiative_one_roll_for_a_group_that_acts_together(
         round_before = running_encounter(app)["round"]
         await pilot.press("n")  # one n: the whole group has acted
         await pilot.pause()
-        enc = er.Encounter.from_dict(running_encounter(app))
+        after = er.Encounter.from_dict(running_encounter(app))
         assert not current_name(app).startswith("Goblin")
         # Acted this round, or (last in the order) the round is over.
-        assert enc.round == round_before + 1 or all(enc.get(c["id"]).acted for c in goblins)
+        assert after.round == round_before + 1 or all(
+            after.get(c["id"]).acted for c in goblins
+        )
     app.campaign.store.close()
 
 

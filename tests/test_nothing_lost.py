@@ -14,6 +14,7 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -356,7 +357,7 @@ async def test_the_not_saved_banner_shows_over_every_dialog_at_once(
 
 
 # --- hand-edited saves that opened and then crashed a panel (item 6) ------------------------------
-def _edited_demo(tmp_path: Path, game: str, change: Callable[[dict], None]) -> Path:
+def _edited_demo(tmp_path: Path, game: str, change: Callable[[dict[str, Any]], None]) -> Path:
     from app.demo import write_demo
 
     path = write_demo(game, tmp_path / f"{game}.json", seed=1)
@@ -366,7 +367,7 @@ def _edited_demo(tmp_path: Path, game: str, change: Callable[[dict], None]) -> P
     return path
 
 
-def _first(table: str) -> Callable[[dict], dict]:
+def _first(table: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return lambda data: next(iter(data[table].values()))
 
 
@@ -388,7 +389,7 @@ def _first(table: str) -> Callable[[dict], dict]:
 )
 def test_a_hand_edited_value_a_panel_cannot_read_refuses_the_save_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str,
-    change: Callable[[dict], None], fragment: str,
+    change: Callable[[dict[str, Any]], None], fragment: str,
 ) -> None:
     """Before: rank 5 or "x" crashed the party panel (RuleError: rank must be 0..4), and four
     concepts crashed the NPC panel and `export --format ii`; the save opened."""

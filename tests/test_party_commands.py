@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from tests.apphelpers import open_demo
 
 
 @pytest.fixture
-def camp(tmp_path: Path, request: pytest.FixtureRequest) -> Campaign:
+def camp(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Campaign]:
     campaign = open_demo(tmp_path, request.param)
     yield campaign
     campaign.store.close()
@@ -25,7 +27,7 @@ def act(camp: Campaign, action: str, doc_id: int = 1, row: str = "", **values: o
     return camp.apply(camp.game.action("party", action).make(ctx, values))
 
 
-def pc(campaign: Campaign, doc_id: int = 1) -> dict:
+def pc(campaign: Campaign, doc_id: int = 1) -> dict[str, Any]:
     doc = campaign.doc("party", doc_id)
     assert doc is not None
     return doc

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Input, OptionList
@@ -20,7 +21,7 @@ from tests.games import BUILT_IN
 GAMES = BUILT_IN
 
 
-def saved_party(app: TablesideApp) -> list[dict]:
+def saved_party(app: TablesideApp) -> list[dict[str, Any]]:
     """The party as saved on disk, in doc id order (undo re-inserts a doc at the end)."""
     app.campaign.store.flush()
     data = read_campaign(app.campaign.store.path)
@@ -205,7 +206,7 @@ async def test_help_lists_only_this_games_party_keys_once(tmp_path: Path, game: 
     app.campaign.store.close()
 
 
-def log_rolls(app: TablesideApp) -> list[dict]:
+def log_rolls(app: TablesideApp) -> list[dict[str, Any]]:
     return [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
 
 

@@ -20,11 +20,17 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
 from app.demo import write_demo
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -63,13 +69,18 @@ def serving(save: Path) -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
+        stop_server(proc)
+
+
+def stop_server(proc: subprocess.Popen[Any]) -> None:
+    """Stop a server started in its own session, as Ctrl+C would (killed if it hangs)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
 
 
 @pytest.fixture
@@ -114,7 +125,7 @@ def _browser() -> tuple[str | None, str]:
 
 
 BROWSER, NO_BROWSER = _browser()
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # Every element with text of its own, and its computed font size in px.
 TEXT_SIZES = """() => [...document.querySelectorAll('body *')]
@@ -286,3 +297,86 @@ def test_a_shared_view_prints_an_address_other_devices_can_reach() -> None:
     shared = public_url("0.0.0.0", 8123)
     assert shared.startswith("http://") and shared.endswith(":8123")
     assert "0.0.0.0" not in shared
+
+
+@pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
+def test_a_phone_shows_its_own_pc_down_and_what_the_aspects_game_lets_it_invoke(
+    tmp_path: Path,
+) -> None:
+    """The aspects demo on a 390x844 phone: the player who typed their code sees their taken
+    out PC in words, its fate points, aspects and consequences, and the scene's aspects;
+    another phone sees the PC in the order but none of that. When the GM quits, the page no
+    longer says it follows the GM."""
+    from playwright.sync_api import sync_playwright
+
+    from app.commands import combat as cmd
+    from app.commands.party import ChangePC
+    from app.commands.players import SetPlayerView
+    from app.player_settings import SECRET_KEY
+    from app.player_view import PlayerSettings, pc_code
+    from app.queries import current_encounter
+    from rulesets.aspects.advantage import CreateAdvantage
+    from tests.apphelpers import open_demo
+
+    gm = open_demo(tmp_path, "aspects")
+    try:
+        found = current_encounter(gm)
+        assert found is not None
+        enc_id, raw = found
+        rowan = next(c for c in raw["combatants"] if c["ref"] == "1")
+        gm.apply(cmd.StartEncounter(enc_id))
+        gm.apply(SetPlayerView(PlayerSettings()))
+        gm.apply(CreateAdvantage(enc_id, "the scene", "Thick Fog", rowan["name"]))
+        gm.apply(ChangePC(1, "add_item", ("consequences", "Broken Arm")))
+        gm.apply(ChangePC(1, "status", ("taken out",)))
+        gm.apply(cmd.ToggleDefeated(enc_id, rowan["id"]))
+        gm.store.flush()
+        code = pc_code(str(gm.meta[SECRET_KEY]), 1)
+        with serving(gm.store.path) as url, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=BROWSER, headless=True, timeout=30_000)
+            try:
+                phones = [
+                    browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+                    for _ in range(2)
+                ]
+                mine, other = (phone.new_page() for phone in phones)
+                for page in (mine, other):
+                    page.goto(url, timeout=30_000)
+                    page.locator("#order li").first.wait_for(timeout=20_000)
+                row = mine.locator("#order li", has_text=rowan["name"])
+                assert row.count() == 1 and "taken out" in row.inner_text()
+                mine.tap("#hand-open")
+                mine.select_option("#hand-pc", "1")
+                mine.tap("#hand-code")
+                mine.keyboard.type(code)
+                mine.tap("#hand-show")
+                mine.locator("#hand-cards").wait_for(state="visible", timeout=5_000)
+                cards = mine.inner_text("#hand-cards")
+                assert "State: taken out" in cards
+                for shown in ("Fate points", "1 of 5", "Disgraced Knight", "Broken Arm"):
+                    assert shown in cards
+                assert f"Thick Fog (free invoke: {rowan['name']})" in cards
+                widths = mine.evaluate(
+                    "() => [document.documentElement.scrollWidth, window.innerWidth]"
+                )
+                assert widths[0] <= widths[1], widths
+                small = [(w, size) for w, size in mine.evaluate(TEXT_SIZES) if size < 16]
+                assert small == [], small
+                if os.environ.get("TABLESIDE_SHOTS"):
+                    shots = Path(os.environ["TABLESIDE_SHOTS"])
+                    mine.screenshot(path=str(shots / "aspects-mine.png"), full_page=True)
+                    other.screenshot(path=str(shots / "aspects-other.png"), full_page=True)
+                text = other.inner_text("body")
+                assert rowan["name"] in text and "taken out" in text
+                for private in ("Fate points", "Disgraced Knight", "Thick Fog"):
+                    assert private not in other.content()
+                assert other.inner_text("#connection") == "Connected: the view follows the GM."
+                gm.store.close()  # the GM quits
+                other.locator("#notices", has_text="session has ended").wait_for(timeout=10_000)
+                assert "follows the GM." not in other.inner_text("#connection")
+                for phone in phones:
+                    phone.close()
+            finally:
+                browser.close()
+    finally:
+        gm.store.close()

@@ -15,8 +15,8 @@ import orjson
 import pytest
 
 from app.commands import combat as cmd
+from app.player_settings import SECRET_KEY
 from app.player_view import (
-    SECRET_KEY,
     Lockout,
     PlayerSettings,
     build_view,
@@ -267,3 +267,147 @@ async def test_the_party_panel_shows_where_players_join_and_its_qr_code(tmp_path
             assert not isinstance(app.screen, PlayerLinkScreen)
     finally:
         app.campaign.store.close()
+
+
+async def test_a_server_on_this_machine_only_gets_no_qr_code_but_the_command_to_share_it(
+    tmp_path: Path,
+) -> None:
+    """``tableside serve`` on its default host (localhost): no phone can open its URL, so ``Q``
+    draws no code and says how to start it on the table's network (the port it uses kept)."""
+    import json
+    import os
+    import socket
+
+    from app.cli_serve import link_path
+    from screens.player_link import PlayerLinkScreen
+    from widgets.qr_code import QrCode
+
+    app = demo_app(tmp_path, "shadows")
+    save = app.campaign.store.path
+    # As tableside serve SAVE --port 8765 leaves it (the record before "listen" was kept too).
+    mine = {"pid": os.getpid(), "host": socket.gethostname()}
+    records = [
+        {"url": "http://localhost:8765", **mine},
+        {"url": "http://localhost:8765", "listen": "localhost", "port": 8765, **mine},
+        {"url": "http://[::1]:8765", "listen": "::1", "port": 8765, **mine},
+    ]
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("4")
+            for record in records:
+                link_path(save).write_text(json.dumps(record), encoding="utf-8")
+                await pilot.press("Q")
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, PlayerLinkScreen)
+                assert not screen.query_one(QrCode).display
+                note = screen.note
+                assert note.startswith("tableside serve listens on this machine only"), note
+                assert note.endswith(f"tableside serve {save} --host 0.0.0.0 --port 8765"), note
+                shared = {**record, "url": "http://192.168.1.20:8765", "listen": "0.0.0.0"}
+                link_path(save).write_text(json.dumps(shared), encoding="utf-8")
+                for _ in range(30):  # looked at again every second
+                    await pilot.pause(0.1)
+                    if screen.scannable:
+                        break
+                assert screen.query_one(QrCode).display
+                assert screen.query_one(QrCode).text == "http://192.168.1.20:8765"
+                await pilot.press("escape")
+                await pilot.pause()
+    finally:
+        app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "status", "word"),
+    [
+        ("shadows", "incapacitated", "incapacitated"),
+        ("shadows", "dead", "dead"),
+        ("aspects", "taken out", "taken out"),
+        ("nemron", "downed", "downed"),
+        ("resolution", "dead", "dead"),
+        ("somnihil", "perished", "perished"),
+    ],
+)
+def test_a_pc_out_of_the_fight_stays_in_the_view_in_words(
+    gm: Any, game: str, status: str, word: str
+) -> None:
+    """Down, dying or dead, marked defeated or hidden from the others: a PC never vanishes from
+    its own player's phone (the order says its state; its private view shows it whole)."""
+    from app.commands.party import ChangePC
+
+    campaign = gm(game)
+    enc_id, enc = encounter(campaign)
+    pc = next(c for c in enc.combatants if c.side == "pc")
+    campaign.apply(cmd.StartEncounter(enc_id))
+    campaign.apply(ChangePC(int(str(pc.ref)), "status", (status,)))
+    if not next(c for c in encounter(campaign)[1].combatants if c.id == pc.id).defeated:
+        campaign.apply(cmd.ToggleDefeated(enc_id, pc.id))
+    data = read_campaign(campaign.store.path)
+    the_game = registry.game(game)
+    view = build_view(data, the_game, PlayerSettings())
+    row = next((r for r in view.rows if r.name == pc.name), None)
+    assert row is not None, f"{pc.name} vanished from the players' view"
+    assert row.state == word
+    assert all(r.state == "" for r in view.rows if r.name != pc.name)
+    from app.player_view import own_view
+
+    assert own_view(data, the_game, int(str(pc.ref))).state == word
+
+
+def test_a_pc_the_gm_marks_defeated_is_down_in_the_games_words(gm: Any) -> None:
+    campaign = gm("resolution")
+    enc_id, enc = encounter(campaign)
+    pc = next(c for c in enc.combatants if c.side == "pc")
+    campaign.apply(cmd.ToggleDefeated(enc_id, pc.id))
+    view = build_view(
+        read_campaign(campaign.store.path), registry.game("resolution"), PlayerSettings()
+    )
+    assert next(r for r in view.rows if r.name == pc.name).state == "down"
+
+
+def test_each_game_declares_what_a_player_sees_of_their_own_pc_and_the_scene(gm: Any) -> None:
+    """The aspects game: fate points, aspects (a created advantage with its free invoke),
+    consequences, the scene's aspects; the others: their pools and conditions, Shadows' held
+    Major Arcana among its cards."""
+    from app.commands.party import ChangePC
+    from app.player_view import own_view
+    from rulesets.aspects.advantage import CreateAdvantage
+
+    def shown(game: str, campaign: Campaign) -> dict[str, tuple[str, ...]]:
+        mine = own_view(read_campaign(campaign.store.path), registry.game(game), 1)
+        return {h.title: h.cards for h in (*mine.own, *mine.scene)}
+
+    aspects = gm("aspects")
+    enc_id, enc = encounter(aspects)
+    aspects.apply(cmd.StartEncounter(enc_id))
+    rowan = next(c for c in enc.combatants if c.ref == "1")
+    aspects.apply(CreateAdvantage(enc_id, "the scene", "Thick Fog", rowan.name))
+    aspects.apply(ChangePC(1, "add_item", ("consequences", "Broken Arm")))
+    found = shown("aspects", aspects)
+    assert found["Fate points"] == ("1 of 5",)  # a fight is a scene: its first fate point
+    assert found["Aspects"] == ("Disgraced Knight", "Owes the Guild")
+    assert found["Consequences"] == ("Broken Arm",)
+    assert found["Scene aspects"] == (f"Thick Fog (free invoke: {rowan.name})",)
+    assert found["Conditions"] == ()
+
+    shadows = gm("shadows")
+    found = shown("shadows", shadows)
+    assert found["Pools"] == ("Health 20/20", "Life 20/20", "Æssence 20/20")  # AP: the order's
+    assert "Scene aspects" not in found
+    for game in ("nemron", "resolution", "somnihil"):
+        assert shown(game, gm(game))["Pools"]
+
+
+def test_a_game_without_a_declaration_still_shows_its_players_their_pcs(gm: Any) -> None:
+    """A game written for the API 1.0/1.1 declares no own view: its players see their pools."""
+    import dataclasses
+
+    from app.player_view import own_view
+    from rulesets.players import PlayerViewRules
+
+    campaign = gm("somnihil")
+    game = registry.game("somnihil")
+    bare = dataclasses.replace(game, players=PlayerViewRules())
+    mine = own_view(read_campaign(campaign.store.path), bare, 1)
+    assert [h.title for h in mine.own] == ["Pools", "Conditions"] and mine.scene == ()

@@ -40,9 +40,10 @@ gm = test_players_ui.gm
 
 @pytest.fixture
 def server_log() -> Iterator[io.StringIO]:
-    """What the server prints on its terminal, as ``tableside serve`` configures it."""
+    """What the server prints on its terminal, as ``tableside serve`` configures it, every
+    line (not only the first of each kind a minute: see test_players_crowd)."""
     out = io.StringIO()
-    handler = quiet_logging(out)
+    handler = quiet_logging(out, every=0.0)
     yield out
     for name in ("tableside.serve", "aiohttp.server", "aiohttp.web", "aiohttp.websocket"):
         logger = logging.getLogger(name)
@@ -63,7 +64,7 @@ async def players(path: Path, **options: Any) -> AsyncIterator[TestClient[Any, A
 def cid(campaign: Campaign, name: str) -> str:
     found = current_encounter(campaign)
     assert found is not None
-    return next(c["id"] for c in found[1]["combatants"] if c["name"] == name)
+    return str(next(c["id"] for c in found[1]["combatants"] if c["name"] == name))
 
 
 def enc_id(campaign: Campaign) -> int:
@@ -158,6 +159,7 @@ async def test_the_view_shows_the_order_and_nothing_the_gm_hides(gm: Any) -> Non
             "health",
             "conditions",
             "extras",
+            "state",
         }
         secret = str(campaign.meta[SECRET_KEY])
         assert secret not in raw and pc_code(secret, 1) not in raw
@@ -263,7 +265,8 @@ async def test_a_request_from_another_site_is_refused(
 
 async def test_the_33rd_page_is_told_the_view_is_full(gm: Any, server_log: io.StringIO) -> None:
     campaign = gm()
-    async with players(campaign.store.path) as client:
+    # All from one address here; the limit per address has its own test (test_players_crowd).
+    async with players(campaign.store.path, pages_per_address=MAX_PAGES) as client:
         pages = []
         for _ in range(MAX_PAGES):
             ws = await client.ws_connect("/ws")
@@ -430,6 +433,7 @@ async def test_a_malformed_request_is_one_log_line_without_a_traceback(
     secret = _shadows_with_codes(campaign)
     async with players(campaign.store.path) as client:
         port = client.port
+        assert port is not None
         requests = [
             b"GARBAGE\r\n\r\n",
             b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Big: %s\r\n\r\n" % (port, b"a" * 6000),
@@ -516,3 +520,80 @@ async def test_the_time_of_day_and_light_reach_the_page_only_when_the_gm_allows(
         campaign.store.flush()
         view = await receive(ws, "view", lambda m: m["time"] != "Day 1, morning · Torch 1 h left")
         assert view["time"] == "Day 1, morning · Torch 50 min left"
+
+
+async def test_the_aspects_game_shows_a_player_what_they_invoke_and_only_to_them(
+    gm: Any,
+) -> None:
+    """Fate points, aspects, consequences and the scene's aspects reach the page whose code
+    opened the PC, never another page; a taken-out PC stays in everyone's order in words."""
+    from app.commands.party import ChangePC
+    from rulesets.aspects.advantage import CreateAdvantage
+
+    campaign = gm("aspects")
+    found = current_encounter(campaign)
+    assert found is not None
+    rowan = next(c for c in found[1]["combatants"] if c["ref"] == "1")["name"]
+    campaign.apply(cmd.StartEncounter(found[0]))
+    campaign.apply(SetPlayerView(PlayerSettings()))
+    campaign.apply(CreateAdvantage(found[0], "the scene", "Thick Fog", rowan))
+    campaign.apply(ChangePC(2, "status", ("taken out",)))
+    secret = str(campaign.meta[SECRET_KEY])
+    async with (
+        players(campaign.store.path) as client,
+        client.ws_connect("/ws") as mine,
+        client.ws_connect("/ws") as other,
+    ):
+        view = await receive(other, "view")
+        assert view["hands"] == "ready"  # every game: the form to open one's own PC
+        states = {row["name"]: row["state"] for row in view["rows"] if row["side"] == "pc"}
+        assert sorted(states.values()) == ["", "", "", "taken out"]  # four PCs, one out
+        await receive(mine, "view")
+        await mine.send_json({"type": "unlock", "pc": 1, "code": pc_code(secret, 1)})
+        hand = await receive(mine, "hand")
+        shown = {h["title"]: h["cards"] for h in hand["hands"]}
+        assert shown["Fate points"] == ["1 of 5"]
+        assert shown["Aspects"] == ["Disgraced Knight", "Owes the Guild"]
+        assert shown["Consequences"] == []
+        assert shown["Scene aspects"] == [f"Thick Fog (free invoke: {rowan})"]
+        assert hand["state"] == ""
+        campaign.apply(ChangePC(1, "adjust", ("fate_points", -1)))
+        again = await receive(mine, "hand")  # it follows the GM
+        assert {h["title"]: h["cards"] for h in again["hands"]}["Fate points"] == ["0 of 5"]
+        await other.send_json({"type": "lock"})
+        campaign.apply(cmd.NextTurn(found[0]))
+        seen = await receive(other, "view", lambda m: m["headline"] != view["headline"])
+        text = orjson.dumps(seen).decode()
+        for private in ("Fate points", "Disgraced Knight", "Thick Fog", '"type":"hand"'):
+            assert private not in text
+        assert seen["following"] is True
+        campaign.store.close()  # the GM quits: the page no longer says it follows the GM
+        ended = await receive(other, "view", lambda m: bool(m["notices"]))
+        assert ended["following"] is False
+
+
+async def test_one_address_cannot_take_the_tables_pages(gm: Any, server_log: io.StringIO) -> None:
+    """A fifth page from one address is told so; a phone at another address still gets in."""
+    from app.player_server import PAGES_PER_ADDRESS
+
+    campaign = gm()
+    async with players(campaign.store.path) as client:
+        pages = []
+        for _ in range(PAGES_PER_ADDRESS):
+            ws = await client.ws_connect("/ws")
+            await receive(ws, "view")
+            pages.append(ws)
+        async with client.ws_connect("/ws") as extra:
+            full = await receive(extra, "full")
+            assert full["message"] == (
+                "4 pages are open from this device already. Close one, then reload."
+            )
+        other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with (
+            aiohttp.ClientSession(connector=other) as phone,
+            phone.ws_connect(f"http://127.0.0.1:{client.port}/ws") as ws,
+        ):
+            assert (await receive(ws, "view"))["rows"]
+        for ws in pages:
+            await ws.close()
+    assert server_log.getvalue().count("pages are open from that address") == 1

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.commands.dice import RollDice
+from app.state import Campaign
 from rulesets.nemron.checks import NemronCheck
 from rulesets.resolution.checks import ResolutionCheck
 from rulesets.somnihil.checks import SomnihilCheck
@@ -29,7 +31,9 @@ def _marked(entry: dict[str, Any]) -> str:
     ) + "]"  # fmt: skip
 
 
-def test_gen03_somnihil_advantage_shows_both_dice_and_strikes_the_lower(campaign_factory) -> None:
+def test_gen03_somnihil_advantage_shows_both_dice_and_strikes_the_lower(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     """The log showed ``2d20kh1 18`` while the save held [13, 18]."""
     campaign = campaign_factory("somnihil")
     campaign.apply(SomnihilCheck(None, 1))
@@ -40,7 +44,9 @@ def test_gen03_somnihil_advantage_shows_both_dice_and_strikes_the_lower(campaign
     assert _struck(entry) == [f"x{entry['dice'][gone]}"]
 
 
-def test_gen03_nemron_pool_shows_every_die_and_the_kept_one(campaign_factory) -> None:
+def test_gen03_nemron_pool_shows_every_die_and_the_kept_one(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     """The log showed ``kept 7`` for dice [5, 3, 7]."""
     campaign = campaign_factory("nemron")
     campaign.apply(NemronCheck(None, pool=(6, 10, 8), dc=5, boons=("lesser",)))
@@ -52,7 +58,7 @@ def test_gen03_nemron_pool_shows_every_die_and_the_kept_one(campaign_factory) ->
     assert len(_struck(entry)) == 3
 
 
-def test_gen03_resolution_check_shows_its_dice(campaign_factory) -> None:
+def test_gen03_resolution_check_shows_its_dice(campaign_factory: Callable[..., Campaign]) -> None:
     """``2d6+2 vs DC 10 6 failure`` showed no dice."""
     campaign = campaign_factory("resolution")
     campaign.apply(ResolutionCheck(None, 10, 2, "2d6"))
@@ -62,7 +68,9 @@ def test_gen03_resolution_check_shows_its_dice(campaign_factory) -> None:
     assert _struck(entry) == [] and "dropped" not in entry
 
 
-def test_gen03_dice_line_marks_what_the_roller_drops(campaign_factory) -> None:
+def test_gen03_dice_line_marks_what_the_roller_drops(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     campaign = campaign_factory("somnihil")
     campaign.apply(RollDice("4d6kh3"))
     entry = _rolls(campaign)[-1]

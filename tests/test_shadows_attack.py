@@ -18,7 +18,7 @@ from app.state import Campaign, CommandError
 from rulesets.decks import DeckState, load_deck, save_deck
 from rulesets.shadows import cards
 from rulesets.shadows.fight import PlayAttackCard
-from rulesets.shadows.tarot import MINOR, deck_from_dict, full_deck, minor_card
+from rulesets.shadows.tarot import MINOR, Card, deck_from_dict, full_deck, minor_card
 from rulesets.table import Tx
 from screens.combat import CombatScreen
 from screens.form import FormScreen
@@ -48,7 +48,7 @@ class StackMinor:
         return []
 
 
-def _minor(campaign: Campaign) -> DeckState:
+def _minor(campaign: Campaign) -> DeckState[Card]:
     doc = next(d for _, d in campaign.rows("decks") if d.get("kind") == "minor")
     return deck_from_dict(doc)
 
@@ -206,7 +206,7 @@ async def test_play_a_card_from_the_hand_by_keys(tmp_path: Path) -> None:
         assert hand[1] not in [c.label for c in minor.hand("1")]
         assert hand[1] in [c.label for c in minor.discard]
         assert _by_name(app.campaign, "Agnes Thorne")["ap"]["current"] == ap["current"] - 1
-        assert app.campaign.doc("party", 1)["weapon"]["fumble"] == 2  # type: ignore[index]
+        assert app.campaign.doc("party", 1)["weapon"]["fumble"] == 2
         entry = app.campaign.log_entries()[-1]
         assert f"plays {hand[1]} against Goblin 1" in str(entry)
         # The next attack starts from the weapon she last used (the turn moved on with her AP:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -48,7 +50,7 @@ def hp(campaign: Campaign, doc_id: int) -> int:
     return int(doc["resources"]["hp"]["current"])
 
 
-def test_gen06_undo_and_redo_every_change(campaign_factory) -> None:
+def test_gen06_undo_and_redo_every_change(campaign_factory: Callable[..., Campaign]) -> None:
     c = campaign_factory()
     c.apply(AddPc("Ada"))
     c.apply(Hurt(1, 2))
@@ -67,7 +69,7 @@ def test_gen06_undo_and_redo_every_change(campaign_factory) -> None:
     assert "Undid: Add Ada" in texts
 
 
-def test_redo_replays_the_same_dice(campaign_factory) -> None:
+def test_redo_replays_the_same_dice(campaign_factory: Callable[..., Campaign]) -> None:
     c = campaign_factory()
     c.apply(RollDice("10d20"))
     first = c.log_entries()[-1]["dice"]
@@ -77,7 +79,7 @@ def test_redo_replays_the_same_dice(campaign_factory) -> None:
     assert rolls[-1]["dice"] == first
 
 
-def test_refused_command_changes_nothing(campaign_factory) -> None:
+def test_refused_command_changes_nothing(campaign_factory: Callable[..., Campaign]) -> None:
     c = campaign_factory()
     c.apply(AddPc("Ada"))
     before = len(c.undo_stack)
@@ -86,7 +88,7 @@ def test_refused_command_changes_nothing(campaign_factory) -> None:
     assert hp(c, 1) == 5 and len(c.undo_stack) == before
 
 
-def test_bad_dice_expression_is_a_command_error(campaign_factory) -> None:
+def test_bad_dice_expression_is_a_command_error(campaign_factory: Callable[..., Campaign]) -> None:
     c = campaign_factory()
     with pytest.raises(CommandError, match="column"):
         c.apply(RollDice("2d"))
@@ -94,7 +96,9 @@ def test_bad_dice_expression_is_a_command_error(campaign_factory) -> None:
         c.apply(RollDice("1000000d1000000"))
 
 
-def test_gen07_every_change_is_saved(campaign_factory, tmp_path) -> None:
+def test_gen07_every_change_is_saved(
+    campaign_factory: Callable[..., Campaign], tmp_path: Path
+) -> None:
     c = campaign_factory(path=tmp_path / "s.json")
     c.apply(AddPc("Ada"))
     c.apply(Hurt(1, 4))
@@ -106,7 +110,9 @@ def test_gen07_every_change_is_saved(campaign_factory, tmp_path) -> None:
     assert read_campaign(tmp_path / "s.json")["party"]["1"]["resources"]["hp"]["current"] == 5
 
 
-def test_gen03_roll_log_has_time_who_expression_total(campaign_factory) -> None:
+def test_gen03_roll_log_has_time_who_expression_total(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     c = campaign_factory()
     c.apply(RollDice("2d6+1", who="Mira"))
     entry = c.log_entries()[-1]
@@ -115,7 +121,7 @@ def test_gen03_roll_log_has_time_who_expression_total(campaign_factory) -> None:
     assert entry["total"] == sum(entry["dice"]) + 1
 
 
-def test_undo_puts_a_document_back_in_its_place(campaign_factory) -> None:
+def test_undo_puts_a_document_back_in_its_place(campaign_factory: Callable[..., Campaign]) -> None:
     c = campaign_factory()
     for name in ("Ada", "Bo", "Cy"):
         c.apply(AddPc(name))
@@ -139,7 +145,9 @@ class RollThenHurt:
         return [line, "Ada takes 4"]
 
 
-def test_a_rolling_command_logs_its_roll_once_and_what_it_did(campaign_factory) -> None:
+def test_a_rolling_command_logs_its_roll_once_and_what_it_did(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     c = campaign_factory()
     c.apply(RollThenHurt())
     entries = c.log_entries()
@@ -160,7 +168,9 @@ class BreakARule:
         raise RuleError("Ada already knows spells from two Protocols")
 
 
-def test_any_rules_refusal_becomes_a_command_error_and_changes_nothing(campaign_factory) -> None:
+def test_any_rules_refusal_becomes_a_command_error_and_changes_nothing(
+    campaign_factory: Callable[..., Campaign],
+) -> None:
     c = campaign_factory()
     with pytest.raises(CommandError, match="two Protocols"):
         c.apply(BreakARule())
@@ -184,7 +194,9 @@ class Bulk:
         return ["bulk"]
 
 
-def test_batch_insert_and_replace_undo_and_redo_in_place(campaign_factory, tmp_path) -> None:
+def test_batch_insert_and_replace_undo_and_redo_in_place(
+    campaign_factory: Callable[..., Campaign], tmp_path: Path
+) -> None:
     campaign = campaign_factory()
     campaign.apply(Bulk(("A", "B", "C")))
     campaign.apply(Bulk(("D",), ((1, "A2"), (3, "C2"))))

@@ -101,7 +101,7 @@ def _saved(app: TablesideApp) -> dict[str, Any]:
 
 
 def _deck(data: dict[str, Any]) -> dict[str, Any]:
-    found = [doc for doc in data["decks"].values() if doc["kind"] == DECK]
+    found: list[dict[str, Any]] = [doc for doc in data["decks"].values() if doc["kind"] == DECK]
     assert len(found) == 1
     return found[0]
 

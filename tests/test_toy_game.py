@@ -162,7 +162,7 @@ def _saved(app: TablesideApp) -> dict[str, Any]:
 
 
 def _encounter(app: TablesideApp) -> dict[str, Any]:
-    encounters = list(_saved(app)["encounters"].values())
+    encounters: list[dict[str, Any]] = list(_saved(app)["encounters"].values())
     assert len(encounters) == 1
     return encounters[0]
 

@@ -127,7 +127,7 @@ async def test_nemron_good_drama_is_the_gms_choice_offered_after_the_roll(tmp_pa
         entry = rolls(app)[-1]
         assert "Good Drama" in entry["detail"] and entry["good_drama"] == "pending"
         pc = app.campaign.doc("party", 1)
-        assert pc.get("resources", {}).get("luck", {}).get("current", 0) == 0
+        assert pc is not None and pc.get("resources", {}).get("luck", {}).get("current", 0) == 0
         assert app.screen.check_action("game", ("good_drama",))
         await pilot.press("G")
         await pilot.pause()
@@ -178,7 +178,7 @@ async def test_resolution_grip_check_stated_with_a_major_event_shows_its_own_odd
         await pilot.press("p", "k")
         await pilot.pause()
         pc = app.campaign.doc("party", 1)
-        grip = int(pc["resources"]["grip"]["current"])
+        grip = int(pc["resources"]["grip"]["current"])  # type: ignore[index]
         assert f"d20 under Grip {grip} (a failure costs 2 Grip)" in setup_text(app)
         assert pane_is_the_checks(app) == resolution.grip_odds(grip)
         assert pane_is_the_checks(app) != resolution.odds(8)
@@ -186,7 +186,7 @@ async def test_resolution_grip_check_stated_with_a_major_event_shows_its_own_odd
         await pilot.pause()
         entry = rolls(app)[-1]
         assert entry["expression"] == f"1d20 under Grip {grip}"
-        after = int(app.campaign.doc("party", 1)["resources"]["grip"]["current"])
+        after = int(app.campaign.doc("party", 1)["resources"]["grip"]["current"])  # type: ignore[index]
         assert after == (grip if entry["band"] == "success" else grip - 2)
     app.campaign.store.close()
 

@@ -22,7 +22,7 @@ from rulesets.nemron import rules as nemron
 from rulesets.resolution import checks as resolution_checks
 from rulesets.shadows import cards
 from rulesets.shadows import rules as shadows
-from rulesets.shadows.tarot import deck_from_dict, full_deck, new_deck
+from rulesets.shadows.tarot import Card, deck_from_dict, full_deck, new_deck
 from rulesets.somnihil import checks as somnihil_checks
 from rulesets.somnihil import rules as somnihil
 from tests.apphelpers import open_demo
@@ -46,7 +46,7 @@ def rolls(campaign: Campaign) -> list[dict[str, Any]]:
     return [e for e in campaign.log_entries() if e.get("kind") == "roll"]
 
 
-def decks(campaign: Campaign) -> dict[str, DeckState]:
+def decks(campaign: Campaign) -> dict[str, DeckState[Card]]:
     return {d["kind"]: deck_from_dict(d) for _, d in campaign.rows("decks")}
 
 
@@ -488,14 +488,14 @@ def test_soh01_property_deck_is_always_whole(
         for state in decks(campaign).values():
             keys = [c.key for c in state.all_cards()]
             assert len(keys) == len(set(keys))
-            assert sorted(keys) == sorted(c.key for c in full_deck(state.deck))
+            assert sorted(keys) == sorted(c.key for c in full_deck(state.deck))  # type: ignore[arg-type]
     store.close()
 
 
 # --- SOH-09 counter actions, SOH-08 contests, SOH-06 fumble, SOH-11 focus ----------------------
 
 
-def _minor(campaign: Campaign) -> DeckState:
+def _minor(campaign: Campaign) -> DeckState[Card]:
     doc = next(d for _, d in campaign.rows("decks") if d.get("kind") == "minor")
     return deck_from_dict(doc)
 

@@ -24,7 +24,8 @@ def saved(app: Any) -> dict[str, Any]:
 
 
 def last_roll(data: dict[str, Any]) -> dict[str, Any]:
-    return [e for e in data["log"].values() if e.get("kind") == "roll"][-1]
+    rolls: list[dict[str, Any]] = [e for e in data["log"].values() if e.get("kind") == "roll"]
+    return rolls[-1]
 
 
 @pytest.mark.parametrize(

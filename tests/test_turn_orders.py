@@ -221,7 +221,9 @@ def test_a_game_whose_turn_model_is_nowhere_does_not_load() -> None:
 
 def _encounter(app: TablesideApp) -> dict[str, Any]:
     app.campaign.store.flush()
-    encounters = list(read_campaign(app.campaign.store.path)["encounters"].values())
+    encounters: list[dict[str, Any]] = list(
+        read_campaign(app.campaign.store.path)["encounters"].values()
+    )
     assert len(encounters) == 1
     return encounters[0]
 
@@ -347,7 +349,7 @@ def test_a_games_quickness_comes_from_its_own_rule(tmp_path: Path) -> None:
         eid = next(doc_id for doc_id, _ in campaign.rows("encounters"))
         campaign.apply(AddParty(eid))
         campaign.apply(StartEncounter(eid))
-        (ann,) = campaign.doc("encounters", eid)["combatants"]
+        (ann,) = campaign.doc("encounters", eid)["combatants"]  # type: ignore[index]
         assert ann["quickness"] == 9 and ann["ap"]["max"] == standard_ap(9) == 10
         campaign.store.close()
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulesets.base import Character, SheetSpec
 from rulesets.decks import DeckError
-from rulesets.players import BANDS, Band, Hand, PlayerViewRules, Rows, band_of, pool
+from rulesets.players import BANDS, Band, Hand, PlayerViewRules, Rows, band_of, own_pools, pool
 from rulesets.shadows.tarot import Card, find_deck
 
 
@@ -56,10 +56,19 @@ def hands(decks: Rows, holder: str, character: Character) -> tuple[Hand, ...]:
     )
 
 
+POOLS = ("health", "life", "aessence")
+
+
+def own(sheet: SheetSpec, character: Character) -> tuple[Hand, ...]:
+    """Health, Life and Æssence; AP is the fight's, beside the PC in the order."""
+    return own_pools(sheet, character, POOLS)
+
+
 PLAYERS = PlayerViewRules(
     labels={"healthy": "unharmed", "hurt": "hurt", "bloodied": "bloodied", "down": "incapacitated"},
     band=band,
-    pc_pools=("health", "life", "aessence"),
+    pc_pools=POOLS,
     ap_per_combatant=True,
     hands=hands,
+    own=own,
 )

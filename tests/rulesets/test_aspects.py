@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -20,15 +21,15 @@ class StubRng(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         return self.faces.pop(0) - 1
 
 
-def pc(name: str = "Bo", **attrs: int) -> dict:
+def pc(name: str = "Bo", **attrs: int) -> dict[str, Any]:
     return RULESET.make_character(name, **attrs)
 
 
-def with_fate(name: str = "Bo", points: int = 3) -> dict:
+def with_fate(name: str = "Bo", points: int = 3) -> dict[str, Any]:
     c = pc(name)
     c["resources"]["fate_points"]["current"] = points
     return c
@@ -209,7 +210,7 @@ def test_asp04_compel_grants_fate_point() -> None:
 
 
 def test_asp04_advantage_placed_anywhere_its_free_invoke_is_the_creators() -> None:
-    scene: list = []
+    scene: list[Any] = []
     lines = asp.place_advantage(scene, asp.SCENE, "Wet floor", "Bo", "2024-05-01")
     assert lines == ["Bo creates the advantage Wet floor on the scene: one free invoke for Bo"]
     assert asp.free_invokes(scene, asp.SCENE, "Bo") == ["Wet floor"]
@@ -417,6 +418,7 @@ def test_ruleset_shape() -> None:
     bo = pc()
     assert RULESET.health(bo) == "0 inj 0/2 cons 0 FP"
     assert isinstance(AspectsRoll((1, 1)).result.band, str)
+    assert RULESET.check is not None
     assert RULESET.check(random.Random(2)).expression == "2d6"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from typing import Literal
 
 import pytest
 from hypothesis import given, settings
@@ -57,7 +58,7 @@ def npc(name: str) -> Combatant:
 
 
 def make(names: str = "ABCD", model: str = "initiative") -> Encounter:
-    enc = Encounter(id="e1", name="Ambush", model=model)  # type: ignore[arg-type]
+    enc = Encounter(id="e1", name="Ambush", model=model)
     add_combatants(enc, [Combatant(id=n, name=n, side="npc") for n in names])
     return enc
 
@@ -846,7 +847,7 @@ combatants = st.builds(
 def test_gen04_property_to_dict_round_trips(
     model: str, people: list[Combatant], steps: int
 ) -> None:
-    enc = Encounter(id="x", name="Fight", model=model)  # type: ignore[arg-type]
+    enc = Encounter(id="x", name="Fight", model=model)
     add_combatants(enc, people)
     if people and model != "ap_rounds":
         start(enc)
@@ -950,8 +951,8 @@ _roster = st.lists(
     started_at=st.none() | st.integers(0, 7),
 )
 def test_gen04_many_joiners_are_placed_as_one_by_one(
-    there: list[tuple[str, int | None]],
-    joining: list[tuple[str, int | None]],
+    there: list[tuple[Literal["pc", "npc"], int | None]],
+    joining: list[tuple[Literal["pc", "npc"], int | None]],
     shuffled: bool,
     started_at: int | None,
 ) -> None:

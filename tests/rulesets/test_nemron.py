@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -71,10 +72,10 @@ class StubRng(random.Random):
         return value
 
 
-def hero(**attrs: int) -> dict:
+def hero(**attrs: int) -> dict[str, Any]:
     base = {"power": 2, "agility": 1, "constitution": 2, "control": 1, "sense": 2, "focus": 1}
     base.update(attrs)
-    return new_character("Orrian", **base)
+    return new_character("Orrian", **base)  # type: ignore[arg-type]
 
 
 dice_sides = st.lists(st.sampled_from([4, 6, 8, 10, 12]), min_size=1, max_size=4)
@@ -85,7 +86,7 @@ modifiers = st.sampled_from(
 # --------------------------------------------------------------------------- NEM-01
 
 
-def test_nem01_rank_dice_table():
+def test_nem01_rank_dice_table() -> None:
     assert [rank_die(r) for r in range(5)] == [4, 6, 8, 10, 12]
     assert pool_from_ranks([1, 3, 2]) == [6, 10, 8]
     with pytest.raises(RuleError):
@@ -94,7 +95,7 @@ def test_nem01_rank_dice_table():
         rank_die(-1)
 
 
-def test_nem01_keep_highest_and_exact_dc_succeeds():
+def test_nem01_keep_highest_and_exact_dc_succeeds() -> None:
     result = check(StubRng([2, 7, 5]), [6, 10, 8], dc=7, drama=False)
     assert result.total == 7
     assert result.band == "success"
@@ -104,7 +105,7 @@ def test_nem01_keep_highest_and_exact_dc_succeeds():
     assert (miss.total, miss.band) == (6, "failure")
 
 
-def test_nem01_ranks_and_text_dice_accepted():
+def test_nem01_ranks_and_text_dice_accepted() -> None:
     by_rank = check(StubRng([3, 9]), ranks=[1, 3], dc=4, drama=False)
     by_text = check(StubRng([3, 9]), ["1d6", "d10"], dc=4, drama=False)
     assert by_rank.expression == by_text.expression == "d6 › d10 vs DC 4"
@@ -115,21 +116,21 @@ def test_nem01_ranks_and_text_dice_accepted():
         check(random.Random(1), [], dc=4)
 
 
-def test_nem01_pool_for_attribute_and_skills():
+def test_nem01_pool_for_attribute_and_skills() -> None:
     char = new_character("Brandon", awareness=2, skills={"Marksmanship": 3})
     assert pool_for(char, "awareness", ["Marksmanship"]) == [8, 10]
     with pytest.raises(RuleError, match="no skill"):
         pool_for(char, "awareness", ["Pistol"])
 
 
-def test_nem01_odds_match_text_example_pool():
+def test_nem01_odds_match_text_example_pool() -> None:
     assert odds([6, 10, 8], 7) == {"success": Fraction(11, 20), "failure": Fraction(9, 20)}
     assert odds(["d6", "d10", "d8"], 1)["success"] == 1
     assert odds([6, 10, 8], 11)["success"] == 0
 
 
 @given(dice_sides, st.integers(0, 13), modifiers)
-def test_nem01_odds_are_a_distribution(pool, dc, boon):
+def test_nem01_odds_are_a_distribution(pool: list[int], dc: int, boon: str | None) -> None:
     result = odds(pool, dc, boon)
     assert set(result) == {"success", "failure"}
     assert result["success"] + result["failure"] == 1
@@ -156,17 +157,17 @@ def _brute_force(pool: list[int], dc: int, boon: str | None) -> Fraction:
     st.integers(0, 13),
     modifiers,
 )
-def test_nem01_odds_agree_with_brute_force(pool, dc, boon):
+def test_nem01_odds_agree_with_brute_force(pool: list[int], dc: int, boon: str | None) -> None:
     assert odds(pool, dc, boon)["success"] == _brute_force(pool, dc, boon)
 
 
 @given(dice_sides, st.integers(1, 12))
-def test_nem01_odds_fall_as_dc_rises(pool, dc):
+def test_nem01_odds_fall_as_dc_rises(pool: list[int], dc: int) -> None:
     assert odds(pool, dc + 1)["success"] <= odds(pool, dc)["success"]
 
 
 @given(dice_sides, st.integers(0, 10_000), modifiers)
-def test_nem01_check_total_is_a_face_in_range(pool, seed, boon):
+def test_nem01_check_total_is_a_face_in_range(pool: list[int], seed: int, boon: str | None) -> None:
     result = check(random.Random(seed), pool, dc=5, boon=boon)
     assert 1 <= result.total <= max(pool + [12])
     assert result.total in result.dice
@@ -176,7 +177,7 @@ def test_nem01_check_total_is_a_face_in_range(pool, seed, boon):
 # --------------------------------------------------------------------------- NEM-02
 
 
-def test_nem02_boon_dice_keep_highest():
+def test_nem02_boon_dice_keep_highest() -> None:
     lesser = check(StubRng([2, 3, 8]), [6, 10], dc=7, boon="lesser boon", drama=False)
     assert lesser.total == 8 and lesser.band == "success"
     assert "+d8" in lesser.expression
@@ -184,7 +185,7 @@ def test_nem02_boon_dice_keep_highest():
     assert greater.total == 12 and greater.band == "success"
 
 
-def test_nem02_penalty_dice_keep_lowest():
+def test_nem02_penalty_dice_keep_lowest() -> None:
     rng = StubRng([5, 9, 2])
     lesser = check(rng, [6, 10], dc=3, boon="lesser penalty", drama=False)
     assert rng.asked == [6, 10, 8]
@@ -193,7 +194,7 @@ def test_nem02_penalty_dice_keep_lowest():
     assert greater.total == 4 and greater.band == "success"
 
 
-def test_nem02_exact_odds_with_boons_and_penalties():
+def test_nem02_exact_odds_with_boons_and_penalties() -> None:
     # d6 vs DC 6 is 1/6; a greater boon adds a d12: 1 - (5/6)(5/12) = 47/72.
     assert odds([6], 6, "greater boon")["success"] == Fraction(47, 72)
     # d10 with a greater penalty d4 can never reach 5.
@@ -202,7 +203,7 @@ def test_nem02_exact_odds_with_boons_and_penalties():
     assert odds([8], 5, "lesser penalty")["success"] == Fraction(1, 4)
 
 
-def test_nem02_do_not_stack_and_cancel():
+def test_nem02_do_not_stack_and_cancel() -> None:
     assert net_modifier(["lesser", "lesser"], []) == "lesser boon"
     assert net_modifier([], ["greater", "lesser"]) == "greater penalty"
     assert net_modifier(["lesser", "lesser"], ["lesser"]) is None
@@ -215,7 +216,7 @@ def test_nem02_do_not_stack_and_cancel():
 
 
 @given(dice_sides, st.integers(1, 12))
-def test_nem02_boons_help_and_penalties_hurt(pool, dc):
+def test_nem02_boons_help_and_penalties_hurt(pool: list[int], dc: int) -> None:
     plain = odds(pool, dc)["success"]
     assert odds(pool, dc, "lesser boon")["success"] >= plain
     assert odds(pool, dc, "greater boon")["success"] >= odds(pool, dc, "lesser boon")["success"]
@@ -228,7 +229,7 @@ def test_nem02_boons_help_and_penalties_hurt(pool, dc):
 # --------------------------------------------------------------------------- NEM-03
 
 
-def test_nem03_drama_die_is_separate_d20():
+def test_nem03_drama_die_is_separate_d20() -> None:
     assert roll_drama(StubRng([1])) == (1, "Bad Drama")
     assert roll_drama(StubRng([20])) == (20, "Good Drama")
     assert roll_drama(StubRng([19])) == (19, None)
@@ -240,7 +241,7 @@ def test_nem03_drama_die_is_separate_d20():
     assert nemron.drama_of(result) == "Good Drama"
 
 
-def test_nem03_good_drama_gains_one_luck():
+def test_nem03_good_drama_gains_one_luck() -> None:
     char = hero()
     assert char["resources"]["luck"]["current"] == 0
     apply_drama(char, "Good Drama")
@@ -251,7 +252,7 @@ def test_nem03_good_drama_gains_one_luck():
 # --------------------------------------------------------------------------- NEM-04
 
 
-def test_nem04_minimum_difficulties():
+def test_nem04_minimum_difficulties() -> None:
     assert minimum_dc(1, specialised=True) == 3
     assert minimum_dc(5, specialised=True) == 5
     assert weapon_minimum_dc(2) == 3  # a rank 2 pistol is DC 3
@@ -262,7 +263,7 @@ def test_nem04_minimum_difficulties():
     assert "DC 3" in result.expression
 
 
-def test_nem04_fixed_medium_and_maximum():
+def test_nem04_fixed_medium_and_maximum() -> None:
     assert fixed_medium([6, 10, 8]) == 5
     assert fixed_maximum([6, 10, 8]) == 10
     assert fixed_medium(["d4"]) == 2
@@ -271,7 +272,7 @@ def test_nem04_fixed_medium_and_maximum():
 # --------------------------------------------------------------------------- NEM-05
 
 
-def test_nem05_initiative_pool_and_roll():
+def test_nem05_initiative_pool_and_roll() -> None:
     char = hero(agility=1, awareness=3, sense=0)
     assert initiative_pool(char) == [6, 10, 4]
     rng = StubRng([4, 7, 2])
@@ -279,7 +280,7 @@ def test_nem05_initiative_pool_and_roll():
     assert rng.asked == [6, 10, 4]  # drama is optional for initiative: not rolled
 
 
-def test_nem05_pc_wins_ties():
+def test_nem05_pc_wins_ties() -> None:
     order = sorted(
         [("goblin", 7, False), ("Rhalf", 5, True), ("Orrian", 7, True)],
         key=lambda c: initiative_sort_key(c[1], c[2]),
@@ -290,7 +291,7 @@ def test_nem05_pc_wins_ties():
 # --------------------------------------------------------------------------- NEM-06
 
 
-def test_nem06_one_of_each_per_turn():
+def test_nem06_one_of_each_per_turn() -> None:
     economy = TurnEconomy().spend("action").spend("reaction").spend("movement")
     for kind in ("action", "reaction", "movement"):
         with pytest.raises(RuleError):
@@ -298,7 +299,7 @@ def test_nem06_one_of_each_per_turn():
     assert economy.reset() == TurnEconomy()
 
 
-def test_nem06_held_and_bonus_actions_roundtrip():
+def test_nem06_held_and_bonus_actions_roundtrip() -> None:
     economy = TurnEconomy().hold()
     assert economy.held and not economy.action
     economy = economy.grant("bonus_reaction").grant("bonus_action", 2)
@@ -312,7 +313,7 @@ def test_nem06_held_and_bonus_actions_roundtrip():
 # --------------------------------------------------------------------------- NEM-07
 
 
-def test_nem07_attack_roll_is_damage_minus_defence():
+def test_nem07_attack_roll_is_damage_minus_defence() -> None:
     assert damage_after_defence(6, 3) == 3  # Brandon's pistol example
     assert damage_after_defence(6) == 6
     assert damage_after_defence(2, 5) == 0
@@ -321,7 +322,7 @@ def test_nem07_attack_roll_is_damage_minus_defence():
     assert result.hit and result.attack.total == 6 and result.damage == 3
 
 
-def test_nem07_attack_below_weapon_minimum_misses():
+def test_nem07_attack_below_weapon_minimum_misses() -> None:
     result = attack(StubRng([2, 10]), [8], weapon_rank=2, defence_pool=[6])
     assert not result.hit and result.damage == 0 and result.defence is None
 
@@ -329,7 +330,7 @@ def test_nem07_attack_below_weapon_minimum_misses():
 # --------------------------------------------------------------------------- NEM-08
 
 
-def test_nem08_limb_hp_and_location_die():
+def test_nem08_limb_hp_and_location_die() -> None:
     char = hero()  # power 2 + agility 1 + constitution 2
     assert limb_max_hp(char["attributes"]) == 10
     limbs = char["tracks"]["limbs"]
@@ -341,7 +342,7 @@ def test_nem08_limb_hp_and_location_die():
         assert limbs[limb]["hp"] == 9
 
 
-def test_nem08_minor_limb_unusable_major_limb_downs():
+def test_nem08_minor_limb_unusable_major_limb_downs() -> None:
     char = hero()
     arm = apply_damage(char, 15, random.Random(0), limb="left arm")
     assert arm.after == 0 and arm.unusable and not arm.downed
@@ -353,7 +354,7 @@ def test_nem08_minor_limb_unusable_major_limb_downs():
 
 
 @given(st.integers(0, 40), st.integers(0, 10_000))
-def test_nem08_limb_hp_never_below_zero(amount, seed):
+def test_nem08_limb_hp_never_below_zero(amount: int, seed: int) -> None:
     char = hero()
     outcome = apply_damage(char, amount, random.Random(seed))
     assert outcome.after == max(0, 10 - amount)
@@ -363,7 +364,7 @@ def test_nem08_limb_hp_never_below_zero(amount, seed):
 # --------------------------------------------------------------------------- NEM-09
 
 
-def test_nem09_targeting_a_limb_gives_lesser_penalty():
+def test_nem09_targeting_a_limb_gives_lesser_penalty() -> None:
     # pool d10 → 9, lesser penalty d8 → 4, drama 10: kept 4.
     result = attack(StubRng([9, 4, 10]), [10], target_limb="head")
     assert result.attack.total == 4 and result.target_limb == "head"
@@ -373,7 +374,7 @@ def test_nem09_targeting_a_limb_gives_lesser_penalty():
     assert boosted.attack.total == 9
 
 
-def test_nem09_aoe_one_location_die_per_point():
+def test_nem09_aoe_one_location_die_per_point() -> None:
     char = hero()
     outcome = apply_aoe_damage(char, 4, StubRng([5, 5, 3, 1]))  # Darren's fireball
     assert outcome.rolls == (5, 5, 3, 1)
@@ -386,7 +387,7 @@ def test_nem09_aoe_one_location_die_per_point():
 
 
 @given(st.integers(0, 30), st.integers(0, 10_000))
-def test_nem09_aoe_spreads_exactly_the_damage(amount, seed):
+def test_nem09_aoe_spreads_exactly_the_damage(amount: int, seed: int) -> None:
     char = hero(power=4, agility=4, constitution=4)  # 17 HP per limb: 6*17 > 30
     outcome = apply_aoe_damage(char, amount, random.Random(seed))
     lost = sum(v["max"] - v["hp"] for v in char["tracks"]["limbs"].values())
@@ -396,7 +397,7 @@ def test_nem09_aoe_spreads_exactly_the_damage(amount, seed):
 # --------------------------------------------------------------------------- NEM-10
 
 
-def test_nem10_energy_max_spend_and_rest():
+def test_nem10_energy_max_spend_and_rest() -> None:
     char = hero()  # control 1 + sense 2 + focus 1 + 5
     assert energy_max(char["attributes"]) == 9
     assert char["resources"]["energy"] == {"current": 9, "max": 9}
@@ -417,7 +418,7 @@ def test_nem10_energy_max_spend_and_rest():
 # --------------------------------------------------------------------------- NEM-11
 
 
-def test_nem11_every_eight_hours_heal_every_damaged_limb():
+def test_nem11_every_eight_hours_heal_every_damaged_limb() -> None:
     char = hero(constitution=2)  # Constitution d8
     limbs = char["tracks"]["limbs"]
     apply_damage(char, 5, random.Random(0), limb="torso")
@@ -432,14 +433,14 @@ def test_nem11_every_eight_hours_heal_every_damaged_limb():
     assert limbs["torso"]["hp"] == 8
 
 
-def test_nem11_targeted_healing_one_limb():
+def test_nem11_targeted_healing_one_limb() -> None:
     char = hero()
     apply_damage(char, 6, random.Random(0), limb="right_arm")
     heal_limb(char, "right_arm", 20)
     assert char["tracks"]["limbs"]["right_arm"]["hp"] == 10
 
 
-def test_nem08_nem11_downed_clears_once_the_major_limb_is_healed_above_zero():
+def test_nem08_nem11_downed_clears_once_the_major_limb_is_healed_above_zero() -> None:
     char = hero()
     apply_damage(char, 99, random.Random(0), limb="torso")
     apply_damage(char, 99, random.Random(0), limb="head")
@@ -457,14 +458,14 @@ def test_nem08_nem11_downed_clears_once_the_major_limb_is_healed_above_zero():
 # --------------------------------------------------------------------------- NEM-12
 
 
-def test_nem12_traits_decay_to_rank_one():
+def test_nem12_traits_decay_to_rank_one() -> None:
     assert decay({"name": "Fury", "rank": 3}) == {"name": "Fury", "rank": 2}
     assert decay({"name": "Fury", "rank": 1}) is None
-    assert decay({"name": "Darkvision", "rank": 2, "trait": True})["rank"] == 1
-    assert decay({"name": "Darkvision", "rank": 1, "trait": True})["rank"] == 1
+    assert decay({"name": "Darkvision", "rank": 2, "trait": True})["rank"] == 1  # type: ignore[index]
+    assert decay({"name": "Darkvision", "rank": 1, "trait": True})["rank"] == 1  # type: ignore[index]
 
 
-def test_nem12_resource_trait_spends_below_one_and_recharges():
+def test_nem12_resource_trait_spends_below_one_and_recharges() -> None:
     node = {"name": "Inspired", "rank": 1, "kind": "resource", "trait": True}
     spent = spend_resource_node(node)
     assert spent["rank"] == 0
@@ -476,14 +477,14 @@ def test_nem12_resource_trait_spends_below_one_and_recharges():
     assert char["lists"]["traits"][0]["rank"] == 1
 
 
-def test_nem12_interval_effects_tick():
+def test_nem12_interval_effects_tick() -> None:
     bleeding = {"name": "Bleeding", "rank": 2, "interval": "turn"}
     after, line = tick_effect(bleeding)
     assert after == {"name": "Bleeding", "rank": 1, "interval": "turn"} and "Bleeding" in line
     assert tick_effect(after)[0] is None
     timed = {"name": "Shield", "rank": 3, "interval": "round", "remaining": 2}
     after, _ = tick_effect(timed)
-    assert after["remaining"] == 1 and after["rank"] == 3
+    assert after is not None and after["remaining"] == 1 and after["rank"] == 3
     assert tick_effect(after)[0] is None
     char = hero()
     char["lists"]["effects"] = [bleeding, timed, "Prone"]
@@ -496,7 +497,7 @@ def test_nem12_interval_effects_tick():
 # --------------------------------------------------------------------------- NEM-13
 
 
-def test_nem13_rank_up_costs_current_rank():
+def test_nem13_rank_up_costs_current_rank() -> None:
     char = new_character("Kai", power=2, skills={"Athletics": 1})
     assert char["resources"]["xp"]["current"] == 5
     rank_up(char, "power")
@@ -508,7 +509,7 @@ def test_nem13_rank_up_costs_current_rank():
         rank_up(char, "power")
 
 
-def test_nem13_new_skill_domain_and_features():
+def test_nem13_new_skill_domain_and_features() -> None:
     char = new_character("Kai", skills={"Arcana": 1})
     learn_skill(char, "Stealth")
     assert char["skills"]["Stealth"] == 1 and char["resources"]["xp"]["current"] == 4
@@ -525,7 +526,7 @@ def test_nem13_new_skill_domain_and_features():
         upgrade_to_domain(char, "Cooking")
 
 
-def test_nem13_rank_four_is_the_top():
+def test_nem13_rank_four_is_the_top() -> None:
     char = new_character("Kai", power=4)
     nemron.award_xp(char, 10)
     with pytest.raises(RuleError, match="highest"):
@@ -535,7 +536,7 @@ def test_nem13_rank_four_is_the_top():
 # --------------------------------------------------------------------------- NEM-14
 
 
-def test_nem14_range_bands():
+def test_nem14_range_bands() -> None:
     assert range_band(0) == "Melee"
     assert range_band(2.9) == "Melee"
     assert range_band(3) == "Near"
@@ -545,7 +546,7 @@ def test_nem14_range_bands():
     assert range_band(101) is None
 
 
-def test_nem14_falling_damage_is_aoe():
+def test_nem14_falling_damage_is_aoe() -> None:
     assert falling_damage(15) == 5
     assert falling_damage(2) == 0
     char = hero()
@@ -557,7 +558,7 @@ def test_nem14_falling_damage_is_aoe():
 # --------------------------------------------------------------------------- sheet
 
 
-def test_nemron_ruleset_sheet():
+def test_nemron_ruleset_sheet() -> None:
     assert RULESET.id == "nemron" and RULESET.turn_model == "initiative"
     keys = [a.key for a in RULESET.sheet.attributes]
     assert keys == [

@@ -6,6 +6,7 @@ import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -25,7 +26,7 @@ QUICK_KEYS = {
 }  # fmt: skip
 
 
-def test_npc01_hd_from_attributes_and_concepts():
+def test_npc01_hd_from_attributes_and_concepts() -> None:
     block = npc.build(3, 1, 2, name="Cult enforcer", concepts=("Fanatic", "Iron"))
     assert block.hd == 5
     assert block.concepts == ("Fanatic", "Iron")
@@ -38,7 +39,7 @@ def test_npc01_hd_from_attributes_and_concepts():
         npc.build(1.5, 1, 1)  # type: ignore[arg-type]
 
 
-def test_npc02_derived_stats_of_one_npc():
+def test_npc02_derived_stats_of_one_npc() -> None:
     block = npc.build(4, 3, -1)
     assert block.hd == 5
     assert block.ac == 15
@@ -54,7 +55,7 @@ def test_npc02_derived_stats_of_one_npc():
     assert block.morale == 6
 
 
-def test_npc02_to_json_keys_exact():
+def test_npc02_to_json_keys_exact() -> None:
     data = npc.build(2, 1, 0).to_json()
     assert set(data) == STATBLOCK_KEYS
     assert json.loads(json.dumps(data)) == data
@@ -66,7 +67,7 @@ def test_npc02_to_json_keys_exact():
     assert quick["move"] == 40
 
 
-def test_npc03_quick_build_range():
+def test_npc03_quick_build_range() -> None:
     assert npc.quick_build(0).atk_mod == 0
     assert npc.quick_build(20).hp == 150
     for bad in (-1, 21):
@@ -74,7 +75,7 @@ def test_npc03_quick_build_range():
             npc.quick_build(bad)
 
 
-def test_npc04_hp_fixed_and_rolled():
+def test_npc04_hp_fixed_and_rolled() -> None:
     block = npc.build(2, 2, 2)
     assert (block.hp, block.hp_roll) == (25, "5d8")
     result = npc.roll_hp(block, random.Random(3))
@@ -86,13 +87,13 @@ def test_npc04_hp_fixed_and_rolled():
 
 
 @given(st.integers(min_value=0, max_value=20), st.integers(min_value=0, max_value=10_000))
-def test_npc04_rolled_hp_within_dice(hd: int, seed: int):
+def test_npc04_rolled_hp_within_dice(hd: int, seed: int) -> None:
     build = npc.quick_build(hd)
     total = npc.roll_hp(build, random.Random(seed)).total
     assert max(1, hd) <= total <= max(1, hd * build.hit_die)
 
 
-def test_npc05_effort_usage_die():
+def test_npc05_effort_usage_die() -> None:
     assert npc.effort_use(random.Random(0), "0") == npc.EffortUse(False, None, "0", True)
     assert npc.effort_use(random.Random(0), "1") == npc.EffortUse(True, None, "0", True)
     rolls = {}
@@ -108,22 +109,22 @@ def test_npc05_effort_usage_die():
         npc.effort_use(random.Random(0), "lots")
 
 
-def test_npc06_power_slots_half_hd():
+def test_npc06_power_slots_half_hd() -> None:
     assert npc.build(3, 3, 3).powers == 4
     assert npc.build(2, 1, 1).powers == 1
     assert npc.quick_build(0).powers == 0
     assert npc.quick_build(7).powers == 3
 
 
-def test_npc07_saving_throw_and_skill_check():
+def test_npc07_saving_throw_and_skill_check() -> None:
     block = npc.build(2, 1, 0)  # HD 2, Save 16
     assert block.save == 16
     saves = [npc.saving_throw(random.Random(s), block, "brawl") for s in range(50)]
     for save in saves:
-        assert save.total == save.natural + 2
+        assert save.natural is not None and save.total == save.natural + 2
         assert save.band == ("success" if save.total >= 16 else "failure")
     pen = npc.saving_throw(random.Random(1), block, "brawl", penalty=3)
-    assert pen.total == pen.natural - 1
+    assert pen.natural is not None and pen.total == pen.natural - 1
     two = npc.skill_check(random.Random(4), block, "wit", dc=8)
     assert two.total == sum(two.dice) + 1
     d20 = npc.skill_check(random.Random(4), npc.build(3, 0, 0), "brawl", dc=15, system="d20")
@@ -133,11 +134,11 @@ def test_npc07_saving_throw_and_skill_check():
     assert npc.skill_modifier(3, "2d6") == 3 and npc.skill_modifier(3, "d20") == 6
 
 
-def test_npc02_attack_roll_damage_and_shock():
+def test_npc02_attack_roll_damage_and_shock() -> None:
     block = npc.build(3, 0, 2)
     for seed in range(30):
         hit = npc.attack(random.Random(seed), block, "brawl", target_ac=14)
-        assert hit.total == hit.natural + 7
+        assert hit.natural is not None and hit.total == hit.natural + 7
         assert hit.damage_expression == "3d6"
         assert 3 <= hit.damage <= 18
         assert hit.band == ("hit" if hit.total >= 14 else "miss")
@@ -148,13 +149,14 @@ def test_npc02_attack_roll_damage_and_shock():
         "1d8"
     )
     quick = npc.attack(random.Random(1), npc.quick_build(8))
+    assert quick.natural is not None
     assert quick.total == quick.natural + 7 and quick.damage == 11
     assert npc.shock_damage("4/15", 16) == 0
     assert npc.shock_damage("4/-", 30) == 4
     assert npc.shock_damage("-", 10) == 0
 
 
-def test_npc08_morale_bands():
+def test_npc08_morale_bands() -> None:
     assert npc.morale_result(3) == "Will is broken, they flee immediately"
     assert npc.morale_result(-1) == npc.FLEE
     assert npc.morale_result(4) == "They retreat strategically"
@@ -170,7 +172,7 @@ def test_npc08_morale_bands():
     assert len(npc.MORALE_TRIGGERS) == 3
 
 
-def test_npc08_morale_odds_exact():
+def test_npc08_morale_odds_exact() -> None:
     chances = npc.morale_odds(0)
     assert chances[npc.FLEE] == Fraction(3, 36)
     assert chances[npc.RETREAT] == Fraction(12, 36)
@@ -179,11 +181,11 @@ def test_npc08_morale_odds_exact():
     assert sum(npc.morale_odds(-4).values()) == 1
 
 
-def _sample() -> list[dict]:
-    return json.loads(SAMPLE.read_text(encoding="utf-8"))
+def _sample() -> list[dict[str, Any]]:
+    return cast(list[dict[str, Any]], json.loads(SAMPLE.read_text(encoding="utf-8")))
 
 
-def test_npc09_whole_sample_converts():
+def test_npc09_whole_sample_converts() -> None:
     conversions, errors = npc.import_5e_file(_sample())
     assert errors == []
     assert len(conversions) == 25
@@ -193,7 +195,7 @@ def test_npc09_whole_sample_converts():
         assert json.loads(json.dumps(conversion.to_json()))
 
 
-def test_npc09_chain_devil_conversion():
+def test_npc09_chain_devil_conversion() -> None:
     devil = next(m for m in _sample() if m["name"] == "Chain Devil")
     conversion = npc.from_5e(devil)
     # STR 18 (+4) / CON 18 (+4); DEX 15 (+2) / INT 11 (0); WIS 12 (+1) / CHA 14 (+2)
@@ -215,7 +217,7 @@ def test_npc09_chain_devil_conversion():
     assert conversion.source_name == "Chain Devil"
 
 
-def test_npc09_fractional_cr_and_multiple_ac():
+def test_npc09_fractional_cr_and_multiple_ac() -> None:
     snake = next(m for m in _sample() if m["name"] == "Giant Poisonous Snake")
     conversion = npc.from_5e(snake)
     assert conversion.source_cr == Fraction(1, 4)
@@ -231,7 +233,7 @@ def test_npc09_fractional_cr_and_multiple_ac():
     assert npc.from_5e(dict(dryad, armor_class=13)).source_ac == 13
 
 
-def test_npc09_malformed_entries_reported():
+def test_npc09_malformed_entries_reported() -> None:
     good = _sample()[0]
     no_str = {k: v for k, v in good.items() if k not in ("strength", "challenge_rating")}
     bad_score = dict(good, dexterity="fast")
@@ -285,7 +287,7 @@ JUNK = st.one_of(
         max_size=4,
     )
 )
-def test_npc09_any_junk_is_a_conversion_error_or_a_conversion(overrides: dict):
+def test_npc09_any_junk_is_a_conversion_error_or_a_conversion(overrides: dict[str, Any]) -> None:
     monster = dict(_sample()[5], **overrides)
     try:
         conversion = npc.from_5e(monster)
@@ -297,7 +299,7 @@ def test_npc09_any_junk_is_a_conversion_error_or_a_conversion(overrides: dict):
         json.dumps(conversion.to_json())
 
 
-def test_npc10_without_number_conversion():
+def test_npc10_without_number_conversion() -> None:
     conversion = npc.from_without_number(attack_bonus=5, skill=2, morale=9, hp=22, hd=4)
     block = conversion.statblock
     assert (block.brawl, block.wit, block.will) == (2, 2, 2)

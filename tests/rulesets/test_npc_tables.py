@@ -42,7 +42,7 @@ ATTRIBUTE_ROWS = _table("Stat")
 QUICK_ROWS = _table("HD")
 
 
-def test_npc02_tables_parsed_from_the_text():
+def test_npc02_tables_parsed_from_the_text() -> None:
     assert [int(r["Stat"]) for r in ATTRIBUTE_ROWS] == list(range(-3, 9))
     assert [int(r["HD"]) for r in QUICK_ROWS] == list(range(21))
     assert set(ATTRIBUTE_ROWS[0]) == {
@@ -51,7 +51,7 @@ def test_npc02_tables_parsed_from_the_text():
 
 
 @pytest.mark.parametrize("row", ATTRIBUTE_ROWS, ids=lambda r: r["Stat"])
-def test_npc02_attribute_table_cell_for_cell(row: dict[str, str]):
+def test_npc02_attribute_table_cell_for_cell(row: dict[str, str]) -> None:
     value = int(row["Stat"])
     block = npc.build(value, value, value).to_json()
     assert block["ac"] == int(row["AC"])
@@ -68,7 +68,7 @@ def test_npc02_attribute_table_cell_for_cell(row: dict[str, str]):
 
 
 @pytest.mark.parametrize("row", ATTRIBUTE_ROWS, ids=lambda r: r["Stat"])
-def test_npc02_attribute_table_columns_follow_their_attribute(row: dict[str, str]):
+def test_npc02_attribute_table_columns_follow_their_attribute(row: dict[str, str]) -> None:
     """Each column depends on the attribute its header names, and only on it."""
     value, low = int(row["Stat"]), -3
     # AC is "!Will": the better of Brawl and Wit.
@@ -88,7 +88,7 @@ def test_npc02_attribute_table_columns_follow_their_attribute(row: dict[str, str
 
 
 @pytest.mark.parametrize("row", QUICK_ROWS, ids=lambda r: r["HD"])
-def test_npc03_quick_build_table_cell_for_cell(row: dict[str, str]):
+def test_npc03_quick_build_table_cell_for_cell(row: dict[str, str]) -> None:
     build = npc.quick_build(int(row["HD"])).to_json()
     assert build["hd"] == int(row["HD"])
     assert build["hp"] == int(row["HP"])
@@ -102,7 +102,7 @@ def test_npc03_quick_build_table_cell_for_cell(row: dict[str, str]):
     assert build["shock"] == row["Shock"]
 
 
-def test_npc04_hp_text_example_25_5d8():
+def test_npc04_hp_text_example_25_5d8() -> None:
     build = npc.quick_build(5)
     assert (build.hp, build.hp_roll) == (25, "5d8")
     block = npc.build(2, 2, 2)
@@ -115,7 +115,7 @@ def test_npc04_hp_text_example_25_5d8():
     st.integers(min_value=-3, max_value=8),
     st.integers(min_value=-3, max_value=8),
 )
-def test_npc01_npc02_statblock_complete_and_consistent(brawl: int, wit: int, will: int):
+def test_npc01_npc02_statblock_complete_and_consistent(brawl: int, wit: int, will: int) -> None:
     block = npc.build(brawl, wit, will)
     data = block.to_json()
     assert block.hd == max(0, brawl + wit + will - 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -16,11 +17,11 @@ from rulesets.registry import get
 from rulesets.resolution import rules as resolution
 
 
-def _pc(**attributes: int) -> dict:
+def _pc(**attributes: int) -> dict[str, Any]:
     return resolution.RULESET.make_character("Ada", **attributes)
 
 
-def test_rr01_dc_table_rows():
+def test_rr01_dc_table_rows() -> None:
     rows = {row.swn_dc: row for row in resolution.DC_TABLE}
     assert rows[None].ce_dm is None and rows[None].dnd_dc is None
     assert [(r.swn_dc, r.ce_label, r.dnd_dc) for r in resolution.DC_TABLE[1:]] == [
@@ -38,7 +39,7 @@ def test_rr01_dc_table_rows():
 @pytest.mark.parametrize(
     "swn, ce, dnd", [(6, 2, 10), (8, 0, 15), (10, -2, 20), (12, -4, 25), (14, -6, 30)]
 )
-def test_rr01_convert_either_way(swn: int, ce: int, dnd: int):
+def test_rr01_convert_either_way(swn: int, ce: int, dnd: int) -> None:
     assert resolution.convert_dc(swn, "swn", "5e") == dnd
     assert resolution.convert_dc(swn, "swn", "ce") == ce
     assert resolution.convert_dc(dnd, "5e", "swn") == swn
@@ -47,7 +48,7 @@ def test_rr01_convert_either_way(swn: int, ce: int, dnd: int):
     assert resolution.convert_dc(ce, "Cepheus Engine", "5e") == dnd
 
 
-def test_rr01_in_between_values_round_toward_harder():
+def test_rr01_in_between_values_round_toward_harder() -> None:
     assert resolution.convert_dc(13, "5e", "swn") == 7  # 7.2
     assert resolution.convert_dc(12, "5e", "swn") == 7  # 6.8
     assert resolution.convert_dc(7, "swn", "5e") == 13  # 12.5 -> harder
@@ -57,21 +58,22 @@ def test_rr01_in_between_values_round_toward_harder():
         resolution.convert_dc(8, "gurps", "5e")
 
 
-def test_rr01_check_2d6_and_d20():
+def test_rr01_check_2d6_and_d20() -> None:
     for seed in range(40):
         result = resolution.check(random.Random(seed), dc=8, modifier=1)
         assert result.total == sum(result.dice) + 1
         assert len(result.dice) == 2
         assert result.band == ("success" if result.total >= 8 else "failure")
     d20 = resolution.check(random.Random(3), 15, modifier=2, dice="d20", dc_system="5e")
-    assert d20.total == d20.natural + 2
+    assert d20.natural is not None and d20.total == d20.natural + 2
     assert d20.expression == "1d20+2 vs 5e DC 15"
+    assert resolution.RULESET.check is not None
     assert resolution.RULESET.check(random.Random(1)).expression == "2d6+0 vs DC 8"
     with pytest.raises(resolution.RuleError):
         resolution.check(random.Random(1), 8, dice="3d6")
 
 
-def test_rr01_odds_exact():
+def test_rr01_odds_exact() -> None:
     assert resolution.odds(8) == {"success": Fraction(15, 36), "failure": Fraction(21, 36)}
     assert resolution.odds(7, modifier=0)["success"] == Fraction(21, 36)
     assert resolution.odds(15, modifier=2, dice="d20", dc_system="5e")["success"] == Fraction(8, 20)
@@ -79,7 +81,7 @@ def test_rr01_odds_exact():
     assert resolution.odds(14, modifier=-1)["success"] == 0
 
 
-def test_rr01_d20_check_is_against_the_5e_column():
+def test_rr01_d20_check_is_against_the_5e_column() -> None:
     """Issue 14: the tray rolled d20+2 vs DC 14 and showed 45%; its own line says 5e DC 30."""
     assert resolution.odds(14, 2, "d20") == {"success": 0, "failure": 1}
     assert resolution.odds(8, 2, "d20")["success"] == Fraction(8, 20)  # 5e DC 15
@@ -91,20 +93,20 @@ def test_rr01_d20_check_is_against_the_5e_column():
 
 
 @given(st.integers(-10, 30), st.integers(-5, 10), st.sampled_from(["2d6", "d20"]))
-def test_rr01_odds_sum_to_one(dc: int, modifier: int, dice: str):
+def test_rr01_odds_sum_to_one(dc: int, modifier: int, dice: str) -> None:
     chances = resolution.odds(dc, modifier, dice)
     assert sum(chances.values()) == 1
     assert all(0 <= p <= 1 for p in chances.values())
 
 
-def test_rr02_opposed_npc_roll_sets_dc():
+def test_rr02_opposed_npc_roll_sets_dc() -> None:
     for seed in range(40):
         result = resolution.opposed_check(random.Random(seed), modifier=1, npc_modifier=2)
         assert result.dc == result.npc_roll.total == sum(result.npc_roll.dice) + 2
         assert result.band == ("success" if result.pc_roll.total >= result.dc else "failure")
 
 
-def test_rr02_minimum_dc_is_npc_morale():
+def test_rr02_minimum_dc_is_npc_morale() -> None:
     morale = npc.build(1, 1, 2).morale
     assert morale == 9
     for seed in range(40):
@@ -117,7 +119,7 @@ def test_rr02_minimum_dc_is_npc_morale():
     assert sum(floored.values()) == 1
 
 
-def test_rr03_grip_max_clamped():
+def test_rr03_grip_max_clamped() -> None:
     assert resolution.grip_max({"int": 7, "wis": 8}) == 10
     assert resolution.grip_max({"int": 15, "wis": 12}) == 15
     assert resolution.grip_max({"int": 9, "wis": 13}) == 13
@@ -127,9 +129,10 @@ def test_rr03_grip_max_clamped():
     assert pc["resources"]["grip"] == {"current": 16, "max": 16}
 
 
-def test_rr03_grip_check_roll_under():
+def test_rr03_grip_check_roll_under() -> None:
     for seed in range(60):
         result = resolution.grip_check(random.Random(seed), 11)
+        assert result.natural is not None
         assert result.band == ("success" if result.natural < 11 else "failure")
     assert resolution.grip_odds(11) == {"success": Fraction(10, 20), "failure": Fraction(10, 20)}
     failure = CheckResult("1d20", 15, (15,), band="failure")
@@ -138,7 +141,7 @@ def test_rr03_grip_check_roll_under():
     assert resolution.grip_loss(CheckResult("1d20", 3, (3,), band="success")) == 0
 
 
-def test_rr03_grip_check_applies_loss_and_zero_is_lost():
+def test_rr03_grip_check_applies_loss_and_zero_is_lost() -> None:
     pc = _pc(int=10, wis=10)
     pc["resources"]["grip"]["current"] = 1  # any d20 >= 1 fails
     result, lines = resolution.make_grip_check(random.Random(2), pc, major=True)
@@ -149,7 +152,7 @@ def test_rr03_grip_check_applies_loss_and_zero_is_lost():
     assert any("lost" in line for line in lines)
 
 
-def test_rr03_grip_failure_costs_one_or_two():
+def test_rr03_grip_failure_costs_one_or_two() -> None:
     for major, cost in ((False, 1), (True, 2)):
         for seed in range(30):
             pc = _pc(int=12, wis=10)
@@ -158,13 +161,14 @@ def test_rr03_grip_failure_costs_one_or_two():
             assert pc["resources"]["grip"]["current"] == expected
 
 
-def test_rr04_delirium_roll_counts_new_delirium():
+def test_rr04_delirium_roll_counts_new_delirium() -> None:
     for seed in range(60):
         pc = _pc(int=14, wis=10)
         pc["resources"]["grip"]["current"] = 10
         pc["lists"]["deliria"] = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
         result, _ = resolution.accept_delirium(random.Random(seed), pc, "Fear of mirrors")
         assert len(pc["lists"]["deliria"]) == 10
+        assert result.natural is not None
         assert result.band == ("success" if result.natural >= 10 else "failure")
         assert pc["resources"]["grip"]["current"] == (12 if result.band == "success" else 8)
     assert resolution.delirium_odds(10) == {
@@ -174,7 +178,7 @@ def test_rr04_delirium_roll_counts_new_delirium():
     assert resolution.delirium_odds(1)["success"] == 1
 
 
-def test_rr04_recovered_grip_capped_and_deliria_permanent():
+def test_rr04_recovered_grip_capped_and_deliria_permanent() -> None:
     pc = _pc(int=12, wis=10)
     result, _ = resolution.accept_delirium(random.Random(0), pc, "Compulsive counting")
     assert result.band == "success"  # 1 delirium held: any d20 succeeds
@@ -186,7 +190,7 @@ def test_rr04_recovered_grip_capped_and_deliria_permanent():
     assert pc["lists"]["deliria"] == ["Compulsive counting"]
 
 
-def test_rr04_resisting_a_compulsion_costs_one_grip():
+def test_rr04_resisting_a_compulsion_costs_one_grip() -> None:
     pc = _pc(int=13, wis=10)
     resolution.resist_compulsion(pc)
     assert pc["resources"]["grip"]["current"] == 12
@@ -195,7 +199,7 @@ def test_rr04_resisting_a_compulsion_costs_one_grip():
         resolution.resist_compulsion(pc)
 
 
-def test_rr05_hp_and_system_strain_per_pc():
+def test_rr05_hp_and_system_strain_per_pc() -> None:
     pc = resolution.new_character("Bo", hp=9, con=14)
     assert pc["resources"]["hp"] == {"current": 9, "max": 9}
     assert pc["resources"]["system_strain"] == {"current": 0, "max": 14}
@@ -214,7 +218,7 @@ def test_rr05_hp_and_system_strain_per_pc():
     assert resolution.RULESET.health(pc) == "9/9 HP · Grip 10/10 · strain 7/14"
 
 
-def test_rr05_sheet_and_ruleset_contract():
+def test_rr05_sheet_and_ruleset_contract() -> None:
     ruleset = get("resolution")
     # The registry hands out the declaration guarded (rulesets.guard): the same rules, wrapped.
     assert ruleset.name == resolution.RULESET.name
@@ -228,7 +232,7 @@ def test_rr05_sheet_and_ruleset_contract():
     assert grip.derive_max is not None and grip.derive_max({"int": 16, "wis": 9}) == 16
 
 
-def test_rr05_initiative_d8_plus_dex_modifier():
+def test_rr05_initiative_d8_plus_dex_modifier() -> None:
     for seed in range(30):
         rng = random.Random(seed)
         value = resolution.initiative_roll(rng, 1)

@@ -7,6 +7,7 @@ import random
 import time
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +29,7 @@ from rulesets.shadows.tarot import (
 )
 
 
-def stacked(*top: Card, deck: str = "minor") -> DeckState:
+def stacked(*top: Card, deck: str = "minor") -> DeckState[Card]:
     """A whole deck with ``top`` on top in that order, the rest after in fixed order."""
     keys = {c.key for c in top}
     rest = [c for c in full_deck(deck) if c.key not in keys]  # type: ignore[arg-type]
@@ -148,7 +149,7 @@ OPS = st.lists(
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10_000), ops=OPS, kind=st.sampled_from(["minor", "major"]))
-def test_soh01_property_deck_stays_whole(seed: int, ops: list, kind: str) -> None:
+def test_soh01_property_deck_stays_whole(seed: int, ops: list[Any], kind: str) -> None:
     rng = random.Random(seed)
     deck = new_deck(kind, rng)  # type: ignore[arg-type]
     for op, n, who in ops:
@@ -565,6 +566,7 @@ def test_soh_ruleset_contract() -> None:
     ann = ruleset.make_character("Ann", quickness=4)
     assert ann["resources"]["ap"]["max"] == 7 and ann["lists"]["major_arcana"] == []
     assert ruleset.health(ann) == "H 20/20 · L 20/20 · Æ 20/20"
+    assert ruleset.check is not None
     result = ruleset.check(random.Random(3), skill=5, attribute=4, difficulty="Simple")
     assert result.band in soh.BANDS and result.total == (result.natural or 0) + 9 + (
         result.dice[1] if len(result.dice) > 1 else 0
@@ -604,7 +606,7 @@ def test_soh08_opposed_odds_are_exact_over_every_order_of_the_pile(
     wins = 0
     orders = list(itertools.permutations(cards))
     for order in orders:
-        deck = DeckState("minor", list(order))
+        deck = DeckState("minor", list(order))  # type: ignore[arg-type]
         wins += soh.opposed_draw(random.Random(0), deck, bonus_a, bonus_b).winner == "a"
     odds = soh.opposed_odds(cards, bonus_a, bonus_b)
     assert odds["wins"] == Fraction(wins, len(orders)) and odds["loses"] == 1 - odds["wins"]

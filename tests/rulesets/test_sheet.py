@@ -6,6 +6,7 @@ Pure: a game's SheetRules read a PC document; no app, no Textual.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ PANEL_KEYS = {"plus", "equals_sign", "minus", "e", "n", "a", "delete", "slash", 
 """The party panel's own keys (screens/party.py): a game's party action must not take one."""
 
 
-def fresh(game: str) -> dict:
+def fresh(game: str) -> dict[str, Any]:
     return registry.get(game).make_character("Test")
 
 

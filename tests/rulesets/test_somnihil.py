@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -23,11 +24,11 @@ class StubRng(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         return self.faces.pop(0) - 1
 
 
-def cipher(name: str = "Ash") -> dict:
+def cipher(name: str = "Ash") -> dict[str, Any]:
     return RULESET.make_character(name)
 
 
@@ -117,7 +118,7 @@ def test_som02_the_trays_advantage_and_the_anomaly_cancel() -> None:
     from rulesets.checks import Setup
     from rulesets.somnihil.checks import CHECK
 
-    def spec(edge: int, inside: bool) -> tuple[str, str]:
+    def spec(edge: int, inside: bool) -> tuple[str, int]:
         made = CHECK.spec(Setup({"edge": edge, "anomaly": inside}))
         return made.summary, made.command.edge  # type: ignore[attr-defined]
 
@@ -313,7 +314,7 @@ def test_som08_cheat_death_failure_perishes_and_asks_for_fate() -> None:
 # --- SOM-09 ---------------------------------------------------------------------------------
 
 
-def _perished(name: str = "Ash") -> dict:
+def _perished(name: str = "Ash") -> dict[str, Any]:
     c = cipher(name)
     c["resources"]["vitality"]["current"] = 0
     som.apply_damage(c, 20, StubRng(1))
@@ -427,6 +428,7 @@ def test_ruleset_shape() -> None:
     ash = cipher()
     assert ash["sessions"] == 0 and ash["lists"]["spells"] == []
     assert RULESET.health(ash) == "10/10 vit 10/10 AP"
+    assert RULESET.check is not None
     assert isinstance(RULESET.check(random.Random(3)), CheckResult)
     assert set(RULESET.sheet.statuses) >= {"alive", "spirit", "shill", "passed"}
 
