@@ -666,6 +666,55 @@ def band(found: Estimate) -> str:
     return "hard"
 
 
+CENTRES: dict[str, float] = {"easy": 0.95, "hard": 0.7, "deadly": 0.3}
+"""The chance the party wins that a fight built to a band aims at."""
+
+
+@frozen
+class Proposal:
+    """What :func:`propose` found: the value that brings the fight into the band (None: no
+    value in the range does), its estimate, and the chance the party wins at each value tried."""
+
+    band: str
+    value: int | None
+    found: Estimate | None
+    tried: Mapping[int, float]
+
+
+def propose(at: Callable[[int], Estimate], low: int, high: int, wanted: str) -> Proposal:
+    """The value from ``low`` to ``high`` (an HD, a count) whose fight ``at(value)`` is in the
+    band ``wanted`` (:data:`BANDS`), nearest its centre (:data:`CENTRES`).
+
+    Reading: more HD or more foes never make a fight easier, so the values are searched by
+    halves for where the party's chance crosses the band's centre, and the two values either
+    side of it are weighed.
+    """
+    if wanted not in BANDS:
+        raise RuleError(f"A band is one of: {', '.join(BANDS)}")
+    centre = CENTRES[wanted]
+    seen: dict[int, Estimate] = {}
+
+    def est(value: int) -> Estimate:
+        if value not in seen:
+            seen[value] = at(value)
+        return seen[value]
+
+    lo, hi = low, high
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if est(mid).win_chance <= centre:
+            hi = mid
+        else:
+            lo = mid + 1
+    candidates = [v for v in (lo - 1, lo, lo + 1) if low <= v <= high]
+    ranked = sorted(candidates, key=lambda v: abs(est(v).win_chance - centre))
+    fitting = [v for v in ranked if band(est(v)) == wanted]
+    tried = {v: e.win_chance for v, e in sorted(seen.items())}
+    if not fitting:
+        return Proposal(wanted, None, est(ranked[0]), tried)
+    return Proposal(wanted, fitting[0], est(fitting[0]), tried)
+
+
 def report(found: Estimate) -> dict[str, Any]:
     """The estimate as ``tableside danger --json`` prints it."""
     low, high = found.win_interval
@@ -696,6 +745,9 @@ def meter(found: Estimate) -> str:
 
 
 __all__ = [
+    "CENTRES",
+    "Proposal",
+    "propose",
     "NoEstimate",
     "BANDS",
     "Scratch",

@@ -276,3 +276,35 @@ def test_danger_picks_the_running_encounter_else_the_last_one(tmp_path: Path, ru
         run("danger", str(path), "--encounter", "so", "--runs", "50", "--seed", "1", "--json")[1]
     )
     assert list(named["drops"]) == ["Mara Quell"]
+
+
+# --------------------------------------------------------------------------- build to a danger
+
+
+def test_propose_finds_the_count_in_the_band_nearest_its_middle(tmp_path: Path) -> None:
+    data = demo_data(tmp_path, "resolution")
+    fights: dict[int, danger.Estimate] = {}
+
+    def at(count: int) -> danger.Estimate:
+        fights[count] = danger.estimate(fight_of(with_foes(data, 1, count)), 400, random.Random(1))
+        return fights[count]
+
+    found = danger.propose(at, 1, 12, "hard")
+    assert found.value is not None and found.found is not None
+    assert danger.band(found.found) == "hard"
+    assert len(fights) <= 6  # by halves, not one by one
+    assert set(found.tried) == set(fights)
+    deadly = danger.propose(at, 1, 12, "deadly")
+    assert deadly.value is not None and deadly.value > found.value
+    with pytest.raises(ValueError, match="A band is one of: easy, hard, deadly"):
+        danger.propose(at, 1, 12, "brutal")
+
+
+def test_propose_says_none_fits_and_which_came_nearest() -> None:
+    def at(hd: int) -> danger.Estimate:
+        # Every value wins all the time: nothing is deadly.
+        return danger.Estimate(100, 100, 0, (100,), {"Mara": 0}, 0.0, danger.Choices())
+
+    found = danger.propose(at, 0, 20, "deadly")
+    assert found.value is None and found.found is not None
+    assert danger.band(found.found) == "easy"

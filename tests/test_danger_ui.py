@@ -123,3 +123,66 @@ async def test_the_toy_game_has_no_estimate_and_nothing_breaks(tmp_path: Path, t
         found = app.campaign.rows("encounters")[0][1]
         assert found["round"] >= 1  # the fight runs on
     app.campaign.store.close()
+
+
+async def wait_for(app: TablesideApp, screen_type: type) -> None:
+    import asyncio
+
+    for _ in range(200):
+        await app.workers.wait_for_complete()
+        await asyncio.sleep(0.05)
+        if isinstance(app.screen, screen_type):
+            return
+    raise AssertionError(f"no {screen_type.__name__} came")
+
+
+async def test_ctrl_b_in_the_tracker_proposes_a_count_and_enter_adds_it(tmp_path: Path) -> None:
+    from app.queries import current_encounter
+    from rulesets import danger
+    from screens.form import FormScreen
+
+    app = demo_app(tmp_path, "resolution", danger_meter=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press("enter")  # hard, finding the count, "Foe", HD 1
+        await pilot.pause()
+        await wait_for(app, FormScreen)
+        title = "\n".join(screen_text(app))
+        assert "Quick add · " in title and "× HD 1: hard · party wins" in title
+        await pilot.press("enter")
+        await pilot.pause()
+        found = current_encounter(app.campaign)
+        assert found is not None
+        added = [c for c in found[1]["combatants"] if c["name"].startswith("Foe")]
+        assert added and all(c["stats"].get("hd") == 1 for c in added)
+        await settled(app)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen) and screen.danger_estimate is not None
+        # The fight as built, estimated again by the meter, is hard or near it.
+        assert 0.5 <= screen.danger_estimate.win_chance < 0.95
+        assert danger.band(screen.danger_estimate) in ("hard", "easy")
+    app.campaign.store.close()
+
+
+async def test_ctrl_b_in_the_npc_panel_proposes_how_many(tmp_path: Path) -> None:
+    from screens.npc_add import AddToEncounterScreen
+
+    app = demo_app(tmp_path, "resolution", danger_meter=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(app, AddToEncounterScreen)
+        text = "\n".join(screen_text(app))
+        assert "× Goblin: hard · party wins" in text
+        before = len(app.campaign.rows("encounters")[0][1]["combatants"])
+        await pilot.press("enter")
+        await pilot.pause()
+        after = len(app.campaign.rows("encounters")[0][1]["combatants"])
+        assert after > before
+    app.campaign.store.close()

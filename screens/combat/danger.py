@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.combat.forms import CombatForms
+from screens.form import Field
 
 if TYPE_CHECKING:
-    from rulesets.danger import Estimate
+    from rulesets.danger import Estimate, Proposal
     from rulesets.game import Game
 
 METER_RUNS = 1000
@@ -26,6 +28,7 @@ METER_RUNS = 1000
 METER_SEED = 0
 """The meter's seed: the same fight shows the same figures."""
 GROUP = "danger"
+BUILD_GROUP = "danger-build"
 NO_ESTIMATE = "Danger: no estimate for this game"
 
 
@@ -58,6 +61,11 @@ def compute(
         return token, NO_ESTIMATE
 
 
+def _yield() -> bool:
+    time.sleep(0)  # hand the interpreter to the keys
+    return True
+
+
 class CombatDanger(CombatForms):
     """The danger meter (module docstring)."""
 
@@ -67,6 +75,7 @@ class CombatDanger(CombatForms):
         self.danger_estimate: Estimate | None = None
         """The newest estimate of the encounter as it stands (None: none yet, or none)."""
         self.danger_line = ""
+        self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
 
     def danger_follow(self) -> None:
         """After a refresh: estimate the encounter again if the campaign changed."""
@@ -114,3 +123,125 @@ class CombatDanger(CombatForms):
     def _danger_show(self, line: str) -> None:
         self.danger_line = line
         self._set_text("#danger-meter", line)
+
+    # --- build to a danger ----------------------------------------------------------------------
+    def action_build_danger(self) -> None:
+        """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
+        the quick add form opens with it filled in, for enter to add them."""
+        from rulesets.danger import BANDS
+
+        eid = self._need_encounter()
+        if eid is None:
+            return
+        fields = [
+            Field("band", "Band (easy, hard, deadly)", "hard", "choice", choices=tuple(BANDS)),
+            Field("vary", "Find the HD or the count", "count", "choice", choices=("count", "hd")),
+            Field("name", "Name", "Foe"),
+            Field("fixed", "The other: the HD (finding the count) or how many", "1", "int"),
+        ]
+        self._ask("Build to a danger", fields, lambda v: self.build_to(eid, v))
+
+    def build_to(self, eid: int, values: Mapping[str, Any]) -> None:
+        """Search in a worker for the value that brings the fight into the band."""
+        wanted, vary = str(values["band"]), str(values["vary"])
+        name, fixed = str(values["name"] or "Foe"), int(values["fixed"] or 1)
+        data = {t: dict(rows) for t, rows in self.campaign.store.data.items() if t != "log"}
+        game = self.game
+        what = "HD" if vary == "hd" else "count"
+        self._set_text("#combat-last", f"Danger: finding the {what} that makes it {wanted}…")
+        self._build_ask = (name, vary, fixed)
+        span = BUILD_RANGES[vary]
+        add = quick_foes(eid, name, vary, fixed)
+        self.run_worker(
+            lambda: search(data, game, eid, wanted, span, add),
+            name="build",
+            group=BUILD_GROUP,
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def build_done(self, worker: Worker[Any]) -> None:
+        """The search finished: the quick add form, filled in; or why nothing fits."""
+        from rulesets.danger import Proposal
+
+        if worker.group != BUILD_GROUP or worker.state != WorkerState.SUCCESS:
+            return
+        found = worker.result
+        if isinstance(found, str):
+            self._set_text("#combat-last", found)
+            return
+        if not isinstance(found, Proposal):
+            return
+        name, vary, fixed = self._build_ask
+        what = "HD" if vary == "hd" else "count"
+        if found.value is None:
+            self._set_text("#combat-last", proposal_line(found, what))
+            return
+        hd, count = (found.value, fixed) if vary == "hd" else (fixed, found.value)
+        said = f"{count} × HD {hd}: {proposal_line(found, what)}"
+        self._set_text("#combat-last", said)
+        preset = {"name": name, "count": str(count), "hd": str(hd)}
+        self.action_quick_add(preset, f"Quick add · {said}")
+
+
+BUILD_RUNS = 400
+"""Fights per value tried when building to a danger (its interval: about ±4 points)."""
+BUILD_RANGES = {"hd": (0, 20), "count": (1, 12)}
+"""What a build to a danger varies, and over what."""
+
+
+def search(
+    data: dict[str, dict[str, Any]],
+    game: Game,
+    encounter_id: int,
+    wanted: str,
+    span: tuple[int, int],
+    add: Callable[[Any, int], object],
+) -> Proposal | str:
+    """In a worker thread: the value in ``span`` for which ``add(tx, value)`` (foes added on a
+    scratch copy of the save's tables) brings the fight into the band ``wanted``; or why there
+    is none (a line)."""
+    from rulesets import danger
+
+    worker = get_current_worker()
+
+    def at(value: int) -> Estimate:
+        if worker.is_cancelled:
+            raise danger.NoEstimate("cancelled")
+        tx = danger.Scratch(data, game, random.Random(METER_SEED))
+        add(tx, value)
+        rng = random.Random(METER_SEED)
+        fight = danger.encounter_fight(tx.data, game, encounter_id, rng)
+        found = danger.simulate(danger.prepare(fight), BUILD_RUNS, rng, _yield)
+        assert found is not None
+        return found
+
+    try:
+        return danger.propose(at, span[0], span[1], wanted)
+    except danger.NoEstimate:
+        return "No estimate for this game: nothing to build to"
+    except Exception as exc:  # a game's hook or a refused build: one line
+        return f"No estimate: {exc}"
+
+
+def quick_foes(encounter_id: int, name: str, vary: str, fixed: int) -> Callable[[Any, int], object]:
+    """What a build from quick add tries: ``fixed`` foes of each HD, or each count of HD
+    ``fixed``."""
+    from app.commands.combat import QuickAdd
+
+    def add(tx: Any, value: int) -> object:
+        hd, count = (value, fixed) if vary == "hd" else (fixed, value)
+        return QuickAdd(encounter_id, name=name, count=count, health=None, hd=hd).run(tx)
+
+    return add
+
+
+def proposal_line(found: Proposal, what: str) -> str:
+    """``"4 × HD 1: hard · party wins 71% ±4 · …"``'s tail, or why nothing fits."""
+    from rulesets.danger import meter
+
+    if found.value is None or found.found is None:
+        near = f" (nearest: {meter(found.found)})" if found.found is not None else ""
+        return f"No {what} makes it {found.band}{near}"
+    return f"{found.band} · " + meter(found.found).removeprefix("Danger: ")

@@ -95,6 +95,13 @@ class CombatScreen(CombatDanger, PanelScreen):
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
         _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
         _b("ctrl+d", "danger", "Danger: the estimate whole", "danger", show=False),
+        _b(
+            "ctrl+b",
+            "build_danger",
+            "Build to a danger (easy, hard, deadly)",
+            "build_danger",
+            False,
+        ),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "exchange", "Attack: whoever acts attacks the selected", "sb_attack"),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
@@ -223,6 +230,7 @@ class CombatScreen(CombatDanger, PanelScreen):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.danger_done(event.worker)
+        self.build_done(event.worker)
 
     def action_danger(self) -> None:
         """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
