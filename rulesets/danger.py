@@ -390,6 +390,8 @@ def _share(fight: Fight, kind: str, c: er.Combatant) -> Callable[[Doc], Any]:
 
 def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
     """The encounter as it stands, with every attack's odds counted once (module docstring).
+    ``choices``: how each side picks its targets (None: the party at random, the foes as the
+    game declares, :attr:`rulesets.exchange.ExchangeRules.foe_targets`).
 
     Raises:
         RuleError: the game's exchange cannot count an attack here (named), or there is no
@@ -450,7 +452,9 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         after = ids.index(current) if current in ids else 0
         later = [i for i, b in enumerate(bodies) if ids.index(b.cid) > after]
         first = later[0] if later else 0
-    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices or Choices())
+    if choices is None:
+        choices = Choices(foes=rules.foe_targets or RANDOM)
+    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices)
 
 
 # --------------------------------------------------------------------------- playing out
@@ -506,6 +510,12 @@ class Estimate:
             return None
         name = max(self.drops, key=lambda k: self.drops[k])
         return name, self.chance(self.drops[name])
+
+
+def next_rule(rule: str) -> str:
+    """The target rule after ``rule`` (the GM steps through them)."""
+    names = list(TARGET_RULES)
+    return names[(names.index(rule) + 1) % len(names)] if rule in names else RANDOM
 
 
 def _target(

@@ -211,6 +211,9 @@ class ExchangeRules:
     resource's current value, ``hp`` for HD HP)."""
     extra: Callable[[Fight, er.Combatant], dict[str, Any]] = _no_extra
     """What else a side carries into the exchange (:attr:`Side.extra`: a hand of cards)."""
+    foe_targets: str = ""
+    """How the game's foes pick their targets when a fight is played out for its danger
+    (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
 
 
 # --------------------------------------------------------------------------- counting

@@ -60,8 +60,9 @@ def detail_text(found: danger.Estimate) -> Text:
     return text
 
 
-class DangerDetail(ModalScreen[None]):
-    """The meter's estimate whole; escape or enter closes it."""
+class DangerDetail(ModalScreen[danger.Choices | None]):
+    """The meter's estimate whole; escape or enter closes it, p and f change how the party and
+    the foes pick their targets (the meter counts again with them)."""
 
     DEFAULT_CSS = """
     DangerDetail { align: center middle; }
@@ -71,6 +72,8 @@ class DangerDetail(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Close", id="danger.close"),
+        Binding("p", "party_targets", "The party's targets: next rule", id="danger.party"),
+        Binding("f", "foe_targets", "The foes' targets: next rule", id="danger.foes"),
     ]
 
     def __init__(self, found: danger.Estimate) -> None:
@@ -80,7 +83,17 @@ class DangerDetail(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(detail_text(self.found), id="danger-detail", markup=False)
-            yield Label("escape closes", id="danger-hint")
+            yield Label(
+                "escape closes · p, f: how the party, the foes pick targets", id="danger-hint"
+            )
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_party_targets(self) -> None:
+        choices = self.found.choices
+        self.dismiss(danger.Choices(danger.next_rule(choices.party), choices.foes))
+
+    def action_foe_targets(self) -> None:
+        choices = self.found.choices
+        self.dismiss(danger.Choices(choices.party, danger.next_rule(choices.foes)))

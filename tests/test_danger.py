@@ -308,3 +308,17 @@ def test_propose_says_none_fits_and_which_came_nearest() -> None:
     found = danger.propose(at, 0, 20, "deadly")
     assert found.value is None and found.found is not None
     assert danger.band(found.found) == "easy"
+
+
+def test_a_game_declares_how_its_foes_pick_targets(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    data = demo_data(tmp_path, "resolution")
+    game = registry.game("resolution")
+    declared = replace(game, exchange=replace(game.exchange, foe_targets="weakest"))
+    eid = int(next(iter(data["encounters"])))
+    fight = danger.encounter_fight(data, declared, eid, random.Random(1))
+    found = danger.estimate(fight, 100, random.Random(1))
+    assert found.choices == danger.Choices(party="random", foes="weakest")
+    mine = danger.estimate(fight, 100, random.Random(1), danger.Choices(foes="last"))
+    assert mine.choices.foes == "last"  # the GM's choice over the game's

@@ -186,3 +186,27 @@ async def test_ctrl_b_in_the_npc_panel_proposes_how_many(tmp_path: Path) -> None
         after = len(app.campaign.rows("encounters")[0][1]["combatants"])
         assert after > before
     app.campaign.store.close()
+
+
+async def test_the_detail_changes_how_targets_are_picked_and_the_meter_counts_again(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, "resolution", danger_meter=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen) and screen.danger_estimate is not None
+        assert screen.danger_estimate.choices.foes == "random"
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert "the foes, a random foe in reach" in "\n".join(screen_text(app)).replace("\n", " ")
+        await pilot.press("f")  # the foes: the weakest
+        await pilot.pause()
+        assert app.screen is screen
+        await settled(app)
+        assert isinstance(screen, CombatScreen) and screen.danger_estimate is not None
+        assert screen.danger_estimate.choices.foes == "weakest"
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert "the weakest (least health left)" in "\n".join(screen_text(app))
+    app.campaign.store.close()

@@ -20,7 +20,7 @@ from screens.combat.forms import CombatForms
 from screens.form import Field
 
 if TYPE_CHECKING:
-    from rulesets.danger import Estimate, Proposal
+    from rulesets.danger import Choices, Estimate, Proposal
     from rulesets.game import Game
 
 METER_RUNS = 1000
@@ -33,7 +33,11 @@ NO_ESTIMATE = "Danger: no estimate for this game"
 
 
 def compute(
-    data: dict[str, dict[str, Any]], game: Game, encounter_id: int, token: object
+    data: dict[str, dict[str, Any]],
+    game: Game,
+    encounter_id: int,
+    token: object,
+    choices: Choices | None = None,
 ) -> tuple[object, Estimate | str | None]:
     """In the worker thread: the estimate of the encounter, or why there is none (a line);
     None when a newer change cancelled it."""
@@ -48,7 +52,7 @@ def compute(
     rng = random.Random(METER_SEED)
     try:
         fight = danger.encounter_fight(data, game, encounter_id, rng)
-        prepared = danger.prepare(fight)
+        prepared = danger.prepare(fight, choices)
     except danger.NoEstimate:
         return token, NO_ESTIMATE
     except Exception as exc:  # a game's hook failed: the line says so, the session goes on
@@ -75,6 +79,9 @@ class CombatDanger(CombatForms):
         self.danger_estimate: Estimate | None = None
         """The newest estimate of the encounter as it stands (None: none yet, or none)."""
         self.danger_line = ""
+        self.danger_choices: Choices | None = None
+        """How each side picks its targets, as the GM set them in the detail (None: the
+        party at random, the foes as the game declares)."""
         self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
 
     def danger_follow(self) -> None:
@@ -85,15 +92,15 @@ class CombatDanger(CombatForms):
         if self.encounter_id is None:
             self._danger_show("")
             return
-        token = (self.encounter_id, self.campaign.version)
+        token = (self.encounter_id, self.campaign.version, self.danger_choices)
         if token == self._danger_token:
             return
         self._danger_token = token
         self.danger_estimate = None
         data = {t: dict(rows) for t, rows in self.campaign.store.data.items() if t != "log"}
-        eid, game = self.encounter_id, self.game
+        eid, game, choices = self.encounter_id, self.game, self.danger_choices
         self.run_worker(
-            lambda: compute(data, game, eid, token),
+            lambda: compute(data, game, eid, token, choices),
             name="danger",
             group=GROUP,
             thread=True,
@@ -123,6 +130,13 @@ class CombatDanger(CombatForms):
     def _danger_show(self, line: str) -> None:
         self.danger_line = line
         self._set_text("#danger-meter", line)
+
+    def danger_choose(self, choices: Choices | None) -> None:
+        """The detail closed: with new target rules, the meter counts again with them."""
+        if choices is not None and choices != self.danger_choices:
+            self.danger_choices = choices
+            self._danger_show("Danger: counting…")
+            self.danger_follow()
 
     # --- build to a danger ----------------------------------------------------------------------
     def action_build_danger(self) -> None:

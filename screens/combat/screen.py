@@ -239,7 +239,7 @@ class CombatScreen(CombatDanger, PanelScreen):
         if self.danger_estimate is None:
             self.notify(self.danger_line or "Danger: still counting", timeout=3)
             return
-        self.app.push_screen(DangerDetail(self.danger_estimate))
+        self.app.push_screen(DangerDetail(self.danger_estimate), self.danger_choose)
 
     def footer_order(self) -> tuple[str, ...]:
         running = self.encounter is not None and self.encounter.started
