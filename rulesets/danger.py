@@ -41,6 +41,7 @@ import copy
 import inspect
 import json
 import math
+import pickle
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ NOT_MODELLED: tuple[str, ...] = (
     "extra actions: each combatant attacks once on its turn",
 )
 """What the estimate leaves out; shown beside the figures."""
+PROTOCOL = pickle.HIGHEST_PROTOCOL
 Z95 = 1.959964
 Z99 = 2.575829
 
@@ -211,12 +213,12 @@ class Track:
         for amount in self.PROBE:
             for face in range(1, self.faces + 1):
                 self._changed(self._hurt(setup, _plain(self._start), amount, face))
-        self._rest = _plain(self._start)
-        self.states: list[str] = []
-        """Each state's changing parts as JSON (compact, and quick to copy again)."""
-        self.index: dict[str, int] = {}
+        self._rest = {k: v for k, v in _plain(self._start).items() if k not in self._changing}
+        self.states: list[bytes] = []
+        """Each state's changing parts, pickled (compact, and quick to copy again)."""
+        self.index: dict[bytes, int] = {}
         self.out: list[bool] = []
-        self.left: list[int] = []
+        self._left: list[int | None] = []
         self.half: list[bool | None] = []
         self.moves: dict[tuple[int, int, int], int] = {}
         self.state(_plain(self._start))
@@ -226,6 +228,14 @@ class Track:
         """Whether damage changes this health at all (a game whose exchange lands on pools
         this combatant has not: no estimate)."""
         return bool(self._changing)
+
+    def _replaced(self, health: Doc) -> bool:
+        """Whether ``hurt`` put a new value, or took one away, outside the parts it changes
+        (the quick check after each hurt; the probe found the parts)."""
+        rest = self._rest
+        return len(health) != len(rest) + len(self._changing) or any(
+            health.get(k) is not v for k, v in rest.items()
+        )
 
     def _changed(self, health: Doc) -> bool:
         """Add the parts of ``health`` that differ from the start; True if any were new."""
@@ -237,8 +247,10 @@ class Track:
         return bool(found)
 
     def state(self, health: Doc) -> int:
-        parts = {k: health[k] for k in self._changing if k in health}
-        key = json.dumps(parts, sort_keys=True, default=str)
+        parts = {k: health[k] for k in sorted(self._changing) if k in health}
+        # pickle, not JSON: a state is its parts' bytes, and the copy handed to hurt is made
+        # from them, both several times faster; keys in another order only cost a duplicate.
+        key = pickle.dumps(parts, PROTOCOL)
         found = self.index.get(key)
         if found is not None:
             return found
@@ -246,15 +258,22 @@ class Track:
         self.index[key] = n
         self.states.append(key)
         self.out.append(bool(self._out(self.side, health)))
-        self.left.append(sum(self._pools(self.side, health).values()))
+        self._left.append(None)  # counted when asked: most states are never asked
         shared = self._share(health)
         self.half.append(None if shared is None else shared[0] * 2 <= shared[1])
         return n
 
+    def left(self, state: int) -> int:
+        """The health left in ``state``: the sum of its pools (module docstring)."""
+        found = self._left[state]
+        if found is None:
+            found = self._left[state] = sum(self._pools(self.side, self.health(state)).values())
+        return found
+
     def health(self, state: int) -> Doc:
         """A fresh copy of the health of ``state``."""
         health = dict(self._rest)
-        parts = json.loads(self.states[state])
+        parts = pickle.loads(self.states[state])
         for k in self._changing:
             if k in parts:
                 health[k] = parts[k]
@@ -267,7 +286,7 @@ class Track:
         found = self.moves.get(move)
         if found is None:
             health = self._hurt(self.setup, self.health(state), amount, face)
-            if self._changed(health):
+            if self._replaced(health) and self._changed(health):
                 # A part the probe did not see changed: the shared rest may have, too.
                 self._rest = {k: v for k, v in _plain(self._start).items()
                               if k not in self._changing}  # fmt: skip
@@ -525,7 +544,7 @@ def _target(
     if rule == LAST and last[attacker] in enemies:
         return last[attacker]
     if rule == WEAKEST:
-        return min(enemies, key=lambda e: bodies[e].track.left[states[e]])
+        return min(enemies, key=lambda e: bodies[e].track.left(states[e]))
     return enemies[int(rng.random() * len(enemies))]
 
 
@@ -553,7 +572,7 @@ def simulate(
     ended: list[int] = [0] * MAX_ROUNDS
     drops = [0] * n
     spent = 0
-    start_left = [b.track.left[0] for b in bodies]
+    start_left = [b.track.left(0) for b in bodies]
     for fought in range(runs):
         if between is not None and fought % BATCH == 0 and not between():
             return None
@@ -633,7 +652,7 @@ def simulate(
         for i in pcs:
             if bodies[i].track.out[states[i]]:
                 drops[i] += 1
-            spent += start_left[i] - bodies[i].track.left[states[i]]
+            spent += start_left[i] - bodies[i].track.left(states[i])
     while len(ended) > 1 and ended[-1] == 0:
         ended.pop()
     offset = prepared.round - 1 if prepared.started else 0
