@@ -338,6 +338,9 @@ class Body:
     initiative: Callable[[random.Random], int] | None = None
     """Its initiative roll by the game's rule."""
     tiebreak: int = 0
+    due: bool = False
+    """A morale check is due for it now (the tracker's ``morale_due``): it rolls at the end of
+    this round."""
     strikes: dict[int, tuple[list[Sampler], list[Sampler]]] = field(default_factory=dict)
     """By target: (strikes answered, strikes unanswered)."""
 
@@ -429,6 +432,7 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         raise RuleError("No fight to estimate: it needs someone on each side")
     bodies: list[Body] = []
     sides: dict[str, ex.Side] = {}
+    due = {str(d.get("id")) for d in fight.doc.get("morale_due") or [] if isinstance(d, Mapping)}
     for place, c in enumerate(standing):
         side = ex.side_of(fight, c)
         sides[c.id] = side
@@ -447,6 +451,7 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
                 will=_will(fight, c),
                 initiative=_initiative(fight, c),
                 tiebreak=(0 if c.side == "pc" else 1) * 1000 + place,
+                due=enc.started and c.id in due,
             )
         )
     for body in bodies:
@@ -632,7 +637,8 @@ def simulate(
             checking = [
                 i for i in range(n)
                 if up[i] and bodies[i].will is not None
-                and (bodies[i].party in dropped_side or i in halved)
+                and (bodies[i].party in dropped_side or i in halved
+                     or (turn_round == 0 and bodies[i].due))
             ]  # fmt: skip
             for i in checking:
                 will = bodies[i].will

@@ -322,3 +322,16 @@ def test_a_game_declares_how_its_foes_pick_targets(tmp_path: Path) -> None:
     assert found.choices == danger.Choices(party="random", foes="weakest")
     mine = danger.estimate(fight, 100, random.Random(1), danger.Choices(foes="last"))
     assert mine.choices.foes == "last"  # the GM's choice over the game's
+
+
+def test_a_morale_check_due_now_is_rolled_at_the_round_s_end(tmp_path: Path) -> None:
+    data = duel_data(tmp_path, foe_hp=12)
+    enc = the_encounter(data)
+    goblin = enc["combatants"][1]
+    enc.update(started=True, round=1, current=enc["combatants"][0]["id"])
+    block = next(iter(data["npcs"].values()))
+    block["will"] = -3  # 2d6 - 3: flees on 6 or less, 15 in 36
+    calm = danger.estimate(fight_of(data), 3000, random.Random(2))
+    enc["morale_due"] = [{"id": goblin["id"], "why": "Goblin 2 dropped"}]
+    due = danger.estimate(fight_of(data), 3000, random.Random(2))
+    assert due.chance(due.foes_flee) > calm.chance(calm.foes_flee) + 0.2
