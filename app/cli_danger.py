@@ -84,8 +84,8 @@ def estimate(path: Path, encounter: str | None, runs: int, seed: int | None) -> 
     eid = chosen_encounter(rows, meta, encounter)
     rng = random.Random(seed)
     try:
-        fight = danger.encounter_fight(data, game, eid, rng)
-        found = danger.estimate(fight, runs, rng)
+        found = danger.estimate_encounter(data, game, eid, runs, rng)
+        assert found is not None  # nothing stops it
     except RuleError as exc:
         raise UsageError(f"{PROG}: {exc}") from None
     except Exception as exc:  # a game's hook failed: one line, never a traceback

@@ -59,8 +59,8 @@ def main() -> None:
             for seed in range(args.repeat):
                 rng = random.Random(seed)
                 start, used = time.perf_counter(), time.process_time()
-                fight = danger.encounter_fight(data, game, eid, rng)
-                found = danger.estimate(fight, args.runs, rng)
+                found = danger.estimate_encounter(data, game, eid, args.runs, rng)
+                assert found is not None
                 best = min(best, time.perf_counter() - start)
                 cpu = min(cpu, time.process_time() - used)
             sides = f"{len(found.drops)} PCs v 6 foes"

@@ -682,6 +682,62 @@ def estimate(
     return found
 
 
+DEALS = 4
+"""A fight not yet started whose game deals at its start (Shadows' combat hands) is played
+from so many deals, the fights shared among them: one deal alone would make the estimate that
+deal's."""
+
+
+def merge(parts: Sequence[Estimate]) -> Estimate:
+    """The estimates of the same fight, as one."""
+    runs = sum(p.runs for p in parts)
+    longest = max(len(p.rounds) for p in parts)
+    rounds = tuple(sum(p.rounds[i] for p in parts if i < len(p.rounds)) for i in range(longest))
+    drops: dict[str, int] = {}
+    for part in parts:
+        for name, count in part.drops.items():
+            drops[name] = drops.get(name, 0) + count
+    spent = sum(p.health_spent * p.runs for p in parts) / runs if runs else 0.0
+    return Estimate(
+        runs=runs,
+        party_wins=sum(p.party_wins for p in parts),
+        foes_flee=sum(p.foes_flee for p in parts),
+        rounds=rounds,
+        drops=drops,
+        health_spent=spent,
+        choices=parts[0].choices,
+        not_modelled=parts[0].not_modelled,
+    )
+
+
+def estimate_encounter(
+    data: Mapping[str, Mapping[str, Any]],
+    game: Any,
+    encounter_id: int,
+    runs: int,
+    rng: random.Random,
+    choices: Choices | None = None,
+    between: Callable[[], bool] | None = None,
+) -> Estimate | None:
+    """The encounter of a save's tables played out ``runs`` times (:func:`encounter_fight`,
+    :func:`prepare`, :func:`simulate`); one not yet started whose game deals at its start is
+    played from :data:`DEALS` deals. None: ``between`` stopped it."""
+    first = encounter_fight(data, game, encounter_id, rng)
+    preparations = [prepare(first, choices)]
+    if not first.enc.started and game.fight.fight_start is not None:
+        for _ in range(DEALS - 1):
+            again = encounter_fight(data, game, encounter_id, rng)
+            preparations.append(prepare(again, choices))
+    share, extra = divmod(runs, len(preparations))
+    parts: list[Estimate] = []
+    for place, prepared in enumerate(preparations):
+        found = simulate(prepared, share + (1 if place < extra else 0), rng, between)
+        if found is None:
+            return None
+        parts.append(found)
+    return merge(parts) if len(parts) > 1 else parts[0]
+
+
 BANDS: dict[str, str] = {
     "easy": "the party wins 90% or more and no PC drops more than 15%",
     "hard": "between easy and deadly",
@@ -780,6 +836,9 @@ def meter(found: Estimate) -> str:
 
 
 __all__ = [
+    "DEALS",
+    "estimate_encounter",
+    "merge",
     "CENTRES",
     "Proposal",
     "propose",

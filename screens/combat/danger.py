@@ -51,18 +51,16 @@ def compute(
 
     rng = random.Random(METER_SEED)
     try:
-        fight = danger.encounter_fight(data, game, encounter_id, rng)
-        prepared = danger.prepare(fight, choices)
+        found = danger.estimate_encounter(
+            data, game, encounter_id, METER_RUNS, rng, choices, between
+        )
     except danger.NoEstimate:
         return token, NO_ESTIMATE
     except Exception as exc:  # a game's hook failed: the line says so, the session goes on
         if "each side" in str(exc):
             return token, "Danger: add foes and the party for an estimate"
         return token, NO_ESTIMATE
-    try:
-        return token, danger.simulate(prepared, METER_RUNS, rng, between)
-    except Exception:  # the same: one line
-        return token, NO_ESTIMATE
+    return token, found
 
 
 def _yield() -> bool:
@@ -226,9 +224,10 @@ def search(
         tx = danger.Scratch(data, game, random.Random(METER_SEED))
         add(tx, value)
         rng = random.Random(METER_SEED)
-        fight = danger.encounter_fight(tx.data, game, encounter_id, rng)
-        found = danger.simulate(danger.prepare(fight), BUILD_RUNS, rng, _yield)
-        assert found is not None
+        found = danger.estimate_encounter(
+            tx.data, game, encounter_id, BUILD_RUNS, rng, None, _yield
+        )
+        assert found is not None  # _yield never stops it
         return found
 
     try:
