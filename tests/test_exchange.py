@@ -374,3 +374,14 @@ def test_asp05_the_damage_form_rolls_a_dodge_not_the_better_of_athletic_and_figh
     eid, _ = enc(campaign)
     lines = " ".join(campaign.apply(cmd.Damage(eid, by_name(campaign, ogre).id, "9", {})))
     assert "+ athletic 1" in lines and "+ fight" not in lines
+
+
+def test_som01_the_ciphers_d20_rolled_at_the_table_is_its_answer(opened: Opened) -> None:
+    campaign = opened("somnihil")
+    assert odds(campaign, "Goblin 1", "Vesna Kade", "4").hit == 1  # a Failure: it lands
+    assert odds(campaign, "Goblin 1", "Vesna Kade", "11").hit == 0  # a Success: avoided
+    assert odds(campaign, "Vesna Kade", "Goblin 1", "20").damage == {
+        2 * k: Fraction(1, 6) for k in range(1, 7)
+    }  # a Triumph doubles the 1d6
+    with pytest.raises(CommandError, match="1-20"):
+        attack(campaign, "Goblin 1", "Vesna Kade", "21")
