@@ -95,8 +95,10 @@ class CombatExchange(CombatAmounts):
             fight = load(tx, eid)
             setup = ex.setup_of(fight, found.attacker_id, found.target_id, found.typed)
             return ex.odds(self.game.exchange, setup)
-        except (RuleError, ValueError, KeyError, er.EncounterError) as exc:
+        except RuleError as exc:
             return str(exc)
+        except Exception as exc:  # noqa: BLE001 - a game's hook: one message, never the session
+            return f"{self.game.name} cannot count this attack ({type(exc).__name__}: {exc})"
 
     def _show_exchange(self) -> None:
         found = self._exchange
