@@ -578,8 +578,8 @@ class Attack(EncounterCommand):
             fight.tx.log_roll(attacker.name, result)
         for result in rolled.defender_rolls:
             fight.tx.log_roll(target.name, result)
-        lines = [f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)]
-        lines += rules.spend(fight, setup, rolled)
+        head = f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)
+        lines = list(rules.spend(fight, setup, rolled))
         landed = False
         if rolled.by_answers:
             lines += deal_damage(fight, target.id, "", dict(rolled.answers))
@@ -596,10 +596,12 @@ class Attack(EncounterCommand):
             landed = True
         if not landed:
             lines.append(f"Nothing lands on {target.name}")
+        lines = [head, *lines]
         attacker.stats["last_target"] = target.id
         fight.doc.pop(STRIKE_KEY, None)
         if self.report is not None:
-            self.report["steps"] = list(rolled.steps)
+            # The rolls, then what the landing did (a defence's cards, each pool's change).
+            self.report["steps"] = [*rolled.steps, *lines[1:]]
             self.report["landed"] = landed_pools(rules, setup.target, fight)
         return lines
 

@@ -353,3 +353,35 @@ def test_asp03_fate_is_never_spent_on_an_older_roll_than_a_defence_just_rolled()
     defence = {"kind": "roll", "who": "Juno Hart", "expression": "2d6+0 defence (athletic)"}
     assert last_aspects_roll([(1, check)]) == 1
     assert last_aspects_roll([(1, check), (2, defence)]) is None
+
+
+def test_nem06_the_damage_form_too_lets_a_foe_defend_once_a_turn(opened: Opened) -> None:
+    """t on a foe twice in a turn: it rolls its defence against the first only."""
+    campaign = opened("nemron")
+    eid = started(campaign)
+    goblin = by_name(campaign, "Goblin 1")
+    first = " ".join(campaign.apply(cmd.Damage(eid, goblin.id, "5", {})))
+    second = " ".join(campaign.apply(cmd.Damage(eid, goblin.id, "5", {})))
+    assert "Goblin 1 defends" in first and by_name(campaign, "Goblin 1").economy["reaction"]
+    assert "Goblin 1 defends" not in second and "no reaction left" in second
+
+
+def test_asp05_the_damage_form_rolls_a_dodge_not_the_better_of_athletic_and_fight(
+    opened: Opened,
+) -> None:
+    campaign = opened("aspects")
+    ogre = add_library_foe(campaign, "Ogre", 4, 0, 1)  # Fight 5, Athletic 1
+    eid, _ = enc(campaign)
+    lines = " ".join(campaign.apply(cmd.Damage(eid, by_name(campaign, ogre).id, "9", {})))
+    assert "+ athletic 1" in lines and "+ fight" not in lines
+
+
+def test_som01_the_ciphers_d20_rolled_at_the_table_is_its_answer(opened: Opened) -> None:
+    campaign = opened("somnihil")
+    assert odds(campaign, "Goblin 1", "Vesna Kade", "4").hit == 1  # a Failure: it lands
+    assert odds(campaign, "Goblin 1", "Vesna Kade", "11").hit == 0  # a Success: avoided
+    assert odds(campaign, "Vesna Kade", "Goblin 1", "20").damage == {
+        2 * k: Fraction(1, 6) for k in range(1, 7)
+    }  # a Triumph doubles the 1d6
+    with pytest.raises(CommandError, match="1-20"):
+        attack(campaign, "Goblin 1", "Vesna Kade", "21")

@@ -386,8 +386,8 @@ async def test_the_footer_line_answers_the_mouse_as_its_keys_did(tmp_path: Path)
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, game: str) -> None:
-    """``n`` changes which keys work (a PC's turn, then a foe's): the Footer draws the keys now
-    chosen as one line, a repaint of that line; it asks for no layout of the screen (a key
+    """``alt+r`` and ``n`` change which keys work (the fight starts; a turn, in games whose
+    keys follow it): the Footer draws the keys now chosen as one line, a repaint of that line; it asks for no layout of the screen (a key
     widget per key did, 7 ms of a keypress, issue 26). What it draws is what the panel's order
     chooses for the room it has, and a click on a key presses it."""
     from textual.widget import Widget
@@ -396,8 +396,6 @@ async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, g
 
     app = demo_app(tmp_path, game)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("alt+r")
         await pilot.pause()
         footer = app.screen.query_one(TablesideFooter)
         layouts: list[bool] = []
@@ -409,9 +407,9 @@ async def test_a_turn_redraws_the_footer_line_without_a_layout(tmp_path: Path, g
 
         footer.refresh = spy  # type: ignore[method-assign, assignment]
         changed = 0
-        for _ in range(6):
+        for key in ("alt+r", *["n"] * 6):
             shown = footer_keys(app)
-            await pilot.press("n")
+            await pilot.press(key)
             await pilot.pause()
             await pilot.pause()
             active = app.screen.active_bindings

@@ -518,8 +518,9 @@ async def test_gen04_a_new_encounter_chooses_group_initiative(tmp_path: Path) ->
     app.campaign.store.close()
 
 
-async def test_A_on_a_pc_with_no_foe_acting_says_why_instead_of_nothing(tmp_path: Path) -> None:
-    """Tried at 80x24 in the aspects demo: A on a PC before anyone acts did nothing at all."""
+async def test_A_on_a_pc_with_no_one_acting_is_that_pcs_attack(tmp_path: Path) -> None:
+    """Tried at 80x24 in the aspects demo: A on a PC before anyone acts did nothing at all; a PC
+    attacks as a foe does (the exchange), at the foe the GM names or its default."""
     from tests.apphelpers import demo_app
 
     app = demo_app(tmp_path, "aspects")
@@ -528,12 +529,9 @@ async def test_A_on_a_pc_with_no_foe_acting_says_why_instead_of_nothing(tmp_path
         await pilot.pause()
         await pilot.press("A")
         await pilot.pause()
-        said = [str(n.message) for n in app._notifications]
-        assert said[-1] == (
-            "Rowan Pike has no statblock to attack with: A attacks with a foe's statblock; "
-            "select a foe, or let one act"
-        )
-        await pilot.press("j", "j", "j", "j", "c", "A")  # Goblin 1 acts and attacks
+        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        assert "Rowan Pike → Goblin 1" in line, line
+        await pilot.press("escape", "j", "j", "j", "j", "c", "A", "enter")  # Goblin 1 acts
         await pilot.pause()
         assert "Goblin 1 attacks Rowan Pike" in str(app.screen.query_one("#combat-last").render())
     app.campaign.store.close()

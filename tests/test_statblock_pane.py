@@ -114,9 +114,9 @@ async def test_each_key_rolls_for_the_selected_goblin_into_the_event_line_and_th
         library = app.campaign.doc("npcs", 1)
         assert library is not None and "effort_left" not in library
         # B steps what attack, save and skill roll with: Wit +1, then Will +2.
-        await pilot.press("B", "B", "A")
+        await pilot.press("B", "B", "K")
         await pilot.pause()
-        assert last_roll(app)["expression"] == "1d20+5 vs AC 10"  # 1 + 2 x Will 2
+        assert last_roll(app)["expression"] == "2d6+2 vs DC 8"  # Will +2
     app.campaign.store.close()
 
 
@@ -207,8 +207,8 @@ async def test_the_pane_is_hidden_at_80x24_until_alt_s_and_shown_at_120x36(
         await pilot.press("alt+s")
         await pilot.pause()
         assert not pane.display
-        # Hidden, the keys still roll for the selection.
-        await pilot.press("A")
+        # Hidden, the keys still roll for the selection (A, enter: its attack).
+        await pilot.press("A", "enter")
         await pilot.pause()
         assert last_roll(app)["who"] == "Goblin 1"
     app.campaign.store.close()

@@ -12,8 +12,9 @@ Physique, Wit: Shoot and Athletic, Will: Will), at least 0, because the text's s
 about 5 and an HD statblock's attributes −3 to 8 with +1 an average man's.
 Reading: its physical stress cap is 2 + Brawl and its mental 2 + Will (at least 1), so an
 average foe has the text's default 3; it holds HD ÷ 4 consequences ("NPCs often 0").
-Reading: a physical attack (Brawl, Wit) is defended with the better of the defender's Athletic
-and Fight, a mental one (Will) with Will, because the text names no defence skill.
+A physical attack (Brawl, Wit) is defended with Athletic (a dodge) unless the defender blocks
+with Physique, a mental one (Will) with Will: the text's "adding the appropriate skill;
+Athletic-dodge, Physique-block, or Will for verbal".
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ Doc = dict[str, Any]
 
 SKILL_BY_ATTRIBUTE = {"brawl": "fight", "wit": "shoot", "will": "will"}
 """The skill a statblock attacks with, by the attribute it rolls with."""
-DEFENCE_SKILLS = {"physical": ("athletic", "fight"), "mental": ("will",)}
+DEFENCE_SKILLS = {"physical": ("athletic",), "mental": ("will",)}
+"""The defence a blank answer rolls: "Athletic-dodge" against a physical attack, "Will for
+verbal" (a block with Physique is the defender's to name, in the exchange's answer)."""
 
 
 def skill_of(block: NPC, attribute: str) -> int:

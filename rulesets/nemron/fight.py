@@ -111,15 +111,20 @@ def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     defence = hit.answers.number("defence_roll", None)
     rolled: list[str] = []
     if defence is None and hit.kind == "foe":
-        # A foe with a statblock answers with its active defence (rulesets.nemron.foes).
+        # A foe with a statblock answers with its active defence (rulesets.nemron.foes), while
+        # it has its reaction: defending spends it, one a turn (NEM-06).
         foe = statted(hit.fight, hit.combatant)
-        if foe is not None:
+        spent = foe is not None and hit.combatant.economy.get("reaction", False)
+        if spent:
+            rolled.append(f"{hit.combatant.name} has no reaction left: no defence (NEM-06)")
+        elif foe is not None:
+            hit.combatant.economy["reaction"] = True
             result = defence_roll(hit.rng, foe.sheet, foe.block)
             hit.tx.log_roll(hit.combatant.name, result)
             defence = result.total
             rolled.append(f"{hit.combatant.name} defends: {result.expression} = {result.total}")
     if defence is None:
-        return attack, []
+        return attack, rolled
     if defence < 0:
         raise nemron.RuleError("The defence roll cannot be negative")
     net = nemron.damage_after_defence(attack, defence)

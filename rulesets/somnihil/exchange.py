@@ -10,6 +10,9 @@ and Catastrophe let its damage land. Inside an Anomaly the Cipher rolls with dis
 (SOM-05). Damage takes vitality; at 0 a Cheat Death d20 (SOM-08). A foe against a foe fights
 by the statblock's d20 against AC.
 
+The answer typed is the Cipher's d20 as its player rolled it at the table (attacking or
+opposing); blank, the app rolls it.
+
 Reading: a Cipher's weapon deals 1d6 unless its sheet remembers another (``sheet["attack"]``:
 ``damage``), because the text gives no weapon table.
 Reading: a foe's attack opposed by a Cipher is its statblock's Atk Dmg per attack (# Atks, each
@@ -24,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets import dice
-from rulesets.base import CheckResult
+from rulesets.base import CheckResult, RuleError
 from rulesets.exchange import (
     HD_EXCHANGE,
     Blow,
@@ -68,6 +71,23 @@ def band_odds(edge: str) -> dict[str, Fraction]:
     return found
 
 
+def typed_d20(setup: Setup) -> int | None:
+    """The Cipher's d20 as its player rolled it at the table (the answer typed), or None."""
+    text = setup.defence.strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 20:
+        raise RuleError("Type the Cipher's d20 as rolled (1-20), or leave it blank to roll it")
+    return int(text)
+
+
+def _bands(setup: Setup, edge: str) -> dict[str, Fraction]:
+    natural = typed_d20(setup)
+    if natural is None:
+        return band_odds(edge)
+    return {somnihil.band_for(natural): Fraction(1)}
+
+
 def _damage_dice(setup: Setup) -> str:
     side = setup.attacker
     if side.block is not None and not side.is_pc:
@@ -89,7 +109,7 @@ def plan(setup: Setup) -> Plan:
     rolled = distribution(damage)
     if _cipher(setup.attacker):
         edge = _edge(setup.attacker)
-        bands = band_odds(edge)
+        bands = _bands(setup, edge)
         parts = [(bands.get(b, Fraction(0)), _times(rolled, k)) for b, k in LANDS_ON_ATTACK.items()]
         hit = sum((p for p, _ in parts), Fraction(0))
         parts.append((1 - hit, {0: Fraction(1)}))
@@ -102,7 +122,7 @@ def plan(setup: Setup) -> Plan:
         )
         return Plan((blow,), steps)
     edge = _edge(setup.target)
-    bands = band_odds(edge)
+    bands = _bands(setup, edge)
     hit = sum((bands.get(b, Fraction(0)) for b in LANDS_ON_DEFENCE), Fraction(0))
     d20 = "2d20kl1" if edge else "d20"
     blow = Blow(
@@ -122,7 +142,9 @@ def _times(dist: Dist, k: int) -> Dist:
     return {amount * k: p for amount, p in dist.items()}
 
 
-def _d20(rng: random.Random, edge: str) -> tuple[int, tuple[int, ...]]:
+def _d20(rng: random.Random, edge: str, typed: int | None) -> tuple[int, tuple[int, ...]]:
+    if typed is not None:
+        return typed, (typed,)
     first = rng.randint(1, 20)
     if not edge:
         return first, (first,)
@@ -140,7 +162,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
     theirs: list[CheckResult] = []
     if _cipher(setup.attacker):
         edge = _edge(setup.attacker)
-        natural, faces = _d20(rng, edge)
+        natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
         mine.append(CheckResult("2d20kl1 attack" if edge else "d20 attack", natural, faces, band))
         times = LANDS_ON_ATTACK.get(band, 0)
@@ -156,7 +178,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         return Rolled(tuple(steps), tuple(amounts), rolls=tuple(mine))
     edge = _edge(setup.target)
     for _ in range(strikes(setup.attacker)):
-        natural, faces = _d20(rng, edge)
+        natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
         theirs.append(
             CheckResult("2d20kl1 opposing" if edge else "d20 opposing", natural, faces, band)
@@ -206,4 +228,11 @@ def out(side: Side, health: Doc) -> bool:
     return isinstance(vitality, Mapping) and int(vitality.get("current", 1)) <= 0
 
 
-EXCHANGE = ExchangeRules(plan=plan, roll=roll, hurt=hurt, out=out, faces=faces)
+EXCHANGE = ExchangeRules(
+    plan=plan,
+    roll=roll,
+    hurt=hurt,
+    out=out,
+    faces=faces,
+    defence_help="the Cipher's d20 as rolled · blank: the app rolls it",
+)

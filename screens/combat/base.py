@@ -45,7 +45,7 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
-IDLE_AMOUNT = "t damage · l heal · + marks an area · T lands an attack (A) or the last roll"
+IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
 """What the amount line says while nothing is being typed in it."""
 
 ROLL_WITH = ("brawl", "wit", "will")

@@ -82,6 +82,10 @@ class CombatExchange(CombatAmounts):
         target = fo.default_target(enc, attacker)
         return (attacker.id, target.id) if target is not None else None
 
+    def _with(self, found: _Exchange) -> str:
+        """What a statblock attacks with: B's choice for the selected foe, else Brawl."""
+        return self.roll_with if found.attacker_id == self.table.selected_id else ""
+
     def _asks(self) -> bool:
         return bool(self.game.exchange.defence_help)
 
@@ -93,10 +97,14 @@ class CombatExchange(CombatAmounts):
         tx = Transaction(self.campaign)  # read only: nothing of it is ever applied
         try:
             fight = load(tx, eid)
-            setup = ex.setup_of(fight, found.attacker_id, found.target_id, found.typed)
+            setup = ex.setup_of(
+                fight, found.attacker_id, found.target_id, found.typed, self._with(found)
+            )
             return ex.odds(self.game.exchange, setup)
-        except (RuleError, ValueError, KeyError, er.EncounterError) as exc:
+        except RuleError as exc:
             return str(exc)
+        except Exception as exc:  # noqa: BLE001 - a game's hook: one message, never the session
+            return f"{self.game.name} cannot count this attack ({type(exc).__name__}: {exc})"
 
     def _show_exchange(self) -> None:
         found = self._exchange
@@ -187,7 +195,11 @@ class CombatExchange(CombatAmounts):
             return
         refusal: list[str] = []
         command = ex.Attack(
-            eid, attacker_id=found.attacker_id, target_id=found.target_id, defence=found.typed
+            eid,
+            attacker_id=found.attacker_id,
+            target_id=found.target_id,
+            defence=found.typed,
+            attribute=self._with(found),
         )
         if self.send(command, refused=refusal.append) is None:
             found.said = refusal[0] if refusal else "Not done"
