@@ -90,7 +90,11 @@ async def test_the_meter_follows_a_change_and_keys_go_on_while_it_counts(tmp_pat
 
 
 @pytest.fixture
-def toy() -> Iterator[Game]:
+def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Game]:
+    """The toy game of tests/fixtures/toy_game, registered for the test only (its keys too)."""
+    import app.keymap as km
+
+    monkeypatch.setattr(km, "_EXTRA", {})
     sys.path.insert(0, str(TOY))
     try:
         from tableside_duel.game import GAME
