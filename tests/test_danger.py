@@ -335,3 +335,31 @@ def test_a_morale_check_due_now_is_rolled_at_the_round_s_end(tmp_path: Path) -> 
     enc["morale_due"] = [{"id": goblin["id"], "why": "Goblin 2 dropped"}]
     due = danger.estimate(fight_of(data), 3000, random.Random(2))
     assert due.chance(due.foes_flee) > calm.chance(calm.foes_flee) + 0.2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_danger_json_in_every_game_names_its_party(tmp_path: Path, run: Run, game: str) -> None:
+    data = demo_data(tmp_path, game)
+    path = write(tmp_path, data)
+    code, out, err = run("danger", str(path), "--runs", "200", "--seed", "3", "--json")
+    assert (code, err) == (0, "")
+    found = json.loads(out)
+    assert set(found["drops"]) == {p["name"] for p in data["party"].values()}
+    assert found["runs"] == 200 and 0 <= found["party_wins"] <= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_build_to_a_danger_in_every_game_lands_in_the_band_or_says_none(
+    tmp_path: Path, game: str
+) -> None:
+    data = demo_data(tmp_path, game)
+    found = danger.propose(
+        lambda hd: danger.estimate(fight_of(with_foes(data, hd, 2)), 200, random.Random(1)),
+        0,
+        20,
+        "deadly",
+    )
+    assert found.tried and found.found is not None
+    if found.value is not None:
+        assert danger.band(found.found) == "deadly"
+        assert found.found.win_chance < 0.5 or (found.found.worst or ("", 0.0))[1] > 0.5

@@ -214,3 +214,23 @@ async def test_the_detail_changes_how_targets_are_picked_and_the_meter_counts_ag
         await pilot.pause()
         assert "the weakest (least health left)" in "\n".join(screen_text(app))
     app.campaign.store.close()
+
+
+def test_the_command_in_the_toy_game_is_exit_2_and_one_line(
+    tmp_path: Path, toy: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+    from app.commands.combat import AddParty, NewEncounter, QuickAdd
+    from app.commands.party import AddPC
+
+    campaign = open_campaign(tmp_path / "duel.json", ruleset=toy.id, seed=7)
+    campaign.apply(AddPC("Robin"))
+    campaign.apply(NewEncounter("Slime pit"))
+    eid = campaign.rows("encounters")[0][0]
+    campaign.apply(AddParty(eid))
+    campaign.apply(QuickAdd(eid, name="Slime", health=3))
+    campaign.store.close()
+    code = main(["danger", str(tmp_path / "duel.json"), "--json"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == "tableside danger: no estimate for this game: its attacks land nothing on Robin\n"
