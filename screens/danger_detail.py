@@ -32,22 +32,36 @@ def rounds_chart(found: danger.Estimate) -> dict[str, Fraction]:
     return {k: v for k, v in bars.items() if v}
 
 
+def _bar(p: float, top: float, width: int = 20) -> str:
+    return "█" * round(p / top * width) if top > 0 else ""
+
+
 def detail_text(found: danger.Estimate) -> Text:
-    """The estimate as the detail reads it."""
+    """The estimate as the detail reads it: each chance with its 95% interval."""
     text = Text()
     low, high = found.win_interval
+    flee_low, flee_high = found.interval(found.foes_flee)
     text.append("Party wins ", style="bold")
-    text.append(f"{found.win_chance:.0%} (95%: {low:.0%}–{high:.0%})")
-    text.append(f" · foes flee {found.chance(found.foes_flee):.0%}")
+    text.append(f"{found.win_chance:.0%} ({low:.0%}–{high:.0%})")
+    text.append(
+        f" · foes flee {found.chance(found.foes_flee):.0%} ({flee_low:.0%}–{flee_high:.0%})"
+    )
     text.append(f" · {danger.band(found)}\n", style="bold")
     text.append(
         f"Rounds: median {found.rounds_at(0.5)}, 90% by {found.rounds_at(0.9)} · "
-        f"the party spends {found.health_spent:.1f} health a fight · {found.runs} fights\n"
+        f"the party spends {found.health_spent:.1f} health a fight · {found.runs} fights "
+        "· (95% intervals)\n"
     )
     text.append("\nEach PC drops\n", style="bold")
-    drops = {name: Fraction(k, max(1, found.runs)) for name, k in found.drops.items()}
-    text.append_text(chart_text(drops, width=20))
-    text.append("\n\nRounds\n", style="bold")
+    width = max((len(name) for name in found.drops), default=0)
+    top = max((found.chance(k) for k in found.drops.values()), default=0.0)
+    for name, count in found.drops.items():
+        p = found.chance(count)
+        lo, hi = found.interval(count)
+        text.append(f"{name:<{width}} ", style="bold")
+        text.append(f"{p:4.0%} ({lo:.0%}–{hi:.0%}) ")
+        text.append(_bar(p, top) + "\n", style="cyan")
+    text.append("\nRounds\n", style="bold")
     text.append_text(chart_text(rounds_chart(found), width=20))
     choices = found.choices
     text.append("\n\nTargets: ", style="bold")
