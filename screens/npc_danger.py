@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from textual.worker import Worker, WorkerState
 
 from app.queries import current_encounter
-from screens.combat.danger import proposal_line, search
+from screens.combat.danger import in_thread, proposal_line, search, tables
 from screens.form import Field, FormScreen
 from screens.npc_add import AddToEncounterScreen
 
@@ -37,21 +37,15 @@ def ask_band(screen: NpcScreen, npc_id: int, name: str) -> None:
         if values is None:
             return
         wanted = str(values["band"])
-        data = {t: dict(rows) for t, rows in screen.campaign.store.data.items() if t != "log"}
+        data = tables(screen.campaign)
         game = screen.campaign.game
 
         def add(tx: Any, count: int) -> object:
             return AddNpcsToEncounter(npc_id, count, "fixed").run(tx)
 
         screen.show_result([f"Danger: finding how many {name} make it {wanted}…"])
-        screen.run_worker(
-            lambda: search(data, game, eid, wanted, COUNTS, add),
-            name=f"{npc_id}",
-            group=GROUP,
-            thread=True,
-            exclusive=True,
-            exit_on_error=False,
-        )
+        screen.danger_npc = npc_id
+        in_thread(screen, lambda: search(data, game, eid, wanted, COUNTS, add), GROUP)
 
     screen.app.push_screen(FormScreen(f"Build to a danger with {name}", fields), chosen)
 
@@ -69,7 +63,7 @@ def proposal_done(screen: NpcScreen, worker: Worker[Any]) -> None:
         return
     if not isinstance(found, Proposal):
         return
-    npc_id = int(worker.name)
+    npc_id = screen.danger_npc
     doc = screen.campaign.doc("npcs", npc_id) or {}
     name = str(doc.get("name", "NPC"))
     if found.value is None:

@@ -544,6 +544,9 @@ class NpcScreen(PanelScreen):
             AddToEncounterScreen(str(doc.get("name", "")), str(fight), self.hp_mode), added
         )
 
+    danger_npc = 0
+    """The library NPC a build to a danger is finding the number of."""
+
     def action_build_danger(self) -> None:
         """ctrl+b: how many of the selected NPC bring the encounter into a band."""
         from screens.npc_danger import ask_band

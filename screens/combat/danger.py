@@ -20,6 +20,9 @@ from screens.combat.forms import CombatForms
 from screens.form import Field
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from app.state import Campaign
     from rulesets.danger import Choices, Estimate, Proposal
     from rulesets.game import Game
 
@@ -58,9 +61,20 @@ def compute(
         return token, NO_ESTIMATE
     except Exception as exc:  # a game's hook failed: the line says so, the session goes on
         if "each side" in str(exc):
-            return token, "Danger: add foes and the party for an estimate"
+            return token, "Danger: no fight to estimate (it needs someone up on each side)"
         return token, NO_ESTIMATE
     return token, found
+
+
+def tables(campaign: Campaign) -> dict[str, dict[str, Any]]:
+    """The save's tables as they are now, for a worker (each table copied, not its documents:
+    a change replaces a document, never edits it), the roll log left out."""
+    return {t: dict(rows) for t, rows in campaign.store.data.items() if t != "log"}
+
+
+def in_thread(node: DOMNode, work: Callable[[], object], group: str) -> None:
+    """Run ``work`` in a thread worker of ``group``, cancelling the one still running."""
+    node.run_worker(work, name=group, group=group, thread=True, exclusive=True, exit_on_error=False)
 
 
 def _yield() -> bool:
@@ -95,16 +109,9 @@ class CombatDanger(CombatForms):
             return
         self._danger_token = token
         self.danger_estimate = None
-        data = {t: dict(rows) for t, rows in self.campaign.store.data.items() if t != "log"}
+        data = tables(self.campaign)
         eid, game, choices = self.encounter_id, self.game, self.danger_choices
-        self.run_worker(
-            lambda: compute(data, game, eid, token, choices),
-            name="danger",
-            group=GROUP,
-            thread=True,
-            exclusive=True,
-            exit_on_error=False,
-        )
+        in_thread(self, lambda: compute(data, game, eid, token, choices), GROUP)
 
     def danger_done(self, worker: Worker[Any]) -> None:
         """A worker finished: show its estimate unless the fight has changed since."""
@@ -157,21 +164,14 @@ class CombatDanger(CombatForms):
         """Search in a worker for the value that brings the fight into the band."""
         wanted, vary = str(values["band"]), str(values["vary"])
         name, fixed = str(values["name"] or "Foe"), int(values["fixed"] or 1)
-        data = {t: dict(rows) for t, rows in self.campaign.store.data.items() if t != "log"}
+        data = tables(self.campaign)
         game = self.game
         what = "HD" if vary == "hd" else "count"
         self._set_text("#combat-last", f"Danger: finding the {what} that makes it {wanted}…")
         self._build_ask = (name, vary, fixed)
         span = BUILD_RANGES[vary]
         add = quick_foes(eid, name, vary, fixed)
-        self.run_worker(
-            lambda: search(data, game, eid, wanted, span, add),
-            name="build",
-            group=BUILD_GROUP,
-            thread=True,
-            exclusive=True,
-            exit_on_error=False,
-        )
+        in_thread(self, lambda: search(data, game, eid, wanted, span, add), BUILD_GROUP)
 
     def build_done(self, worker: Worker[Any]) -> None:
         """The search finished: the quick add form, filled in; or why nothing fits."""
