@@ -58,7 +58,7 @@ from rulesets.values import frozen
 
 Doc = dict[str, Any]
 
-BATCH = 50
+BATCH = 10
 """Fights between two calls of :func:`simulate`'s ``between``."""
 MAX_ROUNDS = 30
 """A fight still going after this many rounds counts as neither side's win."""
