@@ -129,6 +129,7 @@ class CombatExchange(CombatAmounts):
             ask = f"Target (row or name): {found.aim}▏ (enter rolls · esc)"
         why = f"✗ {found.said} · " if found.said else ""
         text = clean(f"{why}{ask} · {odds} · {steps}", 600)
+        self.set_class(True, "-exchanging")
         self._set_text("#combat-amount", text, style="bold")
 
     def _aim(self, typed: str) -> str | None:
@@ -146,6 +147,7 @@ class CombatExchange(CombatAmounts):
 
     def close_exchange(self) -> None:
         self._exchange = None
+        self.set_class(False, "-exchanging")
         self._show_detail()
 
     def exchange_key(self, event: events.Key) -> bool:
@@ -205,5 +207,4 @@ class CombatExchange(CombatAmounts):
             found.said = refusal[0] if refusal else "Not done"
             self._show_exchange()
             return
-        self._exchange = None
-        self._show_detail()
+        self.close_exchange()
