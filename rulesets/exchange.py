@@ -50,6 +50,7 @@ from rulesets.fight import (
 )
 from rulesets.foes import ATTRIBUTES, STRIKE_KEY, has_statblock, statted
 from rulesets.npc import NPC, QuickBuild
+from rulesets.table import Field, Tx
 from rulesets.values import frozen
 
 Doc = dict[str, Any]
@@ -211,6 +212,11 @@ class ExchangeRules:
     resource's current value, ``hp`` for HD HP)."""
     extra: Callable[[Fight, er.Combatant], dict[str, Any]] = _no_extra
     """What else a side carries into the exchange (:attr:`Side.extra`: a hand of cards)."""
+    attack_fields: tuple[Field, ...] = (
+        Field("bonus", "Attack bonus", "0", "int", minimum=-20, maximum=40),
+        Field("damage", "Damage dice (e.g. 1d8+1)", "1d6", "amount"),
+    )
+    """What a PC's remembered attack holds (``sheet["attack"]``), as the tracker asks it."""
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
@@ -616,6 +622,42 @@ def landed_pools(rules: ExchangeRules, before: Side, fight_after: Fight) -> dict
     return {k: [was.get(k, 0), after.get(k, 0)] for k in sorted(set(was) | set(after))}
 
 
+@frozen
+class RememberAttack:
+    """A PC's attack as the exchange uses it from now on (``sheet["attack"]``): the game's
+    :attr:`ExchangeRules.attack_fields`, checked (damage dice must be countable)."""
+
+    party_id: int
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return "Remember the attack"
+
+    def run(self, tx: Tx) -> list[str]:
+        sheet = tx.find("party", self.party_id)
+        if sheet is None:
+            raise RuleError("That PC is no longer in the party")
+        asked = {f.key: f for f in tx.game.exchange.attack_fields}
+        memory = dict(sheet.get("attack") or {}) if isinstance(sheet.get("attack"), Mapping) else {}
+        for key, value in self.values.items():
+            spec = asked.get(key)
+            if spec is None:
+                continue
+            if spec.kind in ("int", "optint") and value not in (None, ""):
+                memory[key] = int(value)
+            elif spec.kind == "amount" and str(value).strip():
+                distribution(str(value))  # refused here if it cannot be counted
+                memory[key] = str(value).strip()
+            elif str(value).strip():
+                memory[key] = str(value).strip()
+            else:
+                memory.pop(key, None)
+        tx.put("party", self.party_id, {**sheet, "attack": memory})
+        said = ", ".join(f"{k} {v}" for k, v in memory.items()) or "the game's default"
+        return [f"{sheet.get('name', '?')} attacks with {said}"]
+
+
 LANDED_ROLL = "landed_roll"
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
@@ -664,6 +706,7 @@ class LandRoll(EncounterCommand):
 
 __all__ = [
     "Attack",
+    "RememberAttack",
     "LandRoll",
     "Blow",
     "D20Attack",

@@ -385,3 +385,21 @@ def test_som01_the_ciphers_d20_rolled_at_the_table_is_its_answer(opened: Opened)
     }  # a Triumph doubles the 1d6
     with pytest.raises(CommandError, match="1-20"):
         attack(campaign, "Goblin 1", "Vesna Kade", "21")
+
+
+def test_a_pcs_attack_is_remembered_and_checked(opened: Opened) -> None:
+    campaign = opened("resolution")
+    ref = next(i for i, d in campaign.rows("party") if d["name"] == "Sefa Ironwood")
+    with pytest.raises(CommandError, match="1d"):
+        campaign.apply(ex.RememberAttack(ref, {"damage": "1dx"}))
+    campaign.apply(ex.RememberAttack(ref, {"attribute": "dex", "bonus": 2, "damage": "1d10"}))
+    assert party(campaign, "Sefa Ironwood")["attack"] == {
+        "attribute": "dex",
+        "bonus": 2,
+        "damage": "1d10",
+    }
+    # DEX 10: +0, and the bonus +2; the weapon's 1d10 with no modifier.
+    assert odds(campaign, "Sefa Ironwood", "Goblin 1").steps[:2] == (
+        "d20+2 vs AC 12: hits 55.0%",
+        "1d10 on a hit",
+    )

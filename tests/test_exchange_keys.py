@@ -198,3 +198,23 @@ async def test_a_refused_answer_keeps_the_exchange_and_escape_applies_nothing(
         await pilot.pause()
         assert (health(app), len(app.campaign.undo_stack)) == before
     app.campaign.store.close()
+
+
+async def test_ctrl_e_asks_the_attacking_pcs_attack_and_comes_back(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "resolution")
+        await turn_of(pilot, app, "pc")
+        pc = current(app)["name"]
+        await pilot.press("A")
+        await pilot.pause()
+        assert "ctrl+e: the attack" in amount_line(app)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert not isinstance(app.screen, CombatScreen)
+        assert f"{pc}'s attack" in " ".join(str(w.render()) for w in app.screen.query(Static))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CombatScreen)
+        assert f"{pc} → " in amount_line(app)  # the exchange is still open
+    app.campaign.store.close()

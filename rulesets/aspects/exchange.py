@@ -39,6 +39,7 @@ from rulesets.exchange import (
     strikes,
 )
 from rulesets.fight import Fight
+from rulesets.table import Field
 
 Doc = dict[str, Any]
 DEFENCE_WORDS = {
@@ -210,4 +211,8 @@ EXCHANGE = ExchangeRules(
     spend=spend,
     defence_help="blank: dodge · block · will · + fate · a total rolled",
     pools=pools,
-)
+    attack_fields=(
+        Field("skill", "Skill attacked with (will: a verbal attack)", "fight", "choice",
+              choices=aspects.SKILLS),
+    ),
+)  # fmt: skip

@@ -45,6 +45,7 @@ from rulesets.fight import Fight
 from rulesets.nemron import foes
 from rulesets.nemron import rules as nemron
 from rulesets.nemron.fight import BONUS_REACTION
+from rulesets.table import Field
 
 Doc = dict[str, Any]
 BONUS = BONUS_REACTION
@@ -288,4 +289,11 @@ EXCHANGE = ExchangeRules(
     spend=spend,
     defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
     pools=pools,
-)
+    attack_fields=(
+        Field("attribute", "Attribute", "power", "choice",
+              choices=tuple(key for key, _ in nemron.ATTRIBUTES)),
+        Field("skill", "Skill (blank: the highest)", "", "text", required=False),
+        Field("weapon_rank", "Weapon rank (0: bare hands; minimum DC = rank + 1)", "0", "int",
+              minimum=0, maximum=nemron.MAX_RANK),
+    ),
+)  # fmt: skip

@@ -22,6 +22,7 @@ from rulesets.exchange import (
     d20_roll,
 )
 from rulesets.resolution import rules as resolution
+from rulesets.table import Field
 
 ATTACK_ATTRIBUTES = ("str", "dex")
 
@@ -40,4 +41,14 @@ def pc_attack(side: Side) -> D20Attack:
     return D20Attack(mod + bonus, damage, what=chosen.upper())
 
 
-EXCHANGE = replace(HD_EXCHANGE, plan=d20_plan(pc_attack), roll=d20_roll(pc_attack))
+EXCHANGE = replace(
+    HD_EXCHANGE,
+    plan=d20_plan(pc_attack),
+    roll=d20_roll(pc_attack),
+    attack_fields=(
+        Field("attribute", "Attribute (blank: the better of STR and DEX)", "", "choice",
+              choices=("str", "dex", "con", "int", "wis", "cha"), required=False),
+        Field("bonus", "Attack bonus beyond the attribute", "0", "int", minimum=-20, maximum=40),
+        Field("damage", "Weapon dice (the attribute is added)", "1d6", "amount"),
+    ),
+)  # fmt: skip

@@ -43,6 +43,7 @@ from rulesets.shadows import foes
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import parse_card
 from rulesets.shadows.tarot import Card
+from rulesets.table import Field
 
 Doc = dict[str, Any]
 FOCUS_ATTACK = {focus: kind for kind, focus in shadows.ATTACK_FOCUS.items()}
@@ -266,4 +267,9 @@ EXCHANGE = ExchangeRules(
     spend=spend,
     defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
     extra=extra,
-)
+    attack_fields=(
+        Field("skill", "Attack skill", "0", "int", minimum=0, maximum=40),
+        Field("type", "Attack type (blank: the focus's)", "", "choice",
+              choices=tuple(shadows.ATTACK_SUITS), required=False),
+    ),
+)  # fmt: skip

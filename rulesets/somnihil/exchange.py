@@ -45,6 +45,7 @@ from rulesets.exchange import (
 from rulesets.npc import QuickBuild
 from rulesets.somnihil import rules as somnihil
 from rulesets.somnihil.fight import FIGHT
+from rulesets.table import Field
 
 Doc = dict[str, Any]
 LANDS_ON_ATTACK = {somnihil.TRIUMPH: 2, somnihil.SUCCESS: 1, somnihil.TOUGH_CHOICE: 1}
@@ -235,4 +236,5 @@ EXCHANGE = ExchangeRules(
     out=out,
     faces=faces,
     defence_help="the Cipher's d20 as rolled · blank: the app rolls it",
+    attack_fields=(Field("damage", "Weapon damage dice (e.g. 1d8)", "1d6", "amount"),),
 )

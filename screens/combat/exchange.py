@@ -9,7 +9,8 @@ typed straight away where the game asks the defender nothing, after tab where it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 
@@ -21,6 +22,7 @@ from rulesets.base import RuleError
 from rulesets.fight import load
 from rulesets.values import record
 from screens.combat.amounts import CombatAmounts
+from screens.form import FormScreen
 from widgets.literal import clean
 
 if TYPE_CHECKING:
@@ -127,8 +129,11 @@ class CombatExchange(CombatAmounts):
             ask = f"Defence ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
         else:
             ask = f"Target (row or name): {found.aim}▏ (enter rolls · esc)"
+        if self._pc_ref(found.attacker_id) is not None:
+            ask += " · ctrl+e: the attack"
         why = f"✗ {found.said} · " if found.said else ""
         text = clean(f"{why}{ask} · {odds} · {steps}", 600)
+        self.set_class(True, "-exchanging")
         self._set_text("#combat-amount", text, style="bold")
 
     def _aim(self, typed: str) -> str | None:
@@ -146,6 +151,7 @@ class CombatExchange(CombatAmounts):
 
     def close_exchange(self) -> None:
         self._exchange = None
+        self.set_class(False, "-exchanging")
         self._show_detail()
 
     def exchange_key(self, event: events.Key) -> bool:
@@ -167,6 +173,9 @@ class CombatExchange(CombatAmounts):
             else:
                 self._land_or_keep(found)
                 return True
+        elif key == "ctrl+e":
+            self._edit_attack(found)
+            return True
         elif key == "tab" and self._asks():
             found.aiming = not found.aiming
         elif key == "backspace":
@@ -187,6 +196,41 @@ class CombatExchange(CombatAmounts):
         self._show_exchange()
         return True
 
+    def _pc_ref(self, cid: str) -> int | None:
+        enc = self.encounter
+        try:
+            c = enc.get(cid) if enc is not None else None
+        except er.EncounterError:
+            return None
+        if c is None or c.side != "pc" or not str(c.ref or "").isdigit():
+            return None
+        return int(str(c.ref))
+
+    def _edit_attack(self, found: _Exchange) -> None:
+        """ctrl+e: the attacking PC's attack as the game asks it, remembered on its sheet."""
+        ref = self._pc_ref(found.attacker_id)
+        if ref is None:
+            found.said = "A foe attacks with its statblock: ctrl+e edits a PC's attack"
+            self._show_exchange()
+            return
+        sheet = self.campaign.doc("party", ref) or {}
+        found_memory = sheet.get("attack")
+        memory: dict[str, Any] = found_memory if isinstance(found_memory, dict) else {}
+        fields = [
+            replace(f, default=str(memory.get(f.key, f.default)))
+            for f in self.game.exchange.attack_fields
+        ]
+
+        def done(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                refusal: list[str] = []
+                if self.send(ex.RememberAttack(ref, values), refused=refusal.append) is None:
+                    found.said = refusal[0] if refusal else "Not done"
+            if self._exchange is found:
+                self._show_exchange()
+
+        self.app.push_screen(FormScreen(f"{sheet.get('name', '?')}'s attack", fields), done)
+
     def _land_or_keep(self, found: _Exchange) -> None:
         """Enter (or T): the exchange rolled and landed as one change; a refusal keeps it open
         with what was typed and why."""
@@ -205,5 +249,4 @@ class CombatExchange(CombatAmounts):
             found.said = refusal[0] if refusal else "Not done"
             self._show_exchange()
             return
-        self._exchange = None
-        self._show_detail()
+        self.close_exchange()

@@ -260,7 +260,7 @@ class CombatPane(CombatRows):
         ]
         if "effort" in rules.rolls:
             pairs.append((keys["sb_full_effort"], "full Effort"))
-        pairs.append((keys["damage_last"], "lands the attack"))
+        pairs.append((keys["damage_last"], "lands a damage roll"))
         for k, (key, what) in enumerate(pairs):
             text.append(key, style="bold")
             text.append(f" {clean(what, 60)}" + ("\n" if k % 2 else "  "))
