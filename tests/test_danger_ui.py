@@ -28,18 +28,17 @@ def meter(app: TablesideApp) -> str:
 
 
 async def settled(app: TablesideApp) -> None:
-    """Every worker done, and what they sent shown."""
-    await app.workers.wait_for_complete()
-    screen = app.screen
-    assert isinstance(screen, CombatScreen)
-    for _ in range(50):
-        await app.animator.wait_for_idle()
-        if meter(app).startswith("Danger"):
-            return
-        import asyncio
+    """Until the meter shows the estimate of the fight as it now stands (or why none)."""
+    import asyncio
 
-        await asyncio.sleep(0.05)
+    for _ in range(400):
         await app.workers.wait_for_complete()
+        await asyncio.sleep(0.02)
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        if screen.danger_estimate is not None or meter(app).startswith("Danger: no"):
+            return
+    raise AssertionError(f"the meter never settled: {meter(app)!r}")
 
 
 @pytest.mark.parametrize("game", BUILT_IN)
@@ -129,15 +128,16 @@ async def test_the_toy_game_has_no_estimate_and_nothing_breaks(tmp_path: Path, t
     app.campaign.store.close()
 
 
-async def wait_for(app: TablesideApp, screen_type: type) -> None:
+async def wait_for(app: TablesideApp, screen_type: type, words: str) -> None:
+    """Until the top screen is a ``screen_type`` that shows ``words`` (a worker's answer)."""
     import asyncio
 
-    for _ in range(200):
+    for _ in range(400):
         await app.workers.wait_for_complete()
         await asyncio.sleep(0.05)
-        if isinstance(app.screen, screen_type):
+        if isinstance(app.screen, screen_type) and words in "\n".join(screen_text(app)):
             return
-    raise AssertionError(f"no {screen_type.__name__} came")
+    raise AssertionError(f"no {screen_type.__name__} with {words!r} came")
 
 
 async def test_ctrl_b_in_the_tracker_proposes_a_count_and_enter_adds_it(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ async def test_ctrl_b_in_the_tracker_proposes_a_count_and_enter_adds_it(tmp_path
         assert isinstance(app.screen, FormScreen)
         await pilot.press("enter")  # hard, finding the count, "Foe", HD 1
         await pilot.pause()
-        await wait_for(app, FormScreen)
+        await wait_for(app, FormScreen, "Quick add · ")
         title = "\n".join(screen_text(app))
         assert "Quick add · " in title and "× HD 1: hard · party wins" in title
         await pilot.press("enter")
@@ -181,7 +181,7 @@ async def test_ctrl_b_in_the_npc_panel_proposes_how_many(tmp_path: Path) -> None
         await pilot.press("ctrl+b")
         await pilot.pause()
         await pilot.press("enter")
-        await wait_for(app, AddToEncounterScreen)
+        await wait_for(app, AddToEncounterScreen, "× Goblin")
         text = "\n".join(screen_text(app))
         assert "× Goblin: hard · party wins" in text
         before = len(app.campaign.rows("encounters")[0][1]["combatants"])
