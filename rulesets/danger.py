@@ -355,6 +355,8 @@ class Prepared:
     first: int
     """Index in ``bodies`` of the one whose turn it is (a running fight)."""
     choices: Choices
+    down: tuple[str, ...] = ()
+    """The encounter's PCs already out of the fight: they have dropped in every fight."""
 
 
 def _fresh(side: ex.Side) -> ex.Side:
@@ -478,7 +480,11 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         first = later[0] if later else 0
     if choices is None:
         choices = Choices(foes=rules.foe_targets or RANDOM)
-    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices)
+    down = tuple(
+        c.name for c in enc.combatants if health_kind(c) == "pc" and c.side == "pc"
+        and c not in standing
+    )  # fmt: skip
+    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices, down)
 
 
 # --------------------------------------------------------------------------- playing out
@@ -667,7 +673,10 @@ def simulate(
         party_wins=wins,
         foes_flee=fled_wins,
         rounds=tuple([0] * offset + ended),
-        drops={bodies[i].name: drops[i] for i in pcs},
+        drops={
+            **{bodies[i].name: drops[i] for i in pcs},
+            **{name: runs for name in prepared.down},
+        },
         health_spent=spent / runs if runs else 0.0,
         choices=prepared.choices,
     )

@@ -363,3 +363,17 @@ def test_build_to_a_danger_in_every_game_lands_in_the_band_or_says_none(
     if found.value is not None:
         assert danger.band(found.found) == "deadly"
         assert found.found.win_chance < 0.5 or (found.found.worst or ("", 0.0))[1] > 0.5
+
+
+def test_a_pc_already_down_is_named_in_the_drops_as_dropped(tmp_path: Path, run: Run) -> None:
+    data = demo_data(tmp_path, "resolution")
+    enc = the_encounter(data)
+    enc.update(started=True, round=2, current=enc["combatants"][0]["id"])
+    mara = next(c for c in enc["combatants"] if c["name"] == "Mara Quell")
+    mara["defeated"] = True
+    next(p for p in data["party"].values() if p["name"] == "Mara Quell")["resources"]["hp"][
+        "current"
+    ] = 0
+    found = json.loads(run("danger", str(write(tmp_path, data)), "--runs", "100", "--json")[1])
+    assert found["drops"]["Mara Quell"] == 1.0
+    assert set(found["drops"]) == {"Mara Quell", "Dov Ashgrove", "Sefa Ironwood", "Lio Marchetti"}
