@@ -30,6 +30,10 @@ Target choice is a rule the GM sees and may change (:data:`TARGET_RULES`).
 Reading: "the weakest" is the target with the least health left, the sum of its pools as
 ``tableside export`` names them; ties go to the first in the order.
 Reading: a PC's health spent is that sum, at the start less at the end, per fight.
+Reading: the party's side is every combatant on the PCs' side (allies too); ``drops`` names the
+PCs only, one already out of a running fight at 1.
+Reading: a fight not yet started whose game deals at its start (Shadows' combat hands, SOH-11)
+is played from :data:`DEALS` deals; each defence answers with the hand as dealt, never spent.
 
 Pure: no Textual, no app import; randomness through the injected :class:`random.Random`.
 """
@@ -433,11 +437,8 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
     if not party or not foes:
         raise RuleError("No fight to estimate: it needs someone on each side")
     bodies: list[Body] = []
-    sides: dict[str, ex.Side] = {}
     due = {str(d.get("id")) for d in fight.doc.get("morale_due") or [] if isinstance(d, Mapping)}
     for place, c in enumerate(standing):
-        side = ex.side_of(fight, c)
-        sides[c.id] = side
         kind = health_kind(c)
         # A track needs a setup that has this combatant as its target; any attacker does.
         other = foes[0] if c.side == "pc" else party[0]
