@@ -214,6 +214,7 @@ class Track:
         self._share = share
         self._start: Doc = json.loads(json.dumps(setup.target.health, default=str))
         self._changing: set[str] = set()
+        self._order: tuple[str, ...] = ()
         for amount in self.PROBE:
             for face in range(1, self.faces + 1):
                 self._changed(self._hurt(setup, _plain(self._start), amount, face))
@@ -248,10 +249,11 @@ class Track:
             if k not in self._changing and health.get(k) != self._start.get(k)
         }  # fmt: skip
         self._changing |= found
+        self._order = tuple(sorted(self._changing))
         return bool(found)
 
     def state(self, health: Doc) -> int:
-        parts = {k: health[k] for k in sorted(self._changing) if k in health}
+        parts = {k: health[k] for k in self._order if k in health}
         # pickle, not JSON: a state is its parts' bytes, and the copy handed to hurt is made
         # from them, both several times faster; keys in another order only cost a duplicate.
         key = pickle.dumps(parts, PROTOCOL)
