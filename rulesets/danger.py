@@ -205,11 +205,13 @@ class Track:
     def __init__(self, rules: ex.ExchangeRules, setup: ex.Setup, share: Callable[[Doc], Any]):
         self.setup = setup
         self.side = setup.target
-        self.faces = max(1, rules.faces(self.side))
-        # The game's own functions, not the shell's guarded copies, which walk every result:
-        # a failure here fails the estimate, which its caller says as one message.
-        self._hurt = inspect.unwrap(rules.hurt)
-        self._out = inspect.unwrap(rules.out)
+        # Plain HD HP is the core's, a sheet the game's (rulesets.exchange.hurt_on, out_of); the
+        # game's own functions, not the shell's guarded copies, which walk every result: a
+        # failure here fails the estimate, which its caller says as one message.
+        plain = self.side.kind == "hp"
+        self.faces = 1 if plain else max(1, rules.faces(self.side))
+        self._hurt = ex.hp_hurt if plain else inspect.unwrap(rules.hurt)
+        self._out = ex.hp_out if plain else inspect.unwrap(rules.out)
         self._pools = inspect.unwrap(rules.pools or ex.hd_pools)
         self._share = share
         self._start: Doc = json.loads(json.dumps(setup.target.health, default=str))

@@ -338,6 +338,37 @@ def odds(rules: ExchangeRules, setup: Setup) -> Odds:
     )
 
 
+def sample(dist: Mapping[int, Fraction], rng: random.Random) -> int:
+    """One amount drawn from an exact distribution with the injected rng."""
+    pick, running = Fraction(rng.random()), Fraction(0)
+    last = 0
+    for amount, p in sorted(dist.items()):
+        running += p
+        last = amount
+        if pick < running:
+            return amount
+    return last
+
+
+def play(rules: ExchangeRules, setup: Setup, rng: random.Random) -> tuple[Doc, list[int]]:
+    """The exchange played headless, for a simulator: each strike's amount drawn from its exact
+    distribution (:func:`odds`' own, so a simulation agrees with the odds), landed on a copy of
+    the target's health at a random place; the health after and each strike's amount. What the
+    exchange spends (a reaction, Energy, cards) is the simulator's to keep: it is the fight's
+    (:attr:`ExchangeRules.spend`)."""
+    health = copy.deepcopy(setup.target.health)
+    faces = 1 if setup.target.kind == "hp" else max(1, rules.faces(setup.target))
+    dealt: list[int] = []
+    for blow in rules.plan(setup).blows:
+        if out_of(rules, setup.target, health):
+            break
+        amount = sample(blow.damage, rng)
+        dealt.append(amount)
+        if amount > 0:
+            health = hurt_on(rules, setup, health, amount, rng.randint(1, faces))
+    return health, dealt
+
+
 def percent(p: Fraction) -> str:
     """``"62.5%"``: a chance as the tracker writes it."""
     return f"{float(p):.1%}"
@@ -720,6 +751,7 @@ __all__ = [
     "d20_at_least",
     "distribution",
     "odds",
+    "play",
     "setup_of",
     "side_of",
 ]

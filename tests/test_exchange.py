@@ -403,3 +403,43 @@ def test_a_pcs_attack_is_remembered_and_checked(opened: Opened) -> None:
         "d20+2 vs AC 12: hits 55.0%",
         "1d10 on a hit",
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "attacker", "target"),
+    [("nemron", "Goblin 1", "Ylva Rask"), ("resolution", "Sefa Ironwood", "Goblin 1")],
+)
+def test_play_is_the_exchange_headless_and_agrees_with_its_odds(
+    opened: Opened, game: str, attacker: str, target: str
+) -> None:
+    """What a simulator plays: the same seed the same outcome; over many plays the share that
+    drop lies near the exact chance."""
+    campaign = opened(game)
+    eid, _ = enc(campaign)
+    fight = load(Transaction(campaign), eid)
+    a, t = by_name(campaign, attacker), by_name(campaign, target)
+    setup = ex.setup_of(fight, a.id, t.id)
+    rules = campaign.game.exchange
+    if game == "nemron":  # a torso at 2: the drop chance is not 0
+        setup.target.health["tracks"]["limbs"]["torso"]["hp"] = 2
+    assert ex.play(rules, setup, random.Random(5)) == ex.play(rules, setup, random.Random(5))
+    exact = float(ex.odds(rules, setup).drops)
+    rng = random.Random(11)
+    runs = 3000
+    dropped = sum(
+        ex.out_of(rules, setup.target, ex.play(rules, setup, rng)[0]) for _ in range(runs)
+    )
+    assert exact > 0 and abs(dropped / runs - exact) < 4 * (exact * (1 - exact) / runs) ** 0.5
+
+
+def test_an_exchange_is_one_change_and_one_undo_takes_all_of_it_back(opened: Opened) -> None:
+    """Shadows: the attack card played, the AP spent, the defence card played, Health and
+    Life: one entry on the undo stack, and one undo restores every document."""
+    campaign = opened("shadows")
+    started(campaign)
+    documents = {t: campaign.rows(t) for t in ("party", "encounters", "decks")}
+    stack = len(campaign.undo_stack)
+    attack(campaign, "Agnes Thorne", "Goblin 1")  # the goblin answers with its best card
+    assert len(campaign.undo_stack) == stack + 1
+    campaign.undo()
+    assert {t: campaign.rows(t) for t in documents} == documents

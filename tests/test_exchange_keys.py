@@ -218,3 +218,21 @@ async def test_ctrl_e_asks_the_attacking_pcs_attack_and_comes_back(tmp_path: Pat
         assert isinstance(app.screen, CombatScreen)
         assert f"{pc} → " in amount_line(app)  # the exchange is still open
     app.campaign.store.close()
+
+
+async def test_a_on_a_pcs_turn_with_a_foe_selected_is_the_pcs_attack_on_it(tmp_path: Path) -> None:
+    """Resolution: A on a PC's turn with a goblin selected made the goblin attack the PC."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "resolution")
+        await turn_of(pilot, app, "pc")
+        pc = current(app)["name"]
+        await select(pilot, app, "Goblin 1")
+        await pilot.press("A")
+        await pilot.pause()
+        assert f"{pc} → Goblin 1: hits " in amount_line(app), amount_line(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        rolls = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert rolls[-1]["who"] == pc and " vs AC 12" in rolls[-1]["expression"]
+    app.campaign.store.close()
