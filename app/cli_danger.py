@@ -35,7 +35,9 @@ def _parser() -> Parser:
         metavar="NAME",
         help="the encounter (default: the running one, else the last)",
     )
-    p.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N", help="fights to play")
+    p.add_argument(
+        "--runs", type=int, default=DEFAULT_RUNS, metavar="N", help="fights to play (default 2,000)"
+    )
     p.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for repeatable figures"
     )
