@@ -40,13 +40,14 @@ Pure: no Textual, no app import; randomness through the injected :class:`random.
 
 from __future__ import annotations
 
-import bisect
 import copy
 import inspect
 import json
 import math
+import operator
 import pickle
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
@@ -220,7 +221,11 @@ class Track:
         for amount in self.PROBE:
             for face in range(1, self.faces + 1):
                 self._changed(self._hurt(setup, _plain(self._start), amount, face))
-        self._rest = {k: v for k, v in _plain(self._start).items() if k not in self._changing}
+        self._rest: Doc = {}
+        self._rest_keys: tuple[str, ...] = ()
+        self._rest_values: tuple[Any, ...] = ()
+        self._size = 0
+        self._share_rest()
         self.states: list[bytes] = []
         """Each state's changing parts, pickled (compact, and quick to copy again)."""
         self.index: dict[bytes, int] = {}
@@ -236,12 +241,19 @@ class Track:
         this combatant has not: no estimate)."""
         return bool(self._changing)
 
+    def _share_rest(self) -> None:
+        """The parts of the start that damage does not change, shared by every state."""
+        self._rest = {k: v for k, v in _plain(self._start).items() if k not in self._changing}
+        self._rest_keys = tuple(self._rest)
+        self._rest_values = tuple(self._rest.values())
+        self._size = len(self._rest) + len(self._changing)
+
     def _replaced(self, health: Doc) -> bool:
         """Whether ``hurt`` put a new value, or took one away, outside the parts it changes
         (the quick check after each hurt; the probe found the parts)."""
-        rest = self._rest
-        return len(health) != len(rest) + len(self._changing) or any(
-            health.get(k) is not v for k, v in rest.items()
+        # The shared values are the very objects handed to hurt: identity says it left them.
+        return len(health) != self._size or not all(
+            map(operator.is_, map(health.get, self._rest_keys), self._rest_values)
         )
 
     def _changed(self, health: Doc) -> bool:
@@ -280,24 +292,24 @@ class Track:
 
     def health(self, state: int) -> Doc:
         """A fresh copy of the health of ``state``."""
-        health = dict(self._rest)
         parts = pickle.loads(self.states[state])
-        for k in self._changing:
-            if k in parts:
-                health[k] = parts[k]
-            elif k in self._start:
-                health[k] = _plain(self._start[k])
+        health = {**self._rest, **parts}
+        if len(parts) < len(self._changing):
+            for k in self._changing:
+                if k not in parts and k in self._start:
+                    health[k] = _plain(self._start[k])
         return health
 
     def hit(self, state: int, amount: int, face: int) -> int:
+        """The state ``amount`` on ``face`` moves ``state`` to (the game's ``hurt``, asked once
+        per move: the simulator looks in :attr:`moves` first)."""
         move = (state, amount, face)
         found = self.moves.get(move)
         if found is None:
             health = self._hurt(self.setup, self.health(state), amount, face)
             if self._replaced(health) and self._changed(health):
                 # A part the probe did not see changed: the shared rest may have, too.
-                self._rest = {k: v for k, v in _plain(self._start).items()
-                              if k not in self._changing}  # fmt: skip
+                self._share_rest()
             found = self.moves[move] = self.state(health)
         return found
 
@@ -312,23 +324,20 @@ def _plain(value: Any) -> Any:
 
 
 class Sampler:
-    """One strike's amounts, drawn by their exact probabilities."""
+    """One strike's amounts, drawn by their exact probabilities (:func:`simulate` draws:
+    the amount at the first cumulative chance above a uniform draw)."""
 
-    __slots__ = ("amounts", "cumulative")
+    __slots__ = ("amounts", "cumulative", "fixed")
 
     def __init__(self, damage: Mapping[int, Any]) -> None:
         self.amounts = [int(k) for k in damage]
+        self.fixed: int | None = self.amounts[0] if len(self.amounts) == 1 else None
+        """The one amount when there is only one (nothing drawn)."""
         total = 0.0
         self.cumulative: list[float] = []
         for p in damage.values():
             total += float(p)
             self.cumulative.append(total)
-
-    def draw(self, rng: random.Random) -> int:
-        if len(self.amounts) == 1:
-            return self.amounts[0]
-        i = bisect.bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
-        return self.amounts[min(i, len(self.amounts) - 1)]
 
 
 @dataclass
@@ -403,6 +412,10 @@ def _initiative(fight: Fight, c: er.Combatant) -> Callable[[random.Random], int]
     return lambda rng: rule(rng, sheet, npc_doc).total
 
 
+def _no_share(health: Doc) -> None:
+    return None
+
+
 def _share(fight: Fight, kind: str, c: er.Combatant) -> Callable[[Doc], Any]:
     if kind == "hp":
         top = int(c.stats.get("hp_max", c.stats.get("hp", 0)) or 0)
@@ -447,15 +460,18 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         # A track needs a setup that has this combatant as its target; any attacker does.
         other = foes[0] if c.side == "pc" else party[0]
         setup = ex.setup_of(fight, other.id, c.id)
+        will = _will(fight, c)
+        # The share of health left only matters to morale: one that checks none skips it.
+        share = _share(fight, kind, c) if will is not None else _no_share
         bodies.append(
             Body(
                 name=c.name,
                 cid=c.id,
                 party=c.side == "pc",
                 pc=kind == "pc",
-                track=Track(rules, setup, _share(fight, kind, c)),
+                track=Track(rules, setup, share),
                 reaction_now=not c.economy.get("reaction", False),
-                will=_will(fight, c),
+                will=will,
                 initiative=_initiative(fight, c),
                 tiebreak=(0 if c.side == "pc" else 1) * 1000 + place,
                 due=enc.started and c.id in due,
@@ -584,6 +600,13 @@ def simulate(
     party_side = [i for i, b in enumerate(bodies) if b.party]
     foe_side = [i for i, b in enumerate(bodies) if not b.party]
     rule_of = [prepared.choices.party if b.party else prepared.choices.foes for b in bodies]
+    # Looked up once here, not per strike: the loop below runs a hundred thousand strikes.
+    party_of = [b.party for b in bodies]
+    strikes_of = [b.strikes for b in bodies]
+    tracks = [b.track for b in bodies]
+    checks = [b.will is not None for b in bodies]
+    morale = [i for i in range(n) if checks[i]]
+    draw = rng.random
     wins = fled_wins = 0
     ended: list[int] = [0] * MAX_ROUNDS
     drops = [0] * n
@@ -597,6 +620,8 @@ def simulate(
         fled = [False] * n
         reaction = [b.reaction_now for b in bodies]
         last = [-1] * n
+        # Who is still up on each side, in the bodies' order: (the party, the foes).
+        sides = (list(party_side), list(foe_side))
         if prepared.started:
             order = list(range(n))
             at = prepared.first
@@ -614,49 +639,62 @@ def simulate(
             for i in order[at:]:
                 if not up[i]:
                     continue
-                me = bodies[i]
-                enemies = foe_side if me.party else party_side
-                live = [e for e in enemies if up[e]]
+                live = sides[party_of[i]]
                 if not live:
                     break
-                t = _target(rule_of[i], i, live, states, bodies, last, rng)
-                target = bodies[t]
-                answered, bare = me.strikes[t]
-                track = target.track
+                rule = rule_of[i]
+                if rule == RANDOM:
+                    t = live[int(draw() * len(live))]
+                else:
+                    t = _target(rule, i, live, states, bodies, last, rng)
+                answered, bare = strikes_of[i][t]
+                track = tracks[t]
+                moves = track.moves
+                faces = track.faces
+                outs = track.out
                 for blow in answered if reaction[t] else bare:
-                    amount = blow.draw(rng)
+                    amount = blow.fixed
+                    if amount is None:
+                        cumulative = blow.cumulative
+                        k = bisect_right(cumulative, draw() * cumulative[-1])
+                        amounts = blow.amounts
+                        amount = amounts[k] if k < len(amounts) else amounts[-1]
                     if amount <= 0:
                         continue
-                    face = 1 if track.faces == 1 else 1 + int(rng.random() * track.faces)
+                    face = 1 if faces == 1 else 1 + int(draw() * faces)
                     was = states[t]
-                    now = states[t] = track.hit(was, amount, face)
+                    now = moves.get((was, amount, face))
+                    if now is None:
+                        now = track.hit(was, amount, face)
+                    states[t] = now
                     if now != was:
                         last[t] = i
-                    if track.out[now]:
+                    if outs[now]:
                         up[t] = False
-                        dropped_side.add(target.party)
+                        sides[not party_of[t]].remove(t)
+                        dropped_side.add(party_of[t])
                         break
-                    if track.half[now] and not track.half[was]:
+                    if checks[t] and track.half[now] and not track.half[was]:
                         halved.append(t)
                 if answered is not bare:
                     reaction[t] = False
             at = 0
-            if not any(up[i] for i in party_side):
+            if not sides[0]:
                 ended[turn_round] += 1
                 break
             # NPC-08 at the round's end: the side that lost one checks, and each halved one.
             checking = [
-                i for i in range(n)
-                if up[i] and bodies[i].will is not None
-                and (bodies[i].party in dropped_side or i in halved
-                     or (turn_round == 0 and bodies[i].due))
+                i for i in morale
+                if up[i] and (party_of[i] in dropped_side or i in halved
+                              or (turn_round == 0 and bodies[i].due))
             ]  # fmt: skip
             for i in checking:
                 will = bodies[i].will
                 if will is not None and _flees(rng, will):
                     up[i] = False
+                    sides[not party_of[i]].remove(i)
                     fled[i] = True
-            if not any(up[i] for i in foe_side):
+            if not sides[1]:
                 winner = "party"
             if winner:
                 ended[turn_round] += 1

@@ -261,12 +261,11 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
-_NO_ROLL = random.Random(0)
-"""The rng apply_damage takes; never drawn from, the limb being named (one, not one a call)."""
-
-
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    nemron.apply_damage(health, amount, _NO_ROLL, nemron.LOCATION_DIE[face])
+    """NEM-08 on the limb the location die's ``face`` names."""
+    if amount < 0:
+        raise RuleError("damage cannot be negative")
+    nemron.damage_limb(health, nemron.LOCATION_DIE[face], int(amount))
     return health
 
 
