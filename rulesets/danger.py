@@ -29,7 +29,8 @@ Target choice is a rule the GM sees and may change (:data:`TARGET_RULES`).
 
 Reading: "the weakest" is the target with the least health left, the sum of its pools as
 ``tableside export`` names them; ties go to the first in the order.
-Reading: a PC's health spent is that sum, at the start less at the end, per fight.
+Reading: a PC's health spent is the change of each of those pools from the start to the end of a
+fight, however it goes (HP falls; the aspects game's consequences mount), added up.
 Reading: the party's side is every combatant on the PCs' side (allies too); ``drops`` names the
 PCs only, one already out of a running fight at 1.
 Reading: a fight not yet started whose game deals at its start (Shadows' combat hands, SOH-11)
@@ -79,10 +80,18 @@ NOT_MODELLED: tuple[str, ...] = (
     "positioning, range and reach (everyone is in reach)",
     "the GM's and players' choices (defences as the game answers by default, no drama die)",
     "healing, conditions gained in the fight, manoeuvres",
-    "cards, fate points and Energy spent or gained (each defence answers as it can now)",
+    "cards, fate points and Energy a player chooses to spend beyond the default exchange's "
+    "(a defence card, a bonus reaction, a fate reroll) or gains; each answers as it can now",
     "extra actions: each combatant attacks once on its turn",
 )
 """What the estimate leaves out; shown beside the figures."""
+SPENDS: tuple[str, ...] = ("cards", "fate_points", "energy")
+"""What the party may spend beyond health, as the estimate reports it (0 where the game's
+default exchange spends none of it)."""
+SPEND_LABELS: dict[str, str] = {"cards": "cards", "fate_points": "fate points", "energy": "Energy"}
+Spend = tuple[tuple[int, int], ...]
+"""What one exchange costs the party: (the place of a name in :attr:`Prepared.spends`, how
+many), the names it spends none of left out."""
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 Z95 = 1.959964
 Z99 = 2.575829
@@ -233,6 +242,8 @@ class Track:
         self._left: list[int | None] = []
         self.half: list[bool | None] = []
         self.moves: dict[tuple[int, int, int], int] = {}
+        self._spent: dict[int, int] = {}
+        self._start_pools: dict[str, int] | None = None
         self.state(_plain(self._start))
 
     @property
@@ -288,6 +299,20 @@ class Track:
         found = self._left[state]
         if found is None:
             found = self._left[state] = sum(self._pools(self.side, self.health(state)).values())
+        return found
+
+    def spent(self, state: int) -> int:
+        """The health spent from the start to ``state``: each pool's change, however it goes
+        (HP falls, the aspects game's consequences mount), added up (module docstring)."""
+        found = self._spent.get(state)
+        if found is None:
+            if self._start_pools is None:
+                self._start_pools = self._pools(self.side, self.health(0))
+            now = self._pools(self.side, self.health(state))
+            start = self._start_pools
+            found = self._spent[state] = sum(
+                abs(int(now.get(k, 0)) - int(start.get(k, 0))) for k in {*start, *now}
+            )
         return found
 
     def health(self, state: int) -> Doc:
@@ -360,6 +385,8 @@ class Body:
     this round."""
     strikes: dict[int, tuple[list[Sampler], list[Sampler]]] = field(default_factory=dict)
     """By target: (strikes answered, strikes unanswered)."""
+    costs: dict[int, tuple[Spend, Spend]] = field(default_factory=dict)
+    """By target: what the party spends in the exchange (answered, unanswered)."""
 
 
 @frozen
@@ -374,6 +401,9 @@ class Prepared:
     choices: Choices
     down: tuple[str, ...] = ()
     """The encounter's PCs already out of the fight: they have dropped in every fight."""
+    spends: tuple[str, ...] = ()
+    """What the party may spend beyond health (:data:`SPENDS` and any other the game's
+    exchange names), in the order :attr:`Body.costs` numbers them."""
 
 
 def _fresh(side: ex.Side) -> ex.Side:
@@ -389,6 +419,27 @@ def _blows(rules: ex.ExchangeRules, setup: ex.Setup, defence: str) -> list[Sampl
     except RuleError:
         return None
     return [Sampler(blow.damage) for blow in plan.blows]
+
+
+def _party_spend(
+    rules: ex.ExchangeRules, setup: ex.Setup, defence: str, attacker: Body, target: Body,
+    names: list[str],
+) -> Spend:  # fmt: skip
+    """What the party spends in one exchange answered by ``defence``: the attacker's costs if
+    it is on the party's side, the defender's if it is (:attr:`ExchangeRules.costs`)."""
+    try:
+        mine, theirs = inspect.unwrap(rules.costs)(dc_replace(setup, defence=defence))
+    except RuleError:
+        return ()
+    found: dict[str, int] = {}
+    for side, costs in ((attacker, mine), (target, theirs)):
+        if side.party:
+            for name, amount in costs.items():
+                found[name] = found.get(name, 0) + int(amount)
+    for name in found:
+        if name not in names:
+            names.append(name)
+    return tuple((names.index(k), v) for k, v in found.items() if v)
 
 
 def _same(a: Sequence[Sampler], b: Sequence[Sampler]) -> bool:
@@ -477,6 +528,7 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
                 due=enc.started and c.id in due,
             )
         )
+    spends = list(SPENDS)
     for body in bodies:
         if not body.track.changes:
             raise NoEstimate(f"no estimate for this game: its attacks land nothing on {body.name}")
@@ -490,7 +542,13 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
             if answered is None:
                 raise RuleError(f"{attacker.name} cannot attack {target.name} here")
             bare = _blows(rules, setup, "none") or answered
-            attacker.strikes[t] = (answered, answered if _same(answered, bare) else bare)
+            same = _same(answered, bare)
+            attacker.strikes[t] = (answered, answered if same else bare)
+            spend = _party_spend(rules, setup, "", attacker, target, spends)
+            unanswered = spend if same else _party_spend(
+                rules, setup, "none", attacker, target, spends
+            )
+            attacker.costs[t] = (spend, unanswered)
     current = enc.current if enc.started else None
     first = next((i for i, b in enumerate(bodies) if b.cid == current), 0)
     if enc.started and current is not None and all(b.cid != current for b in bodies):
@@ -505,7 +563,9 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         c.name for c in enc.combatants if health_kind(c) == "pc" and c.side == "pc"
         and c not in standing
     )  # fmt: skip
-    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices, down)
+    return Prepared(
+        tuple(bodies), enc.started, max(1, enc.round), first, choices, down, tuple(spends)
+    )
 
 
 # --------------------------------------------------------------------------- playing out
@@ -525,6 +585,8 @@ class Estimate:
     health_spent: float
     """The party's health spent, on average per fight (pools as ``tableside export``)."""
     choices: Choices
+    spends: Mapping[str, float] = field(default_factory=dict)
+    """What else the party spends, on average per fight, by name (:data:`SPENDS` first)."""
     not_modelled: tuple[str, ...] = NOT_MODELLED
 
     @property
@@ -607,11 +669,12 @@ def simulate(
     checks = [b.will is not None for b in bodies]
     morale = [i for i in range(n) if checks[i]]
     draw = rng.random
+    costs_of = [b.costs for b in bodies]
+    spent_too = [0] * len(prepared.spends)
     wins = fled_wins = 0
     ended: list[int] = [0] * MAX_ROUNDS
     drops = [0] * n
     spent = 0
-    start_left = [b.track.left(0) for b in bodies]
     for fought in range(runs):
         if between is not None and fought % BATCH == 0 and not between():
             return None
@@ -648,6 +711,10 @@ def simulate(
                 else:
                     t = _target(rule, i, live, states, bodies, last, rng)
                 answered, bare = strikes_of[i][t]
+                costs = costs_of[i][t][0 if reaction[t] else 1]
+                if costs:
+                    for k, many in costs:
+                        spent_too[k] += many
                 track = tracks[t]
                 moves = track.moves
                 faces = track.faces
@@ -707,7 +774,7 @@ def simulate(
         for i in pcs:
             if bodies[i].track.out[states[i]]:
                 drops[i] += 1
-            spent += start_left[i] - bodies[i].track.left(states[i])
+            spent += tracks[i].spent(states[i])
     while len(ended) > 1 and ended[-1] == 0:
         ended.pop()
     offset = prepared.round - 1 if prepared.started else 0
@@ -722,6 +789,7 @@ def simulate(
         },
         health_spent=spent / runs if runs else 0.0,
         choices=prepared.choices,
+        spends={k: (v / runs if runs else 0.0) for k, v in zip(prepared.spends, spent_too, strict=True)},
     )
 
 
@@ -750,6 +818,10 @@ def merge(parts: Sequence[Estimate]) -> Estimate:
         for name, count in part.drops.items():
             drops[name] = drops.get(name, 0) + count
     spent = sum(p.health_spent * p.runs for p in parts) / runs if runs else 0.0
+    spends: dict[str, float] = {}
+    for part in parts:
+        for name, mean in part.spends.items():
+            spends[name] = spends.get(name, 0.0) + (mean * part.runs / runs if runs else 0.0)
     return Estimate(
         runs=runs,
         party_wins=sum(p.party_wins for p in parts),
@@ -758,6 +830,7 @@ def merge(parts: Sequence[Estimate]) -> Estimate:
         drops=drops,
         health_spent=spent,
         choices=parts[0].choices,
+        spends=spends,
         not_modelled=parts[0].not_modelled,
     )
 
@@ -869,6 +942,10 @@ def report(found: Estimate) -> dict[str, Any]:
         "rounds": {"median": found.rounds_at(0.5), "p90": found.rounds_at(0.9)},
         "drops": {name: round(found.chance(k), 4) for name, k in found.drops.items()},
         "not_modelled": list(found.not_modelled),
+        "spends": {
+            "health": round(found.health_spent, 2),
+            **{name: round(mean, 2) for name, mean in found.spends.items()},
+        },
     }
 
 
@@ -889,6 +966,8 @@ def meter(found: Estimate) -> str:
 
 __all__ = [
     "DEALS",
+    "SPENDS",
+    "SPEND_LABELS",
     "estimate_encounter",
     "merge",
     "CENTRES",

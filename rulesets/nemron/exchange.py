@@ -261,6 +261,13 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
+def costs(setup: Setup) -> tuple[dict[str, int], dict[str, int]]:
+    """NEM-10: the bonus reaction costs the defender 2 Energy (the reaction itself is the
+    round's, back at the next)."""
+    used, _ = reactions(setup)
+    return {}, ({"energy": nemron.BONUS_REACTION_ENERGY} if "bonus" in used else {})
+
+
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """NEM-08 on the limb the location die's ``face`` names."""
     if amount < 0:
@@ -286,6 +293,7 @@ EXCHANGE = ExchangeRules(
     out=not_alive,
     faces=faces,
     spend=spend,
+    costs=costs,
     defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
     pools=pools,
     attack_fields=(
