@@ -413,3 +413,19 @@ def test_a_pc_already_down_is_named_in_the_drops_as_dropped(tmp_path: Path, run:
     found = json.loads(run("danger", str(write(tmp_path, data)), "--runs", "100", "--json")[1])
     assert found["drops"]["Mara Quell"] == 1.0
     assert set(found["drops"]) == {"Mara Quell", "Dov Ashgrove", "Sefa Ironwood", "Lio Marchetti"}
+
+
+def test_shadows_the_demo_party_attacks_with_its_remembered_skill_and_can_win(
+    tmp_path: Path,
+) -> None:
+    """SOH-14: the attack card plus the attack skill. The sheet holds no skills: a PC's is the
+    one it remembers, and the demo's PCs remember one, so their attacks land on a goblin."""
+    from rulesets import exchange as ex
+
+    fight = fight_of(demo_data(tmp_path, "shadows"))
+    agnes = next(c for c in fight.enc.combatants if c.name == "Agnes Thorne")
+    goblin = next(c for c in fight.enc.combatants if c.side != "pc")
+    found = ex.odds(fight.tx.game.exchange, ex.setup_of(fight, agnes.id, goblin.id))
+    assert "+ skill 10 =" in found.steps[0]
+    estimate = danger.estimate(fight, 400, random.Random(4))
+    assert estimate.win_chance > 0.2  # with skill 0 the party all but never won
