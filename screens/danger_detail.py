@@ -61,7 +61,7 @@ def detail_text(found: danger.Estimate) -> Text:
         f"Rounds: median {found.rounds_at(0.5)}, 90% by {found.rounds_at(0.9)} · "
         f"{found.runs} fights · (95% intervals)\n"
     )
-    text.append(f"The party spends a fight: {spends_text(found)}\n")
+    text.append(f"Spends a fight: {spends_text(found)}\n")
     text.append("\nEach PC drops\n", style="bold")
     width = max((len(name) for name in found.drops), default=0)
     top = max((found.chance(k) for k in found.drops.values()), default=0.0)
