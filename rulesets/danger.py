@@ -29,7 +29,8 @@ Target choice is a rule the GM sees and may change (:data:`TARGET_RULES`).
 
 Reading: "the weakest" is the target with the least health left, the sum of its pools as
 ``tableside export`` names them; ties go to the first in the order.
-Reading: a PC's health spent is that sum, at the start less at the end, per fight.
+Reading: a PC's health spent is the change of each of those pools from the start to the end of a
+fight, however it goes (HP falls; the aspects game's consequences mount), added up.
 Reading: the party's side is every combatant on the PCs' side (allies too); ``drops`` names the
 PCs only, one already out of a running fight at 1.
 Reading: a fight not yet started whose game deals at its start (Shadows' combat hands, SOH-11)
@@ -40,13 +41,14 @@ Pure: no Textual, no app import; randomness through the injected :class:`random.
 
 from __future__ import annotations
 
-import bisect
 import copy
 import inspect
 import json
 import math
+import operator
 import pickle
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
@@ -78,10 +80,18 @@ NOT_MODELLED: tuple[str, ...] = (
     "positioning, range and reach (everyone is in reach)",
     "the GM's and players' choices (defences as the game answers by default, no drama die)",
     "healing, conditions gained in the fight, manoeuvres",
-    "cards, fate points and Energy spent or gained (each defence answers as it can now)",
+    "cards, fate points and Energy a player chooses to spend beyond the default exchange's "
+    "(a defence card, a bonus reaction, a fate reroll) or gains; each answers as it can now",
     "extra actions: each combatant attacks once on its turn",
 )
 """What the estimate leaves out; shown beside the figures."""
+SPENDS: tuple[str, ...] = ("cards", "fate_points", "energy")
+"""What the party may spend beyond health, as the estimate reports it (0 where the game's
+default exchange spends none of it)."""
+SPEND_LABELS: dict[str, str] = {"cards": "cards", "fate_points": "fate points", "energy": "Energy"}
+Spend = tuple[tuple[int, int], ...]
+"""What one exchange costs the party: (the place of a name in :attr:`Prepared.spends`, how
+many), the names it spends none of left out."""
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 Z95 = 1.959964
 Z99 = 2.575829
@@ -220,7 +230,11 @@ class Track:
         for amount in self.PROBE:
             for face in range(1, self.faces + 1):
                 self._changed(self._hurt(setup, _plain(self._start), amount, face))
-        self._rest = {k: v for k, v in _plain(self._start).items() if k not in self._changing}
+        self._rest: Doc = {}
+        self._rest_keys: tuple[str, ...] = ()
+        self._rest_values: tuple[Any, ...] = ()
+        self._size = 0
+        self._share_rest()
         self.states: list[bytes] = []
         """Each state's changing parts, pickled (compact, and quick to copy again)."""
         self.index: dict[bytes, int] = {}
@@ -228,6 +242,8 @@ class Track:
         self._left: list[int | None] = []
         self.half: list[bool | None] = []
         self.moves: dict[tuple[int, int, int], int] = {}
+        self._spent: dict[int, int] = {}
+        self._start_pools: dict[str, int] | None = None
         self.state(_plain(self._start))
 
     @property
@@ -236,12 +252,19 @@ class Track:
         this combatant has not: no estimate)."""
         return bool(self._changing)
 
+    def _share_rest(self) -> None:
+        """The parts of the start that damage does not change, shared by every state."""
+        self._rest = {k: v for k, v in _plain(self._start).items() if k not in self._changing}
+        self._rest_keys = tuple(self._rest)
+        self._rest_values = tuple(self._rest.values())
+        self._size = len(self._rest) + len(self._changing)
+
     def _replaced(self, health: Doc) -> bool:
         """Whether ``hurt`` put a new value, or took one away, outside the parts it changes
         (the quick check after each hurt; the probe found the parts)."""
-        rest = self._rest
-        return len(health) != len(rest) + len(self._changing) or any(
-            health.get(k) is not v for k, v in rest.items()
+        # The shared values are the very objects handed to hurt: identity says it left them.
+        return len(health) != self._size or not all(
+            map(operator.is_, map(health.get, self._rest_keys), self._rest_values)
         )
 
     def _changed(self, health: Doc) -> bool:
@@ -278,26 +301,40 @@ class Track:
             found = self._left[state] = sum(self._pools(self.side, self.health(state)).values())
         return found
 
+    def spent(self, state: int) -> int:
+        """The health spent from the start to ``state``: each pool's change, however it goes
+        (HP falls, the aspects game's consequences mount), added up (module docstring)."""
+        found = self._spent.get(state)
+        if found is None:
+            if self._start_pools is None:
+                self._start_pools = self._pools(self.side, self.health(0))
+            now = self._pools(self.side, self.health(state))
+            start = self._start_pools
+            found = self._spent[state] = sum(
+                abs(int(now.get(k, 0)) - int(start.get(k, 0))) for k in {*start, *now}
+            )
+        return found
+
     def health(self, state: int) -> Doc:
         """A fresh copy of the health of ``state``."""
-        health = dict(self._rest)
         parts = pickle.loads(self.states[state])
-        for k in self._changing:
-            if k in parts:
-                health[k] = parts[k]
-            elif k in self._start:
-                health[k] = _plain(self._start[k])
+        health = {**self._rest, **parts}
+        if len(parts) < len(self._changing):
+            for k in self._changing:
+                if k not in parts and k in self._start:
+                    health[k] = _plain(self._start[k])
         return health
 
     def hit(self, state: int, amount: int, face: int) -> int:
+        """The state ``amount`` on ``face`` moves ``state`` to (the game's ``hurt``, asked once
+        per move: the simulator looks in :attr:`moves` first)."""
         move = (state, amount, face)
         found = self.moves.get(move)
         if found is None:
             health = self._hurt(self.setup, self.health(state), amount, face)
             if self._replaced(health) and self._changed(health):
                 # A part the probe did not see changed: the shared rest may have, too.
-                self._rest = {k: v for k, v in _plain(self._start).items()
-                              if k not in self._changing}  # fmt: skip
+                self._share_rest()
             found = self.moves[move] = self.state(health)
         return found
 
@@ -312,23 +349,20 @@ def _plain(value: Any) -> Any:
 
 
 class Sampler:
-    """One strike's amounts, drawn by their exact probabilities."""
+    """One strike's amounts, drawn by their exact probabilities (:func:`simulate` draws:
+    the amount at the first cumulative chance above a uniform draw)."""
 
-    __slots__ = ("amounts", "cumulative")
+    __slots__ = ("amounts", "cumulative", "fixed")
 
     def __init__(self, damage: Mapping[int, Any]) -> None:
         self.amounts = [int(k) for k in damage]
+        self.fixed: int | None = self.amounts[0] if len(self.amounts) == 1 else None
+        """The one amount when there is only one (nothing drawn)."""
         total = 0.0
         self.cumulative: list[float] = []
         for p in damage.values():
             total += float(p)
             self.cumulative.append(total)
-
-    def draw(self, rng: random.Random) -> int:
-        if len(self.amounts) == 1:
-            return self.amounts[0]
-        i = bisect.bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
-        return self.amounts[min(i, len(self.amounts) - 1)]
 
 
 @dataclass
@@ -351,6 +385,8 @@ class Body:
     this round."""
     strikes: dict[int, tuple[list[Sampler], list[Sampler]]] = field(default_factory=dict)
     """By target: (strikes answered, strikes unanswered)."""
+    costs: dict[int, tuple[Spend, Spend]] = field(default_factory=dict)
+    """By target: what the party spends in the exchange (answered, unanswered)."""
 
 
 @frozen
@@ -365,6 +401,9 @@ class Prepared:
     choices: Choices
     down: tuple[str, ...] = ()
     """The encounter's PCs already out of the fight: they have dropped in every fight."""
+    spends: tuple[str, ...] = ()
+    """What the party may spend beyond health (:data:`SPENDS` and any other the game's
+    exchange names), in the order :attr:`Body.costs` numbers them."""
 
 
 def _fresh(side: ex.Side) -> ex.Side:
@@ -380,6 +419,27 @@ def _blows(rules: ex.ExchangeRules, setup: ex.Setup, defence: str) -> list[Sampl
     except RuleError:
         return None
     return [Sampler(blow.damage) for blow in plan.blows]
+
+
+def _party_spend(
+    rules: ex.ExchangeRules, setup: ex.Setup, defence: str, attacker: Body, target: Body,
+    names: list[str],
+) -> Spend:  # fmt: skip
+    """What the party spends in one exchange answered by ``defence``: the attacker's costs if
+    it is on the party's side, the defender's if it is (:attr:`ExchangeRules.costs`)."""
+    try:
+        mine, theirs = inspect.unwrap(rules.costs)(dc_replace(setup, defence=defence))
+    except RuleError:
+        return ()
+    found: dict[str, int] = {}
+    for side, costs in ((attacker, mine), (target, theirs)):
+        if side.party:
+            for name, amount in costs.items():
+                found[name] = found.get(name, 0) + int(amount)
+    for name in found:
+        if name not in names:
+            names.append(name)
+    return tuple((names.index(k), v) for k, v in found.items() if v)
 
 
 def _same(a: Sequence[Sampler], b: Sequence[Sampler]) -> bool:
@@ -401,6 +461,10 @@ def _initiative(fight: Fight, c: er.Combatant) -> Callable[[random.Random], int]
     npc_doc = fight.npc_doc(c)
     rule = inspect.unwrap(fight.rules.initiative)  # unguarded: see Track
     return lambda rng: rule(rng, sheet, npc_doc).total
+
+
+def _no_share(health: Doc) -> None:
+    return None
 
 
 def _share(fight: Fight, kind: str, c: er.Combatant) -> Callable[[Doc], Any]:
@@ -447,20 +511,24 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         # A track needs a setup that has this combatant as its target; any attacker does.
         other = foes[0] if c.side == "pc" else party[0]
         setup = ex.setup_of(fight, other.id, c.id)
+        will = _will(fight, c)
+        # The share of health left only matters to morale: one that checks none skips it.
+        share = _share(fight, kind, c) if will is not None else _no_share
         bodies.append(
             Body(
                 name=c.name,
                 cid=c.id,
                 party=c.side == "pc",
                 pc=kind == "pc",
-                track=Track(rules, setup, _share(fight, kind, c)),
+                track=Track(rules, setup, share),
                 reaction_now=not c.economy.get("reaction", False),
-                will=_will(fight, c),
+                will=will,
                 initiative=_initiative(fight, c),
                 tiebreak=(0 if c.side == "pc" else 1) * 1000 + place,
                 due=enc.started and c.id in due,
             )
         )
+    spends = list(SPENDS)
     for body in bodies:
         if not body.track.changes:
             raise NoEstimate(f"no estimate for this game: its attacks land nothing on {body.name}")
@@ -474,7 +542,13 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
             if answered is None:
                 raise RuleError(f"{attacker.name} cannot attack {target.name} here")
             bare = _blows(rules, setup, "none") or answered
-            attacker.strikes[t] = (answered, answered if _same(answered, bare) else bare)
+            same = _same(answered, bare)
+            attacker.strikes[t] = (answered, answered if same else bare)
+            spend = _party_spend(rules, setup, "", attacker, target, spends)
+            unanswered = spend if same else _party_spend(
+                rules, setup, "none", attacker, target, spends
+            )
+            attacker.costs[t] = (spend, unanswered)
     current = enc.current if enc.started else None
     first = next((i for i, b in enumerate(bodies) if b.cid == current), 0)
     if enc.started and current is not None and all(b.cid != current for b in bodies):
@@ -489,7 +563,9 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         c.name for c in enc.combatants if health_kind(c) == "pc" and c.side == "pc"
         and c not in standing
     )  # fmt: skip
-    return Prepared(tuple(bodies), enc.started, max(1, enc.round), first, choices, down)
+    return Prepared(
+        tuple(bodies), enc.started, max(1, enc.round), first, choices, down, tuple(spends)
+    )
 
 
 # --------------------------------------------------------------------------- playing out
@@ -509,6 +585,8 @@ class Estimate:
     health_spent: float
     """The party's health spent, on average per fight (pools as ``tableside export``)."""
     choices: Choices
+    spends: Mapping[str, float] = field(default_factory=dict)
+    """What else the party spends, on average per fight, by name (:data:`SPENDS` first)."""
     not_modelled: tuple[str, ...] = NOT_MODELLED
 
     @property
@@ -584,11 +662,19 @@ def simulate(
     party_side = [i for i, b in enumerate(bodies) if b.party]
     foe_side = [i for i, b in enumerate(bodies) if not b.party]
     rule_of = [prepared.choices.party if b.party else prepared.choices.foes for b in bodies]
+    # Looked up once here, not per strike: the loop below runs a hundred thousand strikes.
+    party_of = [b.party for b in bodies]
+    strikes_of = [b.strikes for b in bodies]
+    tracks = [b.track for b in bodies]
+    checks = [b.will is not None for b in bodies]
+    morale = [i for i in range(n) if checks[i]]
+    draw = rng.random
+    costs_of = [b.costs for b in bodies]
+    spent_too = [0] * len(prepared.spends)
     wins = fled_wins = 0
     ended: list[int] = [0] * MAX_ROUNDS
     drops = [0] * n
     spent = 0
-    start_left = [b.track.left(0) for b in bodies]
     for fought in range(runs):
         if between is not None and fought % BATCH == 0 and not between():
             return None
@@ -597,6 +683,8 @@ def simulate(
         fled = [False] * n
         reaction = [b.reaction_now for b in bodies]
         last = [-1] * n
+        # Who is still up on each side, in the bodies' order: (the party, the foes).
+        sides = (list(party_side), list(foe_side))
         if prepared.started:
             order = list(range(n))
             at = prepared.first
@@ -614,49 +702,66 @@ def simulate(
             for i in order[at:]:
                 if not up[i]:
                     continue
-                me = bodies[i]
-                enemies = foe_side if me.party else party_side
-                live = [e for e in enemies if up[e]]
+                live = sides[party_of[i]]
                 if not live:
                     break
-                t = _target(rule_of[i], i, live, states, bodies, last, rng)
-                target = bodies[t]
-                answered, bare = me.strikes[t]
-                track = target.track
+                rule = rule_of[i]
+                if rule == RANDOM:
+                    t = live[int(draw() * len(live))]
+                else:
+                    t = _target(rule, i, live, states, bodies, last, rng)
+                answered, bare = strikes_of[i][t]
+                costs = costs_of[i][t][0 if reaction[t] else 1]
+                if costs:
+                    for k, many in costs:
+                        spent_too[k] += many
+                track = tracks[t]
+                moves = track.moves
+                faces = track.faces
+                outs = track.out
                 for blow in answered if reaction[t] else bare:
-                    amount = blow.draw(rng)
+                    amount = blow.fixed
+                    if amount is None:
+                        cumulative = blow.cumulative
+                        k = bisect_right(cumulative, draw() * cumulative[-1])
+                        amounts = blow.amounts
+                        amount = amounts[k] if k < len(amounts) else amounts[-1]
                     if amount <= 0:
                         continue
-                    face = 1 if track.faces == 1 else 1 + int(rng.random() * track.faces)
+                    face = 1 if faces == 1 else 1 + int(draw() * faces)
                     was = states[t]
-                    now = states[t] = track.hit(was, amount, face)
+                    now = moves.get((was, amount, face))
+                    if now is None:
+                        now = track.hit(was, amount, face)
+                    states[t] = now
                     if now != was:
                         last[t] = i
-                    if track.out[now]:
+                    if outs[now]:
                         up[t] = False
-                        dropped_side.add(target.party)
+                        sides[not party_of[t]].remove(t)
+                        dropped_side.add(party_of[t])
                         break
-                    if track.half[now] and not track.half[was]:
+                    if checks[t] and track.half[now] and not track.half[was]:
                         halved.append(t)
                 if answered is not bare:
                     reaction[t] = False
             at = 0
-            if not any(up[i] for i in party_side):
+            if not sides[0]:
                 ended[turn_round] += 1
                 break
             # NPC-08 at the round's end: the side that lost one checks, and each halved one.
             checking = [
-                i for i in range(n)
-                if up[i] and bodies[i].will is not None
-                and (bodies[i].party in dropped_side or i in halved
-                     or (turn_round == 0 and bodies[i].due))
+                i for i in morale
+                if up[i] and (party_of[i] in dropped_side or i in halved
+                              or (turn_round == 0 and bodies[i].due))
             ]  # fmt: skip
             for i in checking:
                 will = bodies[i].will
                 if will is not None and _flees(rng, will):
                     up[i] = False
+                    sides[not party_of[i]].remove(i)
                     fled[i] = True
-            if not any(up[i] for i in foe_side):
+            if not sides[1]:
                 winner = "party"
             if winner:
                 ended[turn_round] += 1
@@ -669,7 +774,7 @@ def simulate(
         for i in pcs:
             if bodies[i].track.out[states[i]]:
                 drops[i] += 1
-            spent += start_left[i] - bodies[i].track.left(states[i])
+            spent += tracks[i].spent(states[i])
     while len(ended) > 1 and ended[-1] == 0:
         ended.pop()
     offset = prepared.round - 1 if prepared.started else 0
@@ -684,6 +789,7 @@ def simulate(
         },
         health_spent=spent / runs if runs else 0.0,
         choices=prepared.choices,
+        spends={k: (v / runs if runs else 0.0) for k, v in zip(prepared.spends, spent_too, strict=True)},
     )
 
 
@@ -712,6 +818,10 @@ def merge(parts: Sequence[Estimate]) -> Estimate:
         for name, count in part.drops.items():
             drops[name] = drops.get(name, 0) + count
     spent = sum(p.health_spent * p.runs for p in parts) / runs if runs else 0.0
+    spends: dict[str, float] = {}
+    for part in parts:
+        for name, mean in part.spends.items():
+            spends[name] = spends.get(name, 0.0) + (mean * part.runs / runs if runs else 0.0)
     return Estimate(
         runs=runs,
         party_wins=sum(p.party_wins for p in parts),
@@ -720,6 +830,7 @@ def merge(parts: Sequence[Estimate]) -> Estimate:
         drops=drops,
         health_spent=spent,
         choices=parts[0].choices,
+        spends=spends,
         not_modelled=parts[0].not_modelled,
     )
 
@@ -831,6 +942,10 @@ def report(found: Estimate) -> dict[str, Any]:
         "rounds": {"median": found.rounds_at(0.5), "p90": found.rounds_at(0.9)},
         "drops": {name: round(found.chance(k), 4) for name, k in found.drops.items()},
         "not_modelled": list(found.not_modelled),
+        "spends": {
+            "health": round(found.health_spent, 2),
+            **{name: round(mean, 2) for name, mean in found.spends.items()},
+        },
     }
 
 
@@ -851,6 +966,8 @@ def meter(found: Estimate) -> str:
 
 __all__ = [
     "DEALS",
+    "SPENDS",
+    "SPEND_LABELS",
     "estimate_encounter",
     "merge",
     "CENTRES",

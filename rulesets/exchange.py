@@ -181,6 +181,15 @@ def no_spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return []
 
 
+Costs = Mapping[str, int]
+"""What one exchange spends, by the name a danger estimate reports it under (``cards``,
+``fate_points``, ``energy``)."""
+
+
+def no_costs(setup: Setup) -> tuple[Costs, Costs]:
+    return {}, {}
+
+
 def _no_faces(side: Side) -> int:
     return 1
 
@@ -217,6 +226,10 @@ class ExchangeRules:
         Field("damage", "Damage dice (e.g. 1d8+1)", "1d6", "amount"),
     )
     """What a PC's remembered attack holds (``sheet["attack"]``), as the tracker asks it."""
+    costs: Callable[[Setup], tuple[Costs, Costs]] = no_costs
+    """What one exchange answered as ``setup.defence`` says spends, (the attacker's, the
+    defender's) (:data:`Costs`): what :attr:`spend` takes from the fight, counted without one,
+    for a danger estimate. Raises :class:`RuleError` where :attr:`plan` would."""
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
@@ -737,6 +750,8 @@ class LandRoll(EncounterCommand):
 
 __all__ = [
     "Attack",
+    "Costs",
+    "no_costs",
     "RememberAttack",
     "LandRoll",
     "Blow",

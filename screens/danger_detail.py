@@ -36,6 +36,16 @@ def _bar(p: float, top: float, width: int = 20) -> str:
     return "█" * round(p / top * width) if top > 0 else ""
 
 
+def spends_text(found: danger.Estimate) -> str:
+    """``107.1 health · 4.0 cards · 0 fate points · 0 Energy``: what the party spends on
+    average a fight."""
+    parts = [f"{found.health_spent:.1f} health"]
+    for name, mean in found.spends.items():
+        label = danger.SPEND_LABELS.get(name, name.replace("_", " "))
+        parts.append(f"{mean:.1f} {label}" if mean else f"0 {label}")
+    return " · ".join(parts)
+
+
 def detail_text(found: danger.Estimate) -> Text:
     """The estimate as the detail reads it: each chance with its 95% interval."""
     text = Text()
@@ -49,9 +59,9 @@ def detail_text(found: danger.Estimate) -> Text:
     text.append(f" · {danger.band(found)}\n", style="bold")
     text.append(
         f"Rounds: median {found.rounds_at(0.5)}, 90% by {found.rounds_at(0.9)} · "
-        f"the party spends {found.health_spent:.1f} health a fight · {found.runs} fights "
-        "· (95% intervals)\n"
+        f"{found.runs} fights · (95% intervals)\n"
     )
+    text.append(f"Spends a fight: {spends_text(found)}\n")
     text.append("\nEach PC drops\n", style="bold")
     width = max((len(name) for name in found.drops), default=0)
     top = max((found.chance(k) for k in found.drops.values()), default=0.0)

@@ -220,6 +220,38 @@ def test_every_game_gives_an_estimate_of_its_demo_fight(tmp_path: Path, game: st
     assert danger.meter(found).startswith("Danger: party wins ")
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_party_spends_what_its_default_exchange_spends_and_health_is_never_negative(
+    tmp_path: Path, game: str
+) -> None:
+    found = danger.estimate(fight_of(demo_data(tmp_path, game)), 300, random.Random(5))
+    assert set(found.spends) == set(danger.SPENDS)
+    # The aspects game's consequences mount as it is hurt: spent all the same, not gained.
+    assert found.health_spent > 0
+    # By default only Shadows spends: each attack a card from the attacker's hand (a PC
+    # defends with none unless its player says); no bonus reaction, no fate reroll.
+    expected = {"cards"} if game == "shadows" else set()
+    assert {name for name, mean in found.spends.items() if mean > 0} == expected
+    assert all(mean >= 0 for mean in found.spends.values())
+
+
+def test_shadows_the_party_spends_a_card_for_each_attack_it_makes(tmp_path: Path) -> None:
+    data = demo_data(tmp_path, "shadows")
+    enc = the_encounter(data)
+    # One PC against one goblin: the PC's attacks are the fight's rounds it saw through.
+    pc = next(c for c in enc["combatants"] if c["side"] == "pc")
+    foe = next(c for c in enc["combatants"] if c["side"] != "pc")
+    enc["combatants"] = [pc, foe]
+    fight = fight_of(data)
+    prepared = danger.prepare(fight)
+    found = danger.simulate(prepared, 400, random.Random(2))
+    assert found is not None
+    # PCs first on a tie, foes' initiative rolled: the PC attacks once a round while up, so
+    # its cards lie between the rounds it was down in (one fewer) and the rounds fought.
+    rounds = sum(n * k for n, k in enumerate(found.rounds, start=1)) / sum(found.rounds)
+    assert rounds - 1 <= found.spends["cards"] <= rounds + 1e-9
+
+
 # --------------------------------------------------------------------------- the command
 
 
@@ -238,8 +270,12 @@ def test_danger_json_has_the_contract_s_keys_and_the_same_seed_repeats_it(
     assert (code, err) == (0, "")
     found = json.loads(out)
     assert list(found) == [
-        "runs", "party_wins", "party_wins_ci", "foes_flee", "rounds", "drops", "not_modelled"
+        "runs", "party_wins", "party_wins_ci", "foes_flee", "rounds", "drops", "not_modelled",
+        "spends",  # beyond the contract's keys, after them
     ]  # fmt: skip
+    assert list(found["spends"]) == ["health", "cards", "fate_points", "energy"]
+    assert found["spends"]["health"] > 0
+    assert found["spends"]["cards"] == found["spends"]["fate_points"] == 0  # Resolution: none
     assert found["runs"] == 300
     low, high = found["party_wins_ci"]
     assert 0 <= low <= found["party_wins"] <= high <= 1
@@ -377,3 +413,19 @@ def test_a_pc_already_down_is_named_in_the_drops_as_dropped(tmp_path: Path, run:
     found = json.loads(run("danger", str(write(tmp_path, data)), "--runs", "100", "--json")[1])
     assert found["drops"]["Mara Quell"] == 1.0
     assert set(found["drops"]) == {"Mara Quell", "Dov Ashgrove", "Sefa Ironwood", "Lio Marchetti"}
+
+
+def test_shadows_the_demo_party_attacks_with_its_remembered_skill_and_can_win(
+    tmp_path: Path,
+) -> None:
+    """SOH-14: the attack card plus the attack skill. The sheet holds no skills: a PC's is the
+    one it remembers, and the demo's PCs remember one, so their attacks land on a goblin."""
+    from rulesets import exchange as ex
+
+    fight = fight_of(demo_data(tmp_path, "shadows"))
+    agnes = next(c for c in fight.enc.combatants if c.name == "Agnes Thorne")
+    goblin = next(c for c in fight.enc.combatants if c.side != "pc")
+    found = ex.odds(fight.tx.game.exchange, ex.setup_of(fight, agnes.id, goblin.id))
+    assert "+ skill 10 =" in found.steps[0]
+    estimate = danger.estimate(fight, 400, random.Random(4))
+    assert estimate.win_chance > 0.2  # with skill 0 the party all but never won

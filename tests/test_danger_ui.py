@@ -60,6 +60,9 @@ async def test_the_meter_shows_the_danger_and_ctrl_d_the_detail(tmp_path: Path, 
             assert pc[1]["name"] in text  # each PC's chance to drop
         assert "round 1" in text or "round 2" in text  # the rounds' chart
         assert "Not modelled" in text
+        # What the party spends a fight: health, and what else its game's exchange spends.
+        spends = " ".join(text.split()).split("Spends a fight: ")[1]
+        assert " health · " in spends and " cards · " in spends and " Energy" in spends
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, CombatScreen)

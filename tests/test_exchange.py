@@ -443,3 +443,63 @@ def test_an_exchange_is_one_change_and_one_undo_takes_all_of_it_back(opened: Ope
     assert len(campaign.undo_stack) == stack + 1
     campaign.undo()
     assert {t: campaign.rows(t) for t in documents} == documents
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def costs(
+    campaign: Campaign, attacker: str, target: str, defence: str = ""
+) -> tuple[ex.Costs, ex.Costs]:
+    eid, _ = enc(campaign)
+    fight = load(Transaction(campaign), eid)
+    a, t = by_name(campaign, attacker), by_name(campaign, target)
+    return campaign.game.exchange.costs(ex.setup_of(fight, a.id, t.id, defence))
+
+
+def test_nem10_costs_say_the_bonus_reaction_s_2_energy_as_the_exchange_spends_it(
+    opened: Opened,
+) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    assert costs(campaign, "Goblin 1", "Ylva Rask") == ({}, {})  # the reaction is the round's
+    attack(campaign, "Goblin 1", "Ylva Rask")
+    energy = party(campaign, "Ylva Rask")["resources"]["energy"]["current"]
+    assert costs(campaign, "Goblin 2", "Ylva Rask", "bonus") == ({}, {"energy": 2})
+    attack(campaign, "Goblin 2", "Ylva Rask", "bonus")
+    assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+
+
+def test_asp03_costs_say_the_fate_reroll_s_point_as_the_exchange_spends_it(
+    opened: Opened,
+) -> None:
+    campaign = opened("aspects")
+    started(campaign)
+    assert costs(campaign, "Goblin 1", "Juno Hart") == ({}, {})
+    assert costs(campaign, "Goblin 1", "Juno Hart", "12") == ({}, {})  # typed: no reroll
+    points = party(campaign, "Juno Hart")["resources"]["fate_points"]["current"]
+    assert costs(campaign, "Goblin 1", "Juno Hart", "fate") == ({}, {"fate_points": 1})
+    attack(campaign, "Goblin 1", "Juno Hart", "fate")
+    assert party(campaign, "Juno Hart")["resources"]["fate_points"]["current"] == points - 1
+
+
+def test_soh13_costs_say_the_cards_each_side_plays_as_the_exchange_spends_them(
+    opened: Opened,
+) -> None:
+    campaign = opened("shadows")
+    started(campaign)
+    from rulesets.decks import load_deck
+    from rulesets.shadows.foes import holder_of
+
+    def hand(name: str) -> list[str]:
+        holder = holder_of(by_name(campaign, name))
+        _, deck = load_deck(Transaction(campaign), "minor")
+        return [c.label for c in deck.hand(str(holder))]
+
+    # A PC answers with no card unless its player names one; a foe plays its best.
+    assert costs(campaign, "Goblin 1", "Agnes Thorne") == ({"cards": 1}, {"cards": 0})
+    assert costs(campaign, "Agnes Thorne", "Goblin 1") == ({"cards": 1}, {"cards": 1})
+    agnes, goblin = hand("Agnes Thorne"), hand("Goblin 1")
+    assert costs(campaign, "Goblin 1", "Agnes Thorne", agnes[0]) == ({"cards": 1}, {"cards": 1})
+    attack(campaign, "Goblin 1", "Agnes Thorne", agnes[0])
+    assert (len(hand("Goblin 1")), len(hand("Agnes Thorne"))) == (len(goblin) - 1, len(agnes) - 1)

@@ -181,6 +181,12 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
+def costs(setup: Setup) -> tuple[dict[str, int], dict[str, int]]:
+    """ASP-03: a fate point for the defender's reroll (a defence rolled, not typed)."""
+    _, _, fate, typed = answer_of(setup, attack_of(setup)[2])
+    return {}, ({"fate_points": 1} if fate and typed is None else {})
+
+
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """The overlap on a copy of the defender; the consequence limit counts as out."""
     outcome = aspects.resolve_attack(health, amount, 0, "", attack_of(setup)[2])
@@ -209,6 +215,7 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=out,
     spend=spend,
+    costs=costs,
     defence_help="blank: dodge · block · will · + fate · a total rolled",
     pools=pools,
     attack_fields=(

@@ -261,12 +261,18 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
-_NO_ROLL = random.Random(0)
-"""The rng apply_damage takes; never drawn from, the limb being named (one, not one a call)."""
+def costs(setup: Setup) -> tuple[dict[str, int], dict[str, int]]:
+    """NEM-10: the bonus reaction costs the defender 2 Energy (the reaction itself is the
+    round's, back at the next)."""
+    used, _ = reactions(setup)
+    return {}, ({"energy": nemron.BONUS_REACTION_ENERGY} if "bonus" in used else {})
 
 
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    nemron.apply_damage(health, amount, _NO_ROLL, nemron.LOCATION_DIE[face])
+    """NEM-08 on the limb the location die's ``face`` names."""
+    if amount < 0:
+        raise RuleError("damage cannot be negative")
+    nemron.damage_limb(health, nemron.LOCATION_DIE[face], int(amount))
     return health
 
 
@@ -287,6 +293,7 @@ EXCHANGE = ExchangeRules(
     out=not_alive,
     faces=faces,
     spend=spend,
+    costs=costs,
     defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
     pools=pools,
     attack_fields=(

@@ -150,6 +150,15 @@ def heal(hit: Hit, sheet: Doc, amount: int) -> tuple[Doc, list[str]]:
     return sheet, [nemron.heal_limb(sheet, limb, amount)]
 
 
+def _share(sheet: Doc) -> tuple[int, int]:
+    """The limbs' HP together, and their most (one pass: a danger estimate asks it often)."""
+    left = top = 0
+    for limb in nemron.limbs_of(sheet).values():
+        left += int(limb["hp"])
+        top += int(limb["max"])
+    return left, top
+
+
 FOE = FoeSheet(
     health_label="HP per limb",
     health_default=5,
@@ -158,10 +167,7 @@ FOE = FoeSheet(
     hurt=hurt,
     heal=heal,
     out=out,
-    share=lambda sheet: (
-        sum(int(limb["hp"]) for limb in nemron.limbs_of(sheet).values()),
-        sum(int(limb["max"]) for limb in nemron.limbs_of(sheet).values()),
-    ),
+    share=_share,
 )
 """Reading: a foe has "lost half its HP" (NPC-08) when its limbs together have."""
 

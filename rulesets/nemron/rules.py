@@ -602,11 +602,22 @@ def limb_of(text: str) -> str:
     return _check_limb(text)
 
 
-def _hurt(character: Character, limb: str, amount: int, roll: int | None) -> DamageOutcome:
+def damage_limb(character: Character, limb: str, amount: int) -> tuple[int, int]:
+    """NEM-08: ``amount`` damage off ``limb`` (a key of :data:`LIMBS`); a major limb at 0 HP
+    downs the character. Mutates; the HP (before, after). The rule alone, without the words
+    :func:`apply_damage` says it in: a simulator asks it by the hundred thousand."""
     track = limbs_of(character)[limb]
     before = int(track["hp"])
     after = max(0, before - amount)
     track["hp"] = after
+    if after == 0 and limb in MAJOR_LIMBS and character.get("status", "alive") == "alive":
+        character["status"] = "downed"
+    return before, after
+
+
+def _hurt(character: Character, limb: str, amount: int, roll: int | None) -> DamageOutcome:
+    before, after = damage_limb(character, limb, amount)
+    track = limbs_of(character)[limb]
     name = character.get("name", "?")
     where = f"{limb_label(limb)} (location {roll})" if roll is not None else limb_label(limb)
     log = [f"{name}: {amount} damage to {where}, {before} → {after}/{track['max']} HP"]
@@ -616,8 +627,6 @@ def _hurt(character: Character, limb: str, amount: int, roll: int | None) -> Dam
         log.append(f"{name}: {limb_label(limb)} is no longer usable")
     if after == 0 and limb in MAJOR_LIMBS:
         downed = True
-        if character.get("status", "alive") == "alive":
-            character["status"] = "downed"
         log.append(f"{name}: {limb_label(limb)} at 0 HP, downed and dying")
     return DamageOutcome(limb, amount, before, after, roll, unusable, downed, tuple(log))
 

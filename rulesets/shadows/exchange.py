@@ -255,6 +255,13 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return foes.spend_attack(fight, c, holder, Card.from_dict(rolled.spent["card"]))
 
 
+def costs(setup: Setup) -> tuple[dict[str, int], dict[str, int]]:
+    """SOH-13/14: the attack card leaves the attacker's hand; each defence card the
+    defender's."""
+    attack_of(setup)  # refuses an empty hand, as plan does
+    return {"cards": 1}, {"cards": len(defence_cards(setup))}
+
+
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
 
@@ -265,6 +272,7 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=not_alive,
     spend=spend,
+    costs=costs,
     defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
     extra=extra,
     attack_fields=(

@@ -6,6 +6,12 @@ from rulesets.game import API_VERSION, DemoPC, Game
 from rulesets.shadows import checks, clock, exchange, fight, foes, players, sheet, tarot
 from rulesets.shadows.rules import RULESET
 
+DEMO_SKILL = 10
+"""The attack skill each demo PC remembers (SOH-14: the attack card plus the attacker's attack
+skill). Reading: the sheet holds no skills, so a PC's attack skill is the one it remembers
+(the exchange's ctrl+e); the demo's is 10, the text's scale, where a Normal task's 25 is an
+average card, a skill and an attribute."""
+
 DEMO_PARTY = (
     DemoPC(
         "Agnes Thorne",
@@ -20,7 +26,10 @@ DEMO_PARTY = (
             "intuition": 3,
             "discipline": 2,
         },
-        details={"lists": {"major_arcana": [tarot.major_card("The Star").to_dict()]}},
+        details={
+            "lists": {"major_arcana": [tarot.major_card("The Star").to_dict()]},
+            "attack": {"skill": DEMO_SKILL},
+        },
     ),
     DemoPC(
         "Felix Marrow",
@@ -35,6 +44,7 @@ DEMO_PARTY = (
             "intuition": 2,
             "discipline": 4,
         },
+        details={"attack": {"skill": DEMO_SKILL}},
     ),
     DemoPC(
         "Ines Calder",
@@ -49,6 +59,7 @@ DEMO_PARTY = (
             "intuition": 4,
             "discipline": 2,
         },
+        details={"attack": {"skill": DEMO_SKILL}},
     ),
     DemoPC(
         "Bram Okafor",
@@ -63,6 +74,7 @@ DEMO_PARTY = (
             "intuition": 1,
             "discipline": 3,
         },
+        details={"attack": {"skill": DEMO_SKILL}},
     ),
 )
 
