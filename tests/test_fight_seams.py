@@ -1,0 +1,49 @@
+"""Whole fights played by keys, as a GM would, where the merged parts meet: the time keys
+and the party sheet agree about a rest mid-fight, and what they ask is read whole at 80x24.
+Pilot tests, keys only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.tui import TablesideApp
+from screens.party_prompt import PartyConfirm
+from tests.apphelpers import demo_app, running_encounter, screen_text
+
+NARROW = (80, 24)
+
+
+def toasts(app: TablesideApp) -> list[str]:
+    return [str(n.message) for n in app.notices]
+
+
+@pytest.mark.parametrize("game", ["resolution", "somnihil"])
+async def test_percent_mid_fight_refuses_as_the_party_sheet_does(tmp_path: Path, game: str) -> None:
+    """A game whose rest needs peace refuses `%` in a fight with its reason, as the party
+    sheet's `R` does: no question whose yes is refused anyway."""
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await pilot.pause()
+        version = app.campaign.version
+        await pilot.press("%")
+        await pilot.pause()
+        assert not isinstance(app.screen, PartyConfirm)
+        assert app.campaign.version == version
+        assert any("No rest while the fight" in m for m in toasts(app))
+        assert running_encounter(app)["started"]
+    app.campaign.store.close()
+
+
+async def test_a_rest_mid_fight_question_is_read_whole_at_80x24(tmp_path: Path) -> None:
+    """The aspects game asks before a rest mid-fight: its question fits, not cut mid-word."""
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r", "%")
+        await pilot.pause()
+        assert isinstance(app.screen, PartyConfirm)
+        shown = " ".join(" ".join(line.replace("█", " ").split()) for line in screen_text(app))
+        assert "Rest the whole party anyway?" in shown
+    app.campaign.store.close()
