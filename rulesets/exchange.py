@@ -372,9 +372,14 @@ def percent(p: Fraction) -> str:
 
 
 def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
-    """``"0 45% · 1 9% · 2 9% …"``: the likeliest amounts first, at most ``most`` of them."""
-    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
-    return " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(ranked))
+    """``"0 45% · 1 9% · 2 9% · others 37%"``: the likeliest amounts, at most ``most`` of them,
+    in order; the share of those left off is still said, so the line adds up."""
+    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+    named, rest = ranked[:most], ranked[most:]
+    parts = [f"{k} {float(v):.0%}" for k, v in sorted(named)]
+    if rest:
+        parts.append(f"others {float(sum(v for _, v in rest)):.0%}")
+    return " · ".join(parts)
 
 
 def summary(found: Odds) -> str:
