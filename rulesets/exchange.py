@@ -137,6 +137,8 @@ class Plan:
     blows: tuple[Blow, ...]
     steps: tuple[str, ...]
     """What happens, in order, with the chance at each step, as the GM reads it."""
+    answer: str = "Defence"
+    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll)."""
 
 
 @frozen
@@ -175,6 +177,8 @@ class Odds:
     """The chance the exchange takes the target out of the fight."""
     steps: tuple[str, ...]
     blows: tuple[Blow, ...]
+    answer: str = "Defence"
+    """What the answer typed is (:attr:`Plan.answer`), as the tracker names its field."""
 
 
 def no_spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
@@ -332,6 +336,7 @@ def odds(rules: ExchangeRules, setup: Setup) -> Odds:
         drops=drops(rules, setup, plan.blows),
         steps=plan.steps,
         blows=plan.blows,
+        answer=plan.answer,
     )
 
 

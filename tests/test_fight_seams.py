@@ -47,3 +47,25 @@ async def test_a_rest_mid_fight_question_is_read_whole_at_80x24(tmp_path: Path) 
         shown = " ".join(" ".join(line.replace("█", " ").split()) for line in screen_text(app))
         assert "Rest the whole party anyway?" in shown
     app.campaign.store.close()
+
+
+async def test_a_ciphers_own_attack_asks_for_its_attack_roll_not_a_defence(
+    tmp_path: Path,
+) -> None:
+    """Somnihil: the Cipher rolls whether it attacks or opposes (SOM-01). On its own turn `A`
+    asks for the d20 of its attack; on a foe's turn, for its opposing roll."""
+    from tests.test_exchange_keys import amount_line, turn_of
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r", "A")
+        await pilot.pause()
+        line = amount_line(app)
+        assert line.startswith("Attack (the Cipher's d20 as rolled"), line
+        assert "Defence" not in line
+        await pilot.press("escape")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("A")
+        await pilot.pause()
+        assert amount_line(app).startswith("Defence (the Cipher's d20 as rolled")
+    app.campaign.store.close()

@@ -121,7 +121,7 @@ def plan(setup: Setup) -> Plan:
             f"{percent(bands.get(somnihil.TRIUMPH, Fraction(0)))} doubles)",
             f"{damage} on a hit",
         )
-        return Plan((blow,), steps)
+        return Plan((blow,), steps, answer="Attack")
     edge = _edge(setup.target)
     bands = _bands(setup, edge)
     hit = sum((bands.get(b, Fraction(0)) for b in LANDS_ON_DEFENCE), Fraction(0))
