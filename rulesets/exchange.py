@@ -211,6 +211,9 @@ class ExchangeRules:
     """What the exchange costs in the fight, in the change that lands it."""
     defence_help: str = ""
     """What the defender may answer, in a few words (blank: the game asks nothing)."""
+    players_roll: bool = False
+    """The players roll every die, the GM none (Somnihil: a foe's attack is the Cipher's
+    opposing roll): on a foe's turn the tray starts at the PC it attacks, not the GM."""
     pools: Callable[[Side, Doc], dict[str, int]] | None = None
     """The target's pools by the names ``tableside export`` gives them (default: every
     resource's current value, ``hp`` for HD HP)."""

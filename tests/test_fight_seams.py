@@ -69,3 +69,24 @@ async def test_a_ciphers_own_attack_asks_for_its_attack_roll_not_a_defence(
         await pilot.pause()
         assert amount_line(app).startswith("Defence (the Cipher's d20 as rolled")
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "who"), [("somnihil", "Vesna Kade"), ("resolution", "GM")], ids=["somnihil", "gm"]
+)
+async def test_on_a_foes_turn_the_tray_starts_at_whoever_rolls_against_it(
+    tmp_path: Path, game: str, who: str
+) -> None:
+    """Somnihil's players roll every die: a goblin's attack is the Cipher's opposing roll, so
+    the tray starts at the Cipher it attacks. Where the GM rolls for a foe, at the GM."""
+    from tests.test_exchange_keys import turn_of
+
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("2")
+        await pilot.pause()
+        setup = " ".join(" ".join(screen_text(app)[:4]).split())
+        assert f"Who: {who} " in setup, setup
+    app.campaign.store.close()

@@ -236,5 +236,6 @@ EXCHANGE = ExchangeRules(
     out=out,
     faces=faces,
     defence_help="the Cipher's d20 as rolled · blank: the app rolls it",
+    players_roll=True,
     attack_fields=(Field("damage", "Weapon damage dice (e.g. 1d8)", "1d6", "amount"),),
 )
