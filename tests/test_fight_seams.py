@@ -90,3 +90,28 @@ async def test_on_a_foes_turn_the_tray_starts_at_whoever_rolls_against_it(
         setup = " ".join(" ".join(screen_text(app)[:4]).split())
         assert f"Who: {who} " in setup, setup
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("answer", ["block + fate", "block +fate", "block fate"])
+async def test_the_aspects_defence_takes_fate_as_its_help_writes_it(
+    tmp_path: Path, answer: str
+) -> None:
+    """The defence's help reads `block · will · + fate`: a block with a fate point typed as
+    the help shows it spends the point on the reroll (ASP-03), not a refusal."""
+    from tests.test_exchange_keys import amount_line, turn_of
+    from tests.test_foes import sheet_of
+
+    app = demo_app(tmp_path, "aspects")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("A")
+        await pilot.pause()
+        target = amount_line(app).split(" → ", 1)[1].split(":", 1)[0]
+        before = sheet_of(app, target)["resources"]["fate_points"]["current"]
+        assert before >= 1
+        await pilot.press(*answer, "enter")
+        await pilot.pause()
+        assert "▏" not in amount_line(app), amount_line(app)
+        assert sheet_of(app, target)["resources"]["fate_points"]["current"] == before - 1
+    app.campaign.store.close()
