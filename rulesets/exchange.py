@@ -621,10 +621,11 @@ class Attack(EncounterCommand):
         setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
         rolled = rules.roll(setup, fight.tx.rng)
         attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
+        # Its rolls are marked: the exchange lands its own damage, so T never lands one again.
         for result in rolled.rolls:
-            fight.tx.log_roll(attacker.name, result)
+            fight.tx.log_roll(attacker.name, result, extra={EXCHANGE_ROLL: True})
         for result in rolled.defender_rolls:
-            fight.tx.log_roll(target.name, result)
+            fight.tx.log_roll(target.name, result, extra={EXCHANGE_ROLL: True})
         head = f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)
         lines = list(rules.spend(fight, setup, rolled))
         landed = False
@@ -699,6 +700,8 @@ class RememberAttack:
         return [f"{sheet.get('name', '?')} attacks with {said}"]
 
 
+EXCHANGE_ROLL = "exchange"
+"""Roll log key: the roll is an exchange's (an attack, a defence), its damage landed with it."""
 LANDED_ROLL = "landed_roll"
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
@@ -730,6 +733,11 @@ class LandRoll(EncounterCommand):
         entry = fight.tx.find("log", self.roll_id)
         if entry is None or entry.get("kind") != "roll":
             raise RuleError("No roll to land (d rolls dice)")
+        if entry.get(EXCHANGE_ROLL):
+            raise RuleError(
+                "That roll was an attack's (A), and what it dealt landed with it: "
+                "T lands a roll once"
+            )
         amount = landable(entry)
         if amount is None:
             what = entry.get("band") or entry.get("expression") or "that roll"

@@ -115,3 +115,26 @@ async def test_the_aspects_defence_takes_fate_as_its_help_writes_it(
         assert "▏" not in amount_line(app), amount_line(app)
         assert sheet_of(app, target)["resources"]["fate_points"]["current"] == before - 1
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", ["aspects", "resolution", "somnihil"])
+async def test_t_after_an_exchange_lands_none_of_its_rolls_again(tmp_path: Path, game: str) -> None:
+    """An exchange lands its own damage. `T` right after it lands nothing more: not the
+    defence total (aspects: `2d6+2 defence 10`) as damage, not the attack twice."""
+    from tests.test_exchange_keys import amount_line, health, turn_of
+
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("A", "enter")
+        await pilot.pause()
+        assert "▏" not in amount_line(app), amount_line(app)
+        after = health(app)
+        version = app.campaign.version
+        await pilot.press("T")
+        await pilot.pause()
+        assert health(app) == after
+        assert app.campaign.version == version
+        assert any("landed with" in m for m in toasts(app)), toasts(app)
+    app.campaign.store.close()
