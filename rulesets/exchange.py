@@ -383,7 +383,8 @@ def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
     """``"0 45% · 1 9% · 2 9% · others 37%"``: the likeliest amounts, at most ``most`` of them,
     in order; the share of those left off is still said, so the line adds up."""
     ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-    named, rest = ranked[:most], ranked[most:]
+    keep = most if len(ranked) > most + 1 else most + 1  # one left off is named instead
+    named, rest = ranked[:keep], ranked[keep:]
     parts = [f"{k} {float(v):.0%}" for k, v in sorted(named)]
     if rest:
         parts.append(f"others {float(sum(v for _, v in rest)):.0%}")
