@@ -138,3 +138,41 @@ async def test_t_after_an_exchange_lands_none_of_its_rolls_again(tmp_path: Path,
         assert app.campaign.version == version
         assert any("landed with" in m for m in toasts(app)), toasts(app)
     app.campaign.store.close()
+
+
+def _set_ap(app: TablesideApp, name: str, current: int) -> None:
+    store = app.campaign.store
+    for doc_id, doc in app.campaign.rows("party"):
+        if doc["name"] == name:
+            doc["resources"]["ap"]["current"] = current
+            store.db.table("party").update({"resources": doc["resources"]}, doc_ids=[doc_id])
+    store.commit()
+
+
+@pytest.mark.parametrize("side", ["pc", "npc"], ids=["attacking", "opposing"])
+async def test_a_ciphers_natural_1_in_an_exchange_recovers_an_ap_as_in_the_tray(
+    tmp_path: Path, side: str
+) -> None:
+    """SOM-04: a Catastrophe's natural 1 gives the Cipher 1 AP back. The tray's check did;
+    the same d20 typed into the exchange (its attack or its opposing roll) did not."""
+    from tests.test_exchange_keys import amount_line, current, turn_of
+    from tests.test_foes import sheet_of
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await turn_of(pilot, app, side)
+        await pilot.press("A")
+        await pilot.pause()
+        if side == "pc":
+            cipher = str(current(app)["name"])
+        else:
+            cipher = amount_line(app).split(" → ", 1)[1].split(":", 1)[0]
+        _set_ap(app, cipher, 5)
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert "▏" not in amount_line(app), amount_line(app)
+        assert sheet_of(app, cipher)["resources"]["ap"]["current"] == 6
+        said = " ".join(str(e.get("text", "")) for e in app.campaign.log_entries()[-3:])
+        assert "natural 1" in said
+    app.campaign.store.close()
