@@ -176,3 +176,21 @@ async def test_a_ciphers_natural_1_in_an_exchange_recovers_an_ap_as_in_the_tray(
         said = " ".join(str(e.get("text", "")) for e in app.campaign.log_entries()[-3:])
         assert "natural 1" in said
     app.campaign.store.close()
+
+
+async def test_a_choice_whose_label_says_what_blank_means_is_not_told_blank_is_none(
+    tmp_path: Path,
+) -> None:
+    """Resolution's remembered attack: blank attribute is "the better of STR and DEX" (the
+    odds count it), and the line under the form said "(blank: none)"."""
+    from screens.form import FormScreen
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r", "A", "ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert "the better of STR and" in shown
+        assert "(blank: none)" not in shown
+    app.campaign.store.close()
