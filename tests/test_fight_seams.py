@@ -194,3 +194,15 @@ async def test_a_choice_whose_label_says_what_blank_means_is_not_told_blank_is_n
         assert "the better of STR and" in shown
         assert "(blank: none)" not in shown
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("size", [NARROW, (120, 36)], ids=["80x24", "120x36"])
+async def test_the_quick_rolls_hint_is_read_whole(tmp_path: Path, size: tuple[int, int]) -> None:
+    """`d` mid-fight: the quick roll's hint ended "escape clo", cut at any size."""
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("1", "alt+r", "d")
+        await pilot.pause()
+        shown = " ".join(" ".join(line.replace("█", " ").split()) for line in screen_text(app))
+        assert "enter rolls, escape" in shown and "closes)" in shown
+    app.campaign.store.close()
