@@ -642,7 +642,9 @@ class TablesideApp(GameSafe, App[None]):
         from app.commands.clock import Advance
         from app.queries import fight_running
 
-        fight = fight_running(self.campaign) if step == "rest" else None
+        # A game whose rests need peace refuses one in a fight, and says why: nothing to ask.
+        asks = step == "rest" and not self.campaign.game.time.rest_needs_peace
+        fight = fight_running(self.campaign) if asks else None
         if fight is None:
             self._time_passes(Advance(step=step))
             return

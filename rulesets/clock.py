@@ -701,7 +701,7 @@ def advance(
         if fight is not None:
             raise ClockError(
                 f"No rest while the fight ({fight.get('name') or 'an encounter'}) runs: "
-                f"{rules.rest_needs_peace}. end the fight first"
+                f"{rules.rest_needs_peace}. End the fight first"
             )
     clock = read(tx)
     start = clock.seconds

@@ -137,6 +137,8 @@ class Plan:
     blows: tuple[Blow, ...]
     steps: tuple[str, ...]
     """What happens, in order, with the chance at each step, as the GM reads it."""
+    answer: str = "Defence"
+    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll)."""
 
 
 @frozen
@@ -175,6 +177,8 @@ class Odds:
     """The chance the exchange takes the target out of the fight."""
     steps: tuple[str, ...]
     blows: tuple[Blow, ...]
+    answer: str = "Defence"
+    """What the answer typed is (:attr:`Plan.answer`), as the tracker names its field."""
 
 
 def no_spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
@@ -216,6 +220,9 @@ class ExchangeRules:
     """What the exchange costs in the fight, in the change that lands it."""
     defence_help: str = ""
     """What the defender may answer, in a few words (blank: the game asks nothing)."""
+    players_roll: bool = False
+    """The players roll every die, the GM none (Somnihil: a foe's attack is the Cipher's
+    opposing roll): on a foe's turn the tray starts at the PC it attacks, not the GM."""
     pools: Callable[[Side, Doc], dict[str, int]] | None = None
     """The target's pools by the names ``tableside export`` gives them (default: every
     resource's current value, ``hp`` for HD HP)."""
@@ -348,6 +355,7 @@ def odds(rules: ExchangeRules, setup: Setup) -> Odds:
         drops=drops(rules, setup, plan.blows),
         steps=plan.steps,
         blows=plan.blows,
+        answer=plan.answer,
     )
 
 
@@ -388,9 +396,15 @@ def percent(p: Fraction) -> str:
 
 
 def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
-    """``"0 45% · 1 9% · 2 9% …"``: the likeliest amounts first, at most ``most`` of them."""
-    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
-    return " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(ranked))
+    """``"0 45% · 1 9% · 2 9% · others 37%"``: the likeliest amounts, at most ``most`` of them,
+    in order; the share of those left off is still said, so the line adds up."""
+    ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+    keep = most if len(ranked) > most + 1 else most + 1  # one left off is named instead
+    named, rest = ranked[:keep], ranked[keep:]
+    parts = [f"{k} {float(v):.0%}" for k, v in sorted(named)]
+    if rest:
+        parts.append(f"others {float(sum(v for _, v in rest)):.0%}")
+    return " · ".join(parts)
 
 
 def summary(found: Odds) -> str:
@@ -624,10 +638,11 @@ class Attack(EncounterCommand):
         setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
         rolled = rules.roll(setup, fight.tx.rng)
         attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
+        # Its rolls are marked: the exchange lands its own damage, so T never lands one again.
         for result in rolled.rolls:
-            fight.tx.log_roll(attacker.name, result)
+            fight.tx.log_roll(attacker.name, result, extra={EXCHANGE_ROLL: True})
         for result in rolled.defender_rolls:
-            fight.tx.log_roll(target.name, result)
+            fight.tx.log_roll(target.name, result, extra={EXCHANGE_ROLL: True})
         head = f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)
         lines = list(rules.spend(fight, setup, rolled))
         landed = False
@@ -702,6 +717,8 @@ class RememberAttack:
         return [f"{sheet.get('name', '?')} attacks with {said}"]
 
 
+EXCHANGE_ROLL = "exchange"
+"""Roll log key: the roll is an exchange's (an attack, a defence), its damage landed with it."""
 LANDED_ROLL = "landed_roll"
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
@@ -733,6 +750,11 @@ class LandRoll(EncounterCommand):
         entry = fight.tx.find("log", self.roll_id)
         if entry is None or entry.get("kind") != "roll":
             raise RuleError("No roll to land (d rolls dice)")
+        if entry.get(EXCHANGE_ROLL):
+            raise RuleError(
+                "That roll was an attack's (A), and what it dealt landed with it: "
+                "T lands a roll once"
+            )
         amount = landable(entry)
         if amount is None:
             what = entry.get("band") or entry.get("expression") or "that roll"

@@ -336,6 +336,26 @@ def default_target(
     return others[0]
 
 
+def turn_roller(encounter: Mapping[str, Any], players_roll: bool) -> str | None:
+    """The party ref of who rolls first on this turn: the acting PC; on a foe's turn the GM
+    (None), or, where the players roll every die, the PC the foe attacks (its
+    :func:`default_target`)."""
+    if not encounter.get("current"):
+        return None
+    enc = er.Encounter.from_dict(dict(encounter))
+    acting = er.current_combatant(enc)
+    if acting is None:
+        return None
+    if acting.side == "pc":
+        return str(acting.ref) if acting.ref is not None else None
+    if not players_roll:
+        return None
+    target = default_target(enc, acting)
+    if target is None or target.side != "pc" or target.ref is None:
+        return None
+    return str(target.ref)
+
+
 @frozen
 class FoeAttack(CombatantCommand):
     """``A``: the combatant attacks ``target_id`` (blank: :func:`default_target`) by its game's

@@ -102,7 +102,8 @@ UNBOUNDED = Field("", "").maximum
 def choices_text(spec: Field) -> str:
     """What a field takes, for the line under the form: its choices, or its range."""
     if spec.kind == "choice":
-        blank = "" if spec.required else " (blank: none)"
+        # A label that says what blank means is not contradicted here.
+        blank = "" if spec.required or "blank:" in spec.label else " (blank: none)"
         return " / ".join(spec.choices) + blank
     if spec.kind in ("int", "optint") and spec.maximum < UNBOUNDED:
         return f"a whole number, {spec.minimum} to {spec.maximum:,}"

@@ -24,6 +24,7 @@ class QuickRollScreen(ModalScreen[None]):
     QuickRollScreen { align: center middle; }
     QuickRollScreen > Vertical { width: 64; height: auto; border: thick $accent; background: $panel; padding: 0 1; }
     QuickRollScreen #quick-roll-result { height: auto; min-height: 1; }
+    QuickRollScreen Label { width: 100%; }
     QuickRollScreen #quick-roll-error { color: $error; height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [

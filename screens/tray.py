@@ -272,7 +272,8 @@ class TrayScreen(PanelScreen):
         return True
 
     def _follow_turn(self) -> bool:
-        """A new turn in the running encounter: who rolls is its PC (an NPC's turn: the GM).
+        """A new turn in the running encounter: who rolls is its PC (an NPC's turn: the GM,
+        or the PC it attacks where the players roll every die).
 
         Only a turn not yet followed moves it, so ``p`` keeps its choice within one turn.
         """
@@ -284,11 +285,10 @@ class TrayScreen(PanelScreen):
         if turn == self._turn_seen or enc.get("current") is None:
             return False
         self._turn_seen = turn
-        acting = next(
-            (c for c in enc.get("combatants", ()) if c.get("id") == enc.get("current")), None
-        )
+        from rulesets.foes import turn_roller
+
         ids = [pid for pid, _ in self.party()]
-        ref = acting.get("ref") if acting is not None and acting.get("side") == "pc" else None
+        ref = turn_roller(enc, self.game.exchange.players_roll)
         index = next((i + 1 for i, pid in enumerate(ids) if str(pid) == str(ref)), 0)
         if index == self.who_index:
             return False

@@ -16,6 +16,7 @@ from app.tui import TablesideApp
 from rulesets.somnihil import rules as somnihil
 from screens.combat import CombatScreen
 from tests.apphelpers import SIZE, demo_app, last_roll, select_combatant
+from tests.test_exchange_keys import turn_of
 
 VESNA, ORRIN, GOBLIN = "c1", "c2", "c5"
 
@@ -142,6 +143,8 @@ async def test_the_tray_starts_at_whose_turn_it_is_inside_with_disadvantage(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", "alt+r")
         await pilot.pause()
+        # A Cipher's turn: on a foe's, the tray starts at the Cipher the foe attacks.
+        await turn_of(pilot, app, "pc")
         acting = encounter(app)["current"]
         await pilot.press("alt+a", "1", "enter")  # the selection follows the turn
         await pilot.press("2")

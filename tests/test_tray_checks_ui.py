@@ -285,13 +285,13 @@ async def test_who_rolls_starts_at_the_acting_pc_and_p_still_cycles(tmp_path: Pa
         await pilot.pause()
         assert f"Who: {names[2]}" in setup_text(app)
         await pilot.press("1")
-        _set_turn(app, "1", "npc")  # a goblin acts: the GM rolls
+        _set_turn(app, "1", "npc")  # a goblin acts: the Cipher it attacks rolls against it
         await pilot.press("2")
         await pilot.pause()
-        assert "Who: GM" in setup_text(app)
+        assert f"Who: {names[0]}" in setup_text(app)
         await pilot.press("c")
         await pilot.pause()
-        assert rolls(app)[-1]["who"] == "GM"
+        assert rolls(app)[-1]["who"] == names[0]
     app.campaign.store.close()
 
 

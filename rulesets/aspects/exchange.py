@@ -75,7 +75,8 @@ def attack_of(setup: Setup) -> tuple[str, int, str]:
 
 def answer_of(setup: Setup, kind: str) -> tuple[str, int, bool, int | None]:
     """The defender's skill, its value, whether a fate point rerolls, and a typed total."""
-    words = setup.defence.casefold().replace(",", " ").split()
+    # "block + fate" as the help writes it: a plus joins words, it is no word of its own.
+    words = setup.defence.casefold().replace(",", " ").replace("+", " ").split()
     fate = "fate" in words
     words = [w for w in words if w != "fate"]
     typed: int | None = None

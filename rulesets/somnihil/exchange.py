@@ -42,6 +42,7 @@ from rulesets.exchange import (
     percent,
     strikes,
 )
+from rulesets.fight import Fight
 from rulesets.npc import QuickBuild
 from rulesets.somnihil import rules as somnihil
 from rulesets.somnihil.fight import FIGHT
@@ -121,7 +122,7 @@ def plan(setup: Setup) -> Plan:
             f"{percent(bands.get(somnihil.TRIUMPH, Fraction(0)))} doubles)",
             f"{damage} on a hit",
         )
-        return Plan((blow,), steps)
+        return Plan((blow,), steps, answer="Attack")
     edge = _edge(setup.target)
     bands = _bands(setup, edge)
     hit = sum((bands.get(b, Fraction(0)) for b in LANDS_ON_DEFENCE), Fraction(0))
@@ -165,7 +166,11 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         edge = _edge(setup.attacker)
         natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
-        mine.append(CheckResult("2d20kl1 attack" if edge else "d20 attack", natural, faces, band))
+        mine.append(
+            CheckResult(
+                "2d20kl1 attack" if edge else "d20 attack", natural, faces, band, natural=natural
+            )
+        )
         times = LANDS_ON_ATTACK.get(band, 0)
         steps.append(f"d20 {natural}: {band}" + (" (damage doubled)" if times == 2 else ""))
         if times:
@@ -182,7 +187,10 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
         theirs.append(
-            CheckResult("2d20kl1 opposing" if edge else "d20 opposing", natural, faces, band)
+            CheckResult(
+                "2d20kl1 opposing" if edge else "d20 opposing", natural, faces, band,
+                natural=natural,
+            )  # fmt: skip
         )
         if band in LANDS_ON_DEFENCE:
             dealt = max(0, dice.roll(damage, rng).total)
@@ -197,6 +205,25 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
             steps.append(f"{setup.target.name} opposes, d20 {natural}: {band}, avoided{said}")
             amounts.append(0)
     return Rolled(tuple(steps), tuple(amounts), defender_rolls=tuple(theirs))
+
+
+def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
+    """SOM-04: a Cipher's natural 1 in the exchange (its attack, or its opposing roll) gives
+    it 1 AP back, as the same roll does in the tray."""
+    lines: list[str] = []
+    for side, rolls in ((setup.attacker, rolled.rolls), (setup.target, rolled.defender_rolls)):
+        if not _cipher(side):
+            continue
+        for result in rolls:
+            c = fight.combatant(side.combatant.id)
+            sheet = fight.sheet(c)
+            if sheet is None:
+                continue
+            gained = somnihil.recover_ap_from_roll(sheet, result)
+            if gained:
+                fight.put_sheet(c, sheet)
+                lines += gained
+    return lines
 
 
 def faces(side: Side) -> int:
@@ -235,6 +262,8 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=out,
     faces=faces,
+    spend=spend,
     defence_help="the Cipher's d20 as rolled · blank: the app rolls it",
+    players_roll=True,
     attack_fields=(Field("damage", "Weapon damage dice (e.g. 1d8)", "1d6", "amount"),),
 )

@@ -35,6 +35,8 @@ def choose_next(enc: er.Encounter, combatant_id: str) -> list[str]:
     round_over = len(done) >= len(enc.combatants)
     if target.defeated:
         raise er.EncounterError(f"{target.name} is out of the fight")
+    if not round_over and cur is not None and target.id == cur.id:
+        raise er.EncounterError(f"{target.name} is acting now: select who acts next, then c")
     if not round_over and target.id in done:
         raise er.EncounterError(f"{target.name} has already acted this round")
     lines: list[str] = []

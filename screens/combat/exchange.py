@@ -126,7 +126,8 @@ class CombatExchange(CombatAmounts):
             ask = f"Target (row number or name): {found.aim}▏ (enter · esc)"
         elif self._asks():
             help_ = self.game.exchange.defence_help
-            ask = f"Defence ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
+            answer = "Defence" if isinstance(counted, str) else counted.answer
+            ask = f"{answer} ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
         else:
             ask = f"Target (row or name): {found.aim}▏ (enter rolls · esc)"
         if self._pc_ref(found.attacker_id) is not None:

@@ -674,7 +674,7 @@ def test_chosen_next_round_ends_when_all_acted() -> None:
     start(enc)
     assert enc.current is None and enc.round == 1
     choose_next(enc, "B")
-    with pytest.raises(EncounterError, match="already acted"):
+    with pytest.raises(EncounterError, match="is acting now"):
         choose_next(enc, "B")
     choose_next(enc, "A")
     with pytest.raises(EncounterError, match="already acted"):
