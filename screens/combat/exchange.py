@@ -183,6 +183,11 @@ class CombatExchange(CombatAmounts):
                 found.aim = found.aim[:-1]
             else:
                 found.typed = found.typed[:-1]
+        elif key == "ctrl+u":  # clears the line, as in any text field
+            if found.aiming or not self._asks():
+                found.aim = ""
+            else:
+                found.typed = ""
         elif event.is_printable and event.character:
             if found.aiming or not self._asks():
                 found.aim = (found.aim + event.character)[:30]
