@@ -4,11 +4,17 @@ shows and what was saved."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from textual.widgets import Input
+
 from app.tui import TablesideApp
+from screens.combat import CombatScreen
+from screens.form import FormScreen
 from tests.apphelpers import SIZE, demo_app
-from tests.test_exchange_keys import amount_line, health, start, turn_of
+from tests.test_exchange_keys import amount_line, current, health, start, turn_of
+from tests.test_shadows_attack import _minor
 
 
 async def test_ctrl_u_clears_the_typed_answer_of_the_exchange(tmp_path: Path) -> None:
@@ -24,4 +30,48 @@ async def test_ctrl_u_clears_the_typed_answer_of_the_exchange(tmp_path: Path) ->
         line = amount_line(app)
         assert "): none▏" in line, line
         assert health(app) == before
+    app.campaign.store.close()
+
+
+async def test_shadows_p_and_a_play_the_same_card_and_a_plays_the_card_the_gm_names(
+    tmp_path: Path,
+) -> None:
+    """SOH-14, the attack card is the player's choice. A played the best card of the attack's
+    suit while P's form offered the hand's first card and asked a fumble value A took as 1;
+    and A had no way to name the card (ctrl+e asked skill and type only)."""
+    app: TablesideApp = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "shadows")
+        await turn_of(pilot, app, "pc")
+        pc = current(app)
+        await pilot.press("A")
+        await pilot.pause()
+        found = re.search(rf"{pc['name']} plays (.+? of \w+):", amount_line(app))
+        assert found is not None, amount_line(app)
+        best = found.group(1)
+        await pilot.press("escape", "P")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-card", Input).value == best
+        assert form.query_one("#field-fumble", Input).value == "1"
+        await pilot.press("escape")
+        await pilot.pause()
+        hand = _minor(app.campaign).hand(str(pc["ref"]))
+        other = next(c.label for c in hand if c.label != best)
+        await pilot.press("A", "ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        app.screen.query_one("#field-card", Input).value = other
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CombatScreen)
+        assert f"{pc['name']} plays {other}:" in amount_line(app), amount_line(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        held = [c.label for c in _minor(app.campaign).hand(str(pc["ref"]))]
+        assert other not in held and best in held
+        # Played, the named card is forgotten: the next attack plays the best again.
+        sheet = app.campaign.doc("party", int(str(pc["ref"]))) or {}
+        assert "card" not in sheet.get("attack", {}), sheet.get("attack")
     app.campaign.store.close()

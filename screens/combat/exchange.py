@@ -149,6 +149,14 @@ class CombatExchange(CombatAmounts):
         exact = [c.id for c in enc.combatants if c.name.casefold() == text]
         return exact[0] if len(exact) == 1 else found[0] if len(found) == 1 else None
 
+    def _show_detail(self) -> None:
+        """An open exchange keeps the line: a redraw (a form confirmed, a change from
+        elsewhere) must not hide it while the keys still go to it."""
+        if self._exchange is not None:
+            self._show_exchange()
+            return
+        super()._show_detail()
+
     def close_exchange(self) -> None:
         self._exchange = None
         self.set_class(False, "-exchanging")
