@@ -608,10 +608,12 @@ class Attack(EncounterCommand):
         setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
         rolled = rules.roll(setup, fight.tx.rng)
         attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
+        # Landed here with the exchange: T must not land them again (a defence roll is no
+        # damage at all).
         for result in rolled.rolls:
-            fight.tx.log_roll(attacker.name, result)
+            fight.tx.log_roll(attacker.name, result, extra={EXCHANGE_ROLL: True})
         for result in rolled.defender_rolls:
-            fight.tx.log_roll(target.name, result)
+            fight.tx.log_roll(target.name, result, extra={EXCHANGE_ROLL: True})
         head = f"{attacker.name} attacks {target.name}: " + " · ".join(rolled.steps)
         lines = list(rules.spend(fight, setup, rolled))
         landed = False
@@ -687,6 +689,8 @@ class RememberAttack:
 
 
 LANDED_ROLL = "landed_roll"
+EXCHANGE_ROLL = "exchange"
+"""A roll log entry's mark: rolled in an exchange, which landed what it dealt."""
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
 
@@ -717,6 +721,11 @@ class LandRoll(EncounterCommand):
         entry = fight.tx.find("log", self.roll_id)
         if entry is None or entry.get("kind") != "roll":
             raise RuleError("No roll to land (d rolls dice)")
+        if entry.get(EXCHANGE_ROLL):
+            raise RuleError(
+                f"The last roll is {entry.get('who') or 'an'}'s in an attack (A), which landed "
+                "with it: T lands a damage roll once"
+            )
         amount = landable(entry)
         if amount is None:
             what = entry.get("band") or entry.get("expression") or "that roll"

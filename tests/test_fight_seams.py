@@ -75,3 +75,22 @@ async def test_shadows_p_and_a_play_the_same_card_and_a_plays_the_card_the_gm_na
         sheet = app.campaign.doc("party", int(str(pc["ref"]))) or {}
         assert "card" not in sheet.get("attack", {}), sheet.get("attack")
     app.campaign.store.close()
+
+
+async def test_t_after_an_exchange_lands_none_of_its_rolls(tmp_path: Path) -> None:
+    """Nemron: after A landed a PC's attack on a goblin, T dealt the goblin's active defence
+    roll (its last roll in the log) as damage to the selected: the attacking PC."""
+    app: TablesideApp = demo_app(tmp_path, "nemron")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "nemron")
+        await turn_of(pilot, app, "pc")
+        pc = current(app)["name"]
+        await pilot.press("A", "tab", *"Goblin 2", "enter", "enter")
+        await pilot.pause()
+        logged = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert logged[-1]["who"] == "Goblin 2", logged[-1]  # its defence, rolled last
+        before = (health(app), len(app.campaign.undo_stack))
+        await pilot.press("T")
+        await pilot.pause()
+        assert (health(app), len(app.campaign.undo_stack)) == before, pc
+    app.campaign.store.close()
