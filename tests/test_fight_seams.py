@@ -14,6 +14,7 @@ from screens.combat import CombatScreen
 from screens.form import FormScreen
 from tests.apphelpers import SIZE, demo_app
 from tests.test_exchange_keys import amount_line, current, health, start, turn_of
+from tests.test_hostile_games import told
 from tests.test_shadows_attack import _minor
 
 
@@ -93,4 +94,22 @@ async def test_t_after_an_exchange_lands_none_of_its_rolls(tmp_path: Path) -> No
         await pilot.press("T")
         await pilot.pause()
         assert (health(app), len(app.campaign.undo_stack)) == before, pc
+    app.campaign.store.close()
+
+
+async def test_t_with_nothing_to_land_says_so_where_the_log_has_no_dice(tmp_path: Path) -> None:
+    """Shadows draws cards, never dice: after a landed attack, T said "No roll in the log yet
+    (d rolls dice)" under a log full of the attack."""
+    app: TablesideApp = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "shadows")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("A", "enter")
+        await pilot.pause()
+        said = told(app)
+        before = (health(app), len(app.campaign.undo_stack))
+        await pilot.press("T")
+        await pilot.pause()
+        assert (health(app), len(app.campaign.undo_stack)) == before
+        assert said and "yet" not in said[-1] and "Nothing to land" in said[-1], said
     app.campaign.store.close()
