@@ -31,6 +31,7 @@ Pure: no Textual, no app import.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -48,7 +49,15 @@ from rulesets.fight import (
     deal_damage,
     health_kind,
 )
-from rulesets.foes import ATTRIBUTES, STRIKE_KEY, has_statblock, statted
+from rulesets.foes import (
+    ATTRIBUTES,
+    STRIKE_KEY,
+    FoeAttack,
+    LandStrike,
+    d20_attack,
+    has_statblock,
+    statted,
+)
 from rulesets.npc import NPC, QuickBuild
 from rulesets.table import Field, Tx
 from rulesets.values import frozen
@@ -538,13 +547,41 @@ def hp_out(side: Side, health: Doc) -> bool:
     return isinstance(res, Mapping) and int(res.get("current", 1)) <= 0
 
 
+OWN_ATTACK = "own_attack"
+"""``Side.extra`` of a foe whose game declares its foes' attack (``FoeRules.attack``) and no
+exchange: that attack is the foe's, rolled and landed as it says (it gives no odds)."""
+_HD_PLAN = d20_plan(remembered_d20)
+
+
+def _hd_plan(setup: Setup) -> Plan:
+    if setup.attacker.extra.get(OWN_ATTACK):
+        raise RuleError(
+            f"{setup.attacker.name} attacks by its game's own roll (no odds here): enter rolls "
+            "it and lands what hits"
+        )
+    return _HD_PLAN(setup)
+
+
 HD_EXCHANGE = ExchangeRules(
-    plan=d20_plan(remembered_d20),
+    plan=_hd_plan,
     roll=d20_roll(remembered_d20),
     hurt=hp_hurt,
     out=hp_out,
 )
 """The NPC rules' own exchange (module docstring): any game that declares none has it."""
+
+
+def own_foe_attack(fight: Fight, c: er.Combatant) -> bool:
+    """A foe whose game declares its foes' attack and no exchange attacks by that attack: a
+    game written before the exchange keeps its foes' own roll."""
+    game = fight.tx.game
+    # An installed game's hooks come wrapped in the guard that names it: compare what they wrap.
+    return (
+        inspect.unwrap(game.exchange.plan) is _hd_plan
+        and inspect.unwrap(game.foes.attack) is not d20_attack
+        and c.side != "pc"
+        and has_statblock(c)
+    )
 
 
 # --------------------------------------------------------------------------- in the fight
@@ -557,6 +594,8 @@ def side_of(fight: Fight, c: er.Combatant) -> Side:
     health = copy.deepcopy(sheet if sheet is not None else dict(c.stats))
     found = statted(fight, c) if has_statblock(c) else None
     more = fight.tx.game.exchange.extra(fight, c)
+    if own_foe_attack(fight, c):
+        more = {**more, OWN_ATTACK: True}
     return Side(c, kind, health, found.block if found is not None else None, more)
 
 
@@ -606,6 +645,8 @@ class Attack(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         rules = fight.tx.game.exchange
         setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
+        if setup.attacker.extra.get(OWN_ATTACK):
+            return self._own_attack(fight, setup)
         rolled = rules.roll(setup, fight.tx.rng)
         attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
         # Landed here with the exchange: T must not land them again (a defence roll is no
@@ -639,6 +680,19 @@ class Attack(EncounterCommand):
             # The rolls, then what the landing did (a defence's cards, each pool's change).
             self.report["steps"] = [*rolled.steps, *lines[1:]]
             self.report["landed"] = landed_pools(rules, setup.target, fight)
+        return lines
+
+
+    def _own_attack(self, fight: Fight, setup: Setup) -> list[str]:
+        """The foe's game's own attack (:func:`own_foe_attack`), landed at once."""
+        eid, cid = self.encounter_id, self.attacker_id
+        lines = FoeAttack(eid, cid, target_id=self.target_id, attribute=setup.attribute).change(
+            fight
+        )
+        lines += LandStrike(eid, answer=self.defence).change(fight)
+        if self.report is not None:
+            self.report["steps"] = list(lines)
+            self.report["landed"] = landed_pools(fight.tx.game.exchange, setup.target, fight)
         return lines
 
 
