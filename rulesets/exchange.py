@@ -51,6 +51,7 @@ from rulesets.fight import (
 )
 from rulesets.foes import (
     ATTRIBUTES,
+    LANDED_WITH_ATTACK,
     STRIKE_KEY,
     FoeAttack,
     LandStrike,
@@ -686,9 +687,8 @@ class Attack(EncounterCommand):
     def _own_attack(self, fight: Fight, setup: Setup) -> list[str]:
         """The foe's game's own attack (:func:`own_foe_attack`), landed at once."""
         eid, cid = self.encounter_id, self.attacker_id
-        lines = FoeAttack(eid, cid, target_id=self.target_id, attribute=setup.attribute).change(
-            fight
-        )
+        attack = FoeAttack(eid, cid, self.target_id, setup.attribute, lands=True)
+        lines = attack.change(fight)
         lines += LandStrike(eid, answer=self.defence).change(fight)
         if self.report is not None:
             self.report["steps"] = list(lines)
@@ -743,8 +743,7 @@ class RememberAttack:
 
 
 LANDED_ROLL = "landed_roll"
-EXCHANGE_ROLL = "exchange"
-"""A roll log entry's mark: rolled in an exchange, which landed what it dealt."""
+EXCHANGE_ROLL = LANDED_WITH_ATTACK
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
 

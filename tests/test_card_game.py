@@ -176,7 +176,7 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
     """A game that declares its foes' attack (Aces High: a trait die and the wild die vs 4, a
     hit one wound, a raise two) and no exchange of its own: A rolled d20+3 vs AC 10 for 1d6
     wounds, and counted 0% that a 3-wound PC drops."""
-    app = demo_app(tmp_path, "aces", seed=11)
+    app = demo_app(tmp_path, "aces", seed=5)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("alt+r")
         await pilot.pause()
@@ -199,6 +199,11 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
         assert rolls[-1]["who"] == acting["name"] and "wild d6" in rolls[-1]["expression"]
         wounds = app.campaign.doc("party", int(pc["ref"]))["resources"]["wounds"]  # type: ignore[index]
         assert wounds["current"] >= wounds["max"] - 2
+        # Landed with the attack: T deals none of it again (on the selected attacker, it did).
+        before = (_encounter_of(app)["combatants"], len(app.campaign.undo_stack))
+        await pilot.press("T")
+        await pilot.pause()
+        assert (_encounter_of(app)["combatants"], len(app.campaign.undo_stack)) == before
         await pilot.press("u")
         await pilot.pause()
         again = app.campaign.doc("party", int(pc["ref"]))["resources"]["wounds"]  # type: ignore[index]
