@@ -193,6 +193,7 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
         await pilot.pause()
         line = " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
         assert "AC 10" not in line and "its game's own roll" in line, line
+        assert line.endswith("lands what hits"), line
         await pilot.press(*pc["name"], "enter")
         await pilot.pause()
         rolls = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]

@@ -132,7 +132,7 @@ class CombatExchange(CombatAmounts):
         if self._pc_ref(found.attacker_id) is not None:
             ask += " · ctrl+e: the attack"
         why = f"✗ {found.said} · " if found.said else ""
-        text = clean(f"{why}{ask} · {odds} · {steps}", 600)
+        text = clean(f"{why}{ask} · {odds}" + (f" · {steps}" if steps else ""), 600)
         self.set_class(True, "-exchanging")
         self._set_text("#combat-amount", text, style="bold")
 
