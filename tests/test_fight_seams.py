@@ -5,11 +5,13 @@ shows and what was saved."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from textual.widgets import Input
 
 from app.tui import TablesideApp
+from rulesets import exchange as ex
 from screens.combat import CombatScreen
 from screens.form import FormScreen
 from tests.apphelpers import SIZE, demo_app
@@ -113,3 +115,13 @@ async def test_t_with_nothing_to_land_says_so_where_the_log_has_no_dice(tmp_path
         assert (health(app), len(app.campaign.undo_stack)) == before
         assert said and "yet" not in said[-1] and "Nothing to land" in said[-1], said
     app.campaign.store.close()
+
+
+def test_the_odds_line_says_what_share_of_the_damage_it_leaves_out() -> None:
+    """Shadows' critical chain gives dozens of amounts; the line listed the six likeliest
+    (16, 17, 18, 22, 23, 24) as if they were all, 58% of the whole."""
+    dist = {15 + k: Fraction(1, 24) for k in range(1, 11)} | {30: Fraction(14, 24)}
+    text = ex.damage_text(dist)
+    assert text.startswith("16 4% · ") and "30 58%" in text, text
+    assert text.endswith(" · 5 more 21%"), text
+    assert ex.damage_text({0: Fraction(1, 2), 3: Fraction(1, 2)}) == "0 50% · 3 50%"
