@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Input
 
+from app.queries import current_encounter
 from app.tui import TablesideApp
 from rulesets import exchange as ex
 from screens.combat import CombatScreen
@@ -125,3 +127,29 @@ def test_the_odds_line_says_what_share_of_the_damage_it_leaves_out() -> None:
     assert text.startswith("16 4% · ") and "30 58%" in text, text
     assert text.endswith(" · 5 more 21%"), text
     assert ex.damage_text({0: Fraction(1, 2), 3: Fraction(1, 2)}) == "0 50% · 3 50%"
+
+
+async def test_shadows_a_shows_the_defenders_hand_where_its_cards_are_typed(
+    tmp_path: Path,
+) -> None:
+    """The defence is typed from the defender's hand, but the line showed only an example
+    card ("4 Cups") that the PC did not hold: the hand was named only once refused."""
+    app: TablesideApp = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await start(pilot, "shadows")
+        await turn_of(pilot, app, "npc")
+        await pilot.press("A")
+        await pilot.pause()
+        line = amount_line(app)
+        target = re.search(r"→ (.+?): hits", line)
+        assert target is not None, line
+        pc = next(c for c in current_encounter_rows(app) if c["name"] == target.group(1))
+        hand = ", ".join(c.label for c in _minor(app.campaign).hand(str(pc["ref"])))
+        assert f"its hand: {hand}" in line, line
+    app.campaign.store.close()
+
+
+def current_encounter_rows(app: TablesideApp) -> list[dict[str, Any]]:
+    found = current_encounter(app.campaign)
+    assert found is not None
+    return list(found[1]["combatants"])

@@ -224,13 +224,16 @@ def plan(setup: Setup) -> Plan:
     hit = 1 - damage.get(0, Fraction(0))
     said = ", ".join(c.label for c in played) or "no cards"
     ap = setup.target.extra.get("ap")
+    # What the defender may answer with, where the GM types it (the GM's eyes only).
+    held = ", ".join(c.label for c in _cards(setup.target.extra.get("hand"))) or "none"
     steps = [
         f"{setup.attacker.name} plays {card.label}: {card.value} + skill {skill}"
         + (f" {shadows.OFF_FOCUS_PENALTY} off focus" if off else "")
         + f" = {value} ({kind})",
         f"{setup.target.name}'s defence {guard.total} = {guard.attribute} {guard.base}"
         + f" + {said}"
-        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else ""),
+        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else "")
+        + f"; its hand: {held}",
         f"damage lands {percent(hit)} on Health and Life",
     ]
     blow = Blow(f"{card.label} {value} vs {guard.total}", hit, dict(sorted(damage.items())))
@@ -290,7 +293,7 @@ EXCHANGE = ExchangeRules(
     hurt=hurt,
     out=not_alive,
     spend=spend,
-    defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
+    defence_help="cards from its hand, as 4 Cups, 9 Swords · none · blank: a foe its best",
     extra=extra,
     attack_fields=(
         Field("card", "Card to play (blank: the best of the attack's suit)", "", required=False),
