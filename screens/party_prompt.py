@@ -26,6 +26,7 @@ _CSS = """
     padding: 0 1;
 }}
 {name} OptionList {{ height: auto; max-height: 16; }}
+{name} > Vertical > Label {{ width: 1fr; }}
 """
 
 

@@ -16,7 +16,7 @@ from app.tui import TablesideApp
 from rulesets import exchange as ex
 from screens.combat import CombatScreen
 from screens.form import FormScreen
-from tests.apphelpers import SIZE, demo_app
+from tests.apphelpers import SIZE, demo_app, screen_text
 from tests.test_exchange_keys import amount_line, current, health, start, turn_of
 from tests.test_hostile_games import told
 from tests.test_shadows_attack import _minor
@@ -153,3 +153,17 @@ def current_encounter_rows(app: TablesideApp) -> list[dict[str, Any]]:
     found = current_encounter(app.campaign)
     assert found is not None
     return list(found[1]["combatants"])
+
+
+async def test_resting_during_a_fight_asks_the_whole_question(tmp_path: Path) -> None:
+    """% while the fight runs: the confirmation's question was cut at the modal's edge
+    ("Rest the whole party an"), at 80x24 and at 120x36 alike."""
+    app: TablesideApp = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot, "shadows")
+        await pilot.press("percent_sign")
+        await pilot.pause()
+        shown = "\n".join(screen_text(app))
+        assert "Rest the whole party" in shown and "anyway?" in shown, shown
+        await pilot.press("n")
+    app.campaign.store.close()
