@@ -562,8 +562,8 @@ _HD_PLAN = d20_plan(remembered_d20)
 def _hd_plan(setup: Setup) -> Plan:
     if setup.attacker.extra.get(OWN_ATTACK):
         raise RuleError(
-            f"{setup.attacker.name} attacks by its game's own roll (no odds here): enter rolls "
-            "it and lands what hits"
+            f"{setup.attacker.name} attacks by its game's own roll: no odds to count; rolled, "
+            "it lands what hits"
         )
     return _HD_PLAN(setup)
 

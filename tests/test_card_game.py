@@ -9,6 +9,7 @@ folder as tests/test_toy_package.py installs Duel, passes the test kit, and is p
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,9 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from app.cli import main
 from app.commands.combat import NextTurn, StartEncounter
+from app.demo import write_demo
 from app.launch import open_campaign
 from app.store import read_campaign
 from app.tui import TablesideApp
@@ -215,3 +218,17 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
 def _encounter_of(app: TablesideApp) -> dict[str, Any]:
     (found,) = [d for _, d in app.campaign.rows("encounters")]
     return dict(found)
+
+
+def test_the_attack_command_lands_the_games_own_foe_attack(
+    aces: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tableside attack` runs the same exchange as A: the game's own roll, landed on its
+    wounds; a dry run says there are no odds to count (exit 2, one line)."""
+    save = write_demo("aces", tmp_path / "aces.json", seed=5)
+    assert main(["attack", str(save), "Goblin 1", "Doc", "--dry-run", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no odds to count" in err, err
+    assert main(["attack", str(save), "Goblin 1", "Doc", "--seed", "3", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert "wild d6" in found["steps"][0] and found["landed"]["wounds"] == [3, 2], found
