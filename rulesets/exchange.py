@@ -43,9 +43,11 @@ from rulesets import encounter as er
 from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
+    Answers,
     EncounterCommand,
     Fight,
     HealthKind,
+    Hit,
     deal_damage,
     health_kind,
 )
@@ -530,6 +532,9 @@ def hp_hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """Plain HP (an HD foe's ``hp``, or a sheet's ``hp`` resource) down by the amount, after
     temporary HP."""
     side = setup.target
+    own = side.extra.get(GAME_HEALTH)
+    if own is not None and side.kind != "hp":
+        return own[0](health, amount)  # type: ignore[no-any-return]
     temp = int(health.get("temp_hp", 0) or 0) if side.kind == "hp" else 0
     amount = max(0, amount - temp)
     if side.kind == "hp":
@@ -547,6 +552,9 @@ def not_alive(side: Side, health: Doc) -> bool:
 
 
 def hp_out(side: Side, health: Doc) -> bool:
+    own = side.extra.get(GAME_HEALTH)
+    if own is not None and side.kind != "hp":
+        return bool(own[1](health))
     if side.kind == "hp":
         return int(health.get("hp", 0)) <= 0
     res = (health.get("resources") or {}).get("hp")
@@ -593,6 +601,41 @@ def own_foe_attack(fight: Fight, c: er.Combatant) -> bool:
 # --------------------------------------------------------------------------- in the fight
 
 
+GAME_HEALTH = "game_health"
+"""``Side.extra``: how the default exchange counts an amount on a sheet that keeps no HP (a
+game's wounds): the game's own hurt on a copy, and its out."""
+
+
+def _game_health(
+    fight: Fight, c: er.Combatant, kind: HealthKind, health: Doc
+) -> tuple[Callable[[Doc, int], Doc], Callable[[Doc], bool]] | None:
+    """For the default exchange's odds on a PC or foe sheet without an ``hp`` pool: the game's
+    own damage path (``FightRules.hurt``/``out``, its foe sheet's) on a copy, so the chance the
+    target drops is counted in the game's pools rather than in HP it does not have."""
+    game = fight.tx.game
+    if kind == "hp" or inspect.unwrap(game.exchange.hurt) is not hp_hurt:
+        return None
+    if "hp" in (health.get("resources") or {}):
+        return None
+    rules = game.fight if kind == "pc" else game.fight.foe
+    hit = Hit(fight, c, kind, Answers({}))
+
+    def hurt(sheet: Doc, amount: int) -> Doc:
+        try:
+            changed, _ = rules.hurt(hit, sheet, amount)
+        except Exception:  # noqa: BLE001 - a game's hook: the odds only lose this outcome
+            return sheet
+        return changed if isinstance(changed, dict) else sheet
+
+    def out(sheet: Doc) -> bool:
+        try:
+            return bool(rules.out(sheet))
+        except Exception:  # noqa: BLE001 - as above
+            return False
+
+    return hurt, out
+
+
 def side_of(fight: Fight, c: er.Combatant) -> Side:
     """A combatant as a side of an exchange: a copy of its health and its statblock."""
     kind = health_kind(c)
@@ -602,6 +645,9 @@ def side_of(fight: Fight, c: er.Combatant) -> Side:
     more = fight.tx.game.exchange.extra(fight, c)
     if own_foe_attack(fight, c):
         more = {**more, OWN_ATTACK: True}
+    found_health = _game_health(fight, c, kind, health)
+    if found_health is not None:
+        more = {**more, GAME_HEALTH: found_health}
     return Side(c, kind, health, found.block if found is not None else None, more)
 
 

@@ -232,3 +232,8 @@ def test_the_attack_command_lands_the_games_own_foe_attack(
     assert main(["attack", str(save), "Goblin 1", "Doc", "--seed", "3", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert "wild d6" in found["steps"][0] and found["landed"]["wounds"] == [3, 2], found
+    # A PC's attack (the default d20) on a 1-wound goblin: every hit drops it, counted in
+    # the game's wounds (it read 0%: the default counted HP the sheet does not keep).
+    assert main(["attack", str(save), "Doc", "Goblin 2", "--dry-run", "--json"]) == 0
+    odds = json.loads(capsys.readouterr().out)
+    assert odds["hit"] > 0 and odds["drops"] == odds["hit"], odds
