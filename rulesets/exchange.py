@@ -31,6 +31,7 @@ Pure: no Textual, no app import.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -42,13 +43,24 @@ from rulesets import encounter as er
 from rulesets import npc
 from rulesets.base import CheckResult, RuleError
 from rulesets.fight import (
+    Answers,
     EncounterCommand,
     Fight,
     HealthKind,
+    Hit,
     deal_damage,
     health_kind,
 )
-from rulesets.foes import ATTRIBUTES, STRIKE_KEY, has_statblock, statted
+from rulesets.foes import (
+    ATTRIBUTES,
+    LANDED_WITH_ATTACK,
+    STRIKE_KEY,
+    FoeAttack,
+    LandStrike,
+    d20_attack,
+    has_statblock,
+    statted,
+)
 from rulesets.npc import NPC, QuickBuild
 from rulesets.table import Field, Tx
 from rulesets.values import frozen
@@ -396,15 +408,14 @@ def percent(p: Fraction) -> str:
 
 
 def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
-    """``"0 45% · 1 9% · 2 9% · others 37%"``: the likeliest amounts, at most ``most`` of them,
-    in order; the share of those left off is still said, so the line adds up."""
+    """``"0 45% · 1 9% · 2 9% · 4 more 12%"``: the likeliest amounts, at most ``most`` of them
+    in order, then how many more there are and their share (a list must not pass for all)."""
     ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-    keep = most if len(ranked) > most + 1 else most + 1  # one left off is named instead
-    named, rest = ranked[:keep], ranked[keep:]
-    parts = [f"{k} {float(v):.0%}" for k, v in sorted(named)]
-    if rest:
-        parts.append(f"others {float(sum(v for _, v in rest)):.0%}")
-    return " · ".join(parts)
+    shown, left = ranked[:most], ranked[most:]
+    text = " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(shown))
+    if left:
+        text += f" · {len(left)} more {float(sum(v for _, v in left)):.0%}"
+    return text
 
 
 def summary(found: Odds) -> str:
@@ -545,6 +556,9 @@ def hp_hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     """Plain HP (an HD foe's ``hp``, or a sheet's ``hp`` resource) down by the amount, after
     temporary HP."""
     side = setup.target
+    own = side.extra.get(GAME_HEALTH)
+    if own is not None and side.kind != "hp":
+        return own[0](health, amount)  # type: ignore[no-any-return]
     temp = int(health.get("temp_hp", 0) or 0) if side.kind == "hp" else 0
     amount = max(0, amount - temp)
     if side.kind == "hp":
@@ -562,14 +576,32 @@ def not_alive(side: Side, health: Doc) -> bool:
 
 
 def hp_out(side: Side, health: Doc) -> bool:
+    own = side.extra.get(GAME_HEALTH)
+    if own is not None and side.kind != "hp":
+        return bool(own[1](health))
     if side.kind == "hp":
         return int(health.get("hp", 0)) <= 0
     res = (health.get("resources") or {}).get("hp")
     return isinstance(res, Mapping) and int(res.get("current", 1)) <= 0
 
 
+OWN_ATTACK = "own_attack"
+"""``Side.extra`` of a foe whose game declares its foes' attack (``FoeRules.attack``) and no
+exchange: that attack is the foe's, rolled and landed as it says (it gives no odds)."""
+_HD_PLAN = d20_plan(remembered_d20)
+
+
+def _hd_plan(setup: Setup) -> Plan:
+    if setup.attacker.extra.get(OWN_ATTACK):
+        raise RuleError(
+            f"{setup.attacker.name} attacks by its game's own roll: no odds to count; rolled, "
+            "it lands what hits"
+        )
+    return _HD_PLAN(setup)
+
+
 HD_EXCHANGE = ExchangeRules(
-    plan=d20_plan(remembered_d20),
+    plan=_hd_plan,
     roll=d20_roll(remembered_d20),
     hurt=hp_hurt,
     out=hp_out,
@@ -577,7 +609,55 @@ HD_EXCHANGE = ExchangeRules(
 """The NPC rules' own exchange (module docstring): any game that declares none has it."""
 
 
+def own_foe_attack(fight: Fight, c: er.Combatant) -> bool:
+    """A foe whose game declares its foes' attack and no exchange attacks by that attack: a
+    game written before the exchange keeps its foes' own roll."""
+    game = fight.tx.game
+    # An installed game's hooks come wrapped in the guard that names it: compare what they wrap.
+    return (
+        inspect.unwrap(game.exchange.plan) is _hd_plan
+        and inspect.unwrap(game.foes.attack) is not d20_attack
+        and c.side != "pc"
+        and has_statblock(c)
+    )
+
+
 # --------------------------------------------------------------------------- in the fight
+
+
+GAME_HEALTH = "game_health"
+"""``Side.extra``: how the default exchange counts an amount on a sheet that keeps no HP (a
+game's wounds): the game's own hurt on a copy, and its out."""
+
+
+def _game_health(
+    fight: Fight, c: er.Combatant, kind: HealthKind, health: Doc
+) -> tuple[Callable[[Doc, int], Doc], Callable[[Doc], bool]] | None:
+    """For the default exchange's odds on a PC or foe sheet without an ``hp`` pool: the game's
+    own damage path (``FightRules.hurt``/``out``, its foe sheet's) on a copy, so the chance the
+    target drops is counted in the game's pools rather than in HP it does not have."""
+    game = fight.tx.game
+    if kind == "hp" or inspect.unwrap(game.exchange.hurt) is not hp_hurt:
+        return None
+    if "hp" in (health.get("resources") or {}):
+        return None
+    rules = game.fight if kind == "pc" else game.fight.foe
+    hit = Hit(fight, c, kind, Answers({}))
+
+    def hurt(sheet: Doc, amount: int) -> Doc:
+        try:
+            changed, _ = rules.hurt(hit, sheet, amount)
+        except Exception:  # noqa: BLE001 - a game's hook: the odds only lose this outcome
+            return sheet
+        return changed if isinstance(changed, dict) else sheet
+
+    def out(sheet: Doc) -> bool:
+        try:
+            return bool(rules.out(sheet))
+        except Exception:  # noqa: BLE001 - as above
+            return False
+
+    return hurt, out
 
 
 def side_of(fight: Fight, c: er.Combatant) -> Side:
@@ -587,6 +667,11 @@ def side_of(fight: Fight, c: er.Combatant) -> Side:
     health = copy.deepcopy(sheet if sheet is not None else dict(c.stats))
     found = statted(fight, c) if has_statblock(c) else None
     more = fight.tx.game.exchange.extra(fight, c)
+    if own_foe_attack(fight, c):
+        more = {**more, OWN_ATTACK: True}
+    found_health = _game_health(fight, c, kind, health)
+    if found_health is not None:
+        more = {**more, GAME_HEALTH: found_health}
     return Side(c, kind, health, found.block if found is not None else None, more)
 
 
@@ -636,9 +721,12 @@ class Attack(EncounterCommand):
     def change(self, fight: Fight) -> list[str]:
         rules = fight.tx.game.exchange
         setup = setup_of(fight, self.attacker_id, self.target_id, self.defence, self.attribute)
+        if setup.attacker.extra.get(OWN_ATTACK):
+            return self._own_attack(fight, setup)
         rolled = rules.roll(setup, fight.tx.rng)
         attacker, target = fight.combatant(self.attacker_id), fight.combatant(self.target_id)
-        # Its rolls are marked: the exchange lands its own damage, so T never lands one again.
+        # Landed here with the exchange: T must not land them again (a defence roll is no
+        # damage at all).
         for result in rolled.rolls:
             fight.tx.log_roll(attacker.name, result, extra={EXCHANGE_ROLL: True})
         for result in rolled.defender_rolls:
@@ -668,6 +756,18 @@ class Attack(EncounterCommand):
             # The rolls, then what the landing did (a defence's cards, each pool's change).
             self.report["steps"] = [*rolled.steps, *lines[1:]]
             self.report["landed"] = landed_pools(rules, setup.target, fight)
+        return lines
+
+
+    def _own_attack(self, fight: Fight, setup: Setup) -> list[str]:
+        """The foe's game's own attack (:func:`own_foe_attack`), landed at once."""
+        eid, cid = self.encounter_id, self.attacker_id
+        attack = FoeAttack(eid, cid, self.target_id, setup.attribute, lands=True)
+        lines = attack.change(fight)
+        lines += LandStrike(eid, answer=self.defence).change(fight)
+        if self.report is not None:
+            self.report["steps"] = list(lines)
+            self.report["landed"] = landed_pools(fight.tx.game.exchange, setup.target, fight)
         return lines
 
 
@@ -717,9 +817,8 @@ class RememberAttack:
         return [f"{sheet.get('name', '?')} attacks with {said}"]
 
 
-EXCHANGE_ROLL = "exchange"
-"""Roll log key: the roll is an exchange's (an attack, a defence), its damage landed with it."""
 LANDED_ROLL = "landed_roll"
+EXCHANGE_ROLL = LANDED_WITH_ATTACK
 """Encounter-document key: the roll log entry whose damage ``T`` last landed (never twice)."""
 
 
@@ -752,8 +851,8 @@ class LandRoll(EncounterCommand):
             raise RuleError("No roll to land (d rolls dice)")
         if entry.get(EXCHANGE_ROLL):
             raise RuleError(
-                "That roll was an attack's (A), and what it dealt landed with it: "
-                "T lands a roll once"
+                f"The last roll is {entry.get('who') or 'an'}'s in an attack (A), which landed "
+                "with it: T lands a damage roll once"
             )
         amount = landable(entry)
         if amount is None:

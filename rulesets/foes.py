@@ -42,6 +42,8 @@ Doc = dict[str, Any]
 RollKind = Literal["attack", "defence", "save", "skill", "morale", "effort"]
 ROLL_KINDS: tuple[RollKind, ...] = ("attack", "defence", "save", "skill", "morale", "effort")
 ATTRIBUTES: tuple[str, ...] = npc.ATTRIBUTES
+LANDED_WITH_ATTACK = "exchange"
+"""A roll log entry's mark: rolled in an attack that landed what it dealt (``T`` refuses it)."""
 STRIKE_KEY = "strike"
 """Encounter-document key of the attack waiting to land (``T``)."""
 
@@ -82,6 +84,8 @@ class Swing:
     edge: str = ""
     why: str = ""
     """Why the attacker rolls with an edge (inside the Anomaly …)."""
+    lands: bool = False
+    """The attack lands as it is rolled (``A``'s exchange): ``T`` must not deal it again."""
 
     @property
     def rng(self) -> random.Random:
@@ -90,8 +94,10 @@ class Swing:
     def log(self, result: CheckResult, damage: int | None = None) -> str:
         """Into the roll log under the attacker's name; its line. ``damage``: what the attack
         deals (kept on the entry, so ``T`` on the log's last roll deals it, not the to-hit)."""
-        extra = {"damage": damage} if damage is not None else None
-        return self.fight.tx.log_roll(self.attacker.name, result, extra=extra)
+        extra: Doc = {"damage": damage} if damage is not None else {}
+        if self.lands:
+            extra[LANDED_WITH_ATTACK] = True
+        return self.fight.tx.log_roll(self.attacker.name, result, extra=extra or None)
 
 
 @frozen
@@ -364,6 +370,8 @@ class FoeAttack(CombatantCommand):
 
     target_id: str = ""
     attribute: str = "brawl"
+    lands: bool = False
+    """Landed at once by the exchange (``A``), not left waiting for ``T``."""
 
     LABEL = "Attack"
 
@@ -392,7 +400,7 @@ class FoeAttack(CombatantCommand):
         other = statted(fight, target)
         swing = Swing(
             fight, foe, target, fight.sheet(target), other.block if other else None,
-            self.attribute.casefold(), edge, why,
+            self.attribute.casefold(), edge, why, self.lands,
         )  # fmt: skip
         try:
             strike = fight.tx.game.foes.attack(swing)
@@ -403,7 +411,11 @@ class FoeAttack(CombatantCommand):
             raise RuleError(f"{attacker.name} cannot attack: its sheet has {exc!r}") from None
         attacker.stats["last_target"] = target.id
         fight.doc[STRIKE_KEY] = strike.to_doc(attacker.id, target.id)
-        landing = f"T lands it on {target.name}" if strike.hits else "nothing lands"
+        landing = (
+            "nothing lands" if not strike.hits
+            else f"on {target.name}" if self.lands
+            else f"T lands it on {target.name}"
+        )  # fmt: skip
         lines = [*strike.lines, f"{strike.said} · {landing}"]
         if edge:
             lines.append(f"{attacker.name} rolls with {edge} ({why})")

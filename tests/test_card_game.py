@@ -9,6 +9,7 @@ folder as tests/test_toy_package.py installs Duel, passes the test kit, and is p
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,13 +19,15 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from app.cli import main
 from app.commands.combat import NextTurn, StartEncounter
+from app.demo import write_demo
 from app.launch import open_campaign
 from app.store import read_campaign
 from app.tui import TablesideApp
 from rulesets import registry
 from tableside_api.testing import check_game, installed_games
-from tests.apphelpers import SIZE, screen_text
+from tests.apphelpers import SIZE, demo_app, screen_text
 from tests.test_toy_package import GUIDE, ROOT, _guide_files, _wheel
 
 FIXTURE = ROOT / "tests" / "fixtures" / "card_game"
@@ -170,3 +173,67 @@ def test_the_guide_shows_aces_high_as_it_is() -> None:
     assert {Path(p).relative_to("tests/fixtures/card_game").as_posix() for p in files} == wanted
     for path, code in files.items():
         assert code == (ROOT / path).read_text(encoding="utf-8"), f"{path} drifted from {GUIDE}"
+
+
+async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path: Path) -> None:
+    """A game that declares its foes' attack (Aces High: a trait die and the wild die vs 4, a
+    hit one wound, a raise two) and no exchange of its own: A rolled d20+3 vs AC 10 for 1d6
+    wounds, and counted 0% that a 3-wound PC drops."""
+    app = demo_app(tmp_path, "aces", seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        for _ in range(6):
+            enc = _encounter_of(app)
+            acting = next(c for c in enc["combatants"] if c["id"] == enc["current"])
+            if acting["side"] != "pc":
+                break
+            await pilot.press("n")
+            await pilot.pause()
+        assert acting["side"] != "pc"
+        pc = next(c for c in enc["combatants"] if c["side"] == "pc")
+        await pilot.press("A")
+        await pilot.pause()
+        line = " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
+        assert "AC 10" not in line and "its game's own roll" in line, line
+        assert line.endswith("lands what hits"), line
+        await pilot.press(*pc["name"], "enter")
+        await pilot.pause()
+        rolls = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert rolls[-1]["who"] == acting["name"] and "wild d6" in rolls[-1]["expression"]
+        wounds = app.campaign.doc("party", int(pc["ref"]))["resources"]["wounds"]  # type: ignore[index]
+        assert wounds["current"] >= wounds["max"] - 2
+        # Landed with the attack: T deals none of it again (on the selected attacker, it did).
+        before = (_encounter_of(app)["combatants"], len(app.campaign.undo_stack))
+        await pilot.press("T")
+        await pilot.pause()
+        assert (_encounter_of(app)["combatants"], len(app.campaign.undo_stack)) == before
+        await pilot.press("u")
+        await pilot.pause()
+        again = app.campaign.doc("party", int(pc["ref"]))["resources"]["wounds"]  # type: ignore[index]
+        assert again["current"] == again["max"]
+    app.campaign.store.close()
+
+
+def _encounter_of(app: TablesideApp) -> dict[str, Any]:
+    (found,) = [d for _, d in app.campaign.rows("encounters")]
+    return dict(found)
+
+
+def test_the_attack_command_lands_the_games_own_foe_attack(
+    aces: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tableside attack` runs the same exchange as A: the game's own roll, landed on its
+    wounds; a dry run says there are no odds to count (exit 2, one line)."""
+    save = write_demo("aces", tmp_path / "aces.json", seed=5)
+    assert main(["attack", str(save), "Goblin 1", "Doc", "--dry-run", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no odds to count" in err, err
+    assert main(["attack", str(save), "Goblin 1", "Doc", "--seed", "3", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert "wild d6" in found["steps"][0] and found["landed"]["wounds"] == [3, 2], found
+    # A PC's attack (the default d20) on a 1-wound goblin: every hit drops it, counted in
+    # the game's wounds (it read 0%: the default counted HP the sheet does not keep).
+    assert main(["attack", str(save), "Doc", "Goblin 2", "--dry-run", "--json"]) == 0
+    odds = json.loads(capsys.readouterr().out)
+    assert odds["hit"] > 0 and odds["drops"] == odds["hit"], odds

@@ -15,6 +15,9 @@ chain draw from its top).
 Reading: a PC's attack skill and type are those its sheet remembers (``sheet["attack"]``:
 ``skill``, ``type``), else 0 and the attack type of its focus (a spiritual focus attacks with
 spiritual magic), so an attack is never off focus unless the GM says so.
+Reading: the card is the player's choice (SOH-14): the one the GM names for the next attack
+(``sheet["attack"]["card"]``, forgotten once played), else the highest of the attack's suit;
+the tracker's ``P`` offers the same card first.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def attack_of(setup: Setup) -> tuple[Card, int, str, dict[str, Any], bool]:
             kind = "physical"
         found = memory.get("skill", 0)
         skill = found if isinstance(found, int) and not isinstance(found, bool) else 0
-    card = foes.best_attack_card(hand, kind)
+    card = attack_card(side.name, hand, kind, str(side.remembered("attack").get("card") or ""))
     if card is None:
         raise RuleError(f"{side.name} holds no cards: deal combat hands first (h in the tray)")
     off = (
@@ -92,6 +95,22 @@ def attack_of(setup: Setup) -> tuple[Card, int, str, dict[str, Any], bool]:
         and shadows.off_focus_penalty(shadows.focus_of(side.sheet), shadows.ATTACK_FOCUS[kind]) != 0
     )
     return card, skill, kind, weapon, off
+
+
+def attack_card(who: str, hand: Sequence[Card], kind: str, named: str = "") -> Card | None:
+    """SOH-14: the card named for the attack if the hand holds it (refused if not), else the
+    highest of the attack's suit (:func:`foes.best_attack_card`)."""
+    if not named.strip():
+        return foes.best_attack_card(list(hand), kind)
+    wanted = parse_card(named)
+    held = next((c for c in hand if c.key == wanted.key), None)
+    if held is None:
+        listed = ", ".join(c.label for c in hand) or "no cards"
+        raise RuleError(
+            f"{who} does not hold {wanted.label} to attack with (ctrl+e names another); "
+            f"the hand is {listed}"
+        )
+    return held
 
 
 def defence_cards(setup: Setup) -> list[Card]:
@@ -205,13 +224,16 @@ def plan(setup: Setup) -> Plan:
     hit = 1 - damage.get(0, Fraction(0))
     said = ", ".join(c.label for c in played) or "no cards"
     ap = setup.target.extra.get("ap")
+    # What the defender may answer with, where the GM types it (the GM's eyes only).
+    held = ", ".join(c.label for c in _cards(setup.target.extra.get("hand"))) or "none"
     steps = [
         f"{setup.attacker.name} plays {card.label}: {card.value} + skill {skill}"
         + (f" {shadows.OFF_FOCUS_PENALTY} off focus" if off else "")
         + f" = {value} ({kind})",
         f"{setup.target.name}'s defence {guard.total} = {guard.attribute} {guard.base}"
         + f" + {said}"
-        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else ""),
+        + (f" (AP {ap} left for defence cards, 1 each)" if isinstance(ap, int) else "")
+        + f"; its hand: {held}",
         f"damage lands {percent(hit)} on Health and Life",
     ]
     blow = Blow(f"{card.label} {value} vs {guard.total}", hit, dict(sorted(damage.items())))
@@ -247,11 +269,17 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
 
 
 def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
-    """The attack card leaves the hand (1 AP in a running AP round)."""
+    """The attack card leaves the hand (1 AP in a running AP round); a PC's sheet forgets the
+    card it named for this attack."""
     c = fight.combatant(setup.attacker.combatant.id)
     holder = foes.holder_of(c)
     if holder is None:
         raise RuleError(f"{c.name} holds no cards")
+    memory = setup.attacker.remembered("attack")
+    if setup.attacker.is_pc and memory.pop("card", None) is not None and holder.isdigit():
+        sheet = fight.tx.find("party", int(holder))
+        if sheet is not None:
+            fight.tx.put("party", int(holder), {**sheet, "attack": memory})
     return foes.spend_attack(fight, c, holder, Card.from_dict(rolled.spent["card"]))
 
 
@@ -273,9 +301,10 @@ EXCHANGE = ExchangeRules(
     out=not_alive,
     spend=spend,
     costs=costs,
-    defence_help="cards from the hand, 4 Cups · none · blank: a foe its best",
+    defence_help="cards from its hand, as 4 Cups, 9 Swords · none · blank: a foe its best",
     extra=extra,
     attack_fields=(
+        Field("card", "Card to play (blank: the best of the attack's suit)", "", required=False),
         Field("skill", "Attack skill", "0", "int", minimum=0, maximum=40),
         Field("type", "Attack type (blank: the focus's)", "", "choice",
               choices=tuple(shadows.ATTACK_SUITS), required=False),

@@ -18,6 +18,7 @@ from dataclasses import field, replace
 from typing import Any
 
 from rulesets import encounter as er
+from rulesets.base import RuleError as BaseRuleError
 from rulesets.decks import load_deck, save_deck
 from rulesets.fight import (
     Answers,
@@ -34,7 +35,8 @@ from rulesets.fight import (
 )
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import DealHands, SetFocus, held_card, parse_card
-from rulesets.shadows.foes import FOE_PREFIX, best_defence, holder_of
+from rulesets.shadows.exchange import attack_card
+from rulesets.shadows.foes import FOE_PREFIX, FOE_WEAPON, best_defence, holder_of
 from rulesets.shadows.tarot import SUITS, Card, find_deck
 from rulesets.table import Action, Context, Field, Tx
 from rulesets.values import frozen
@@ -421,25 +423,41 @@ def _attack_form(ctx: Context) -> tuple[Field, ...]:
     attacker = _attacker(ctx)
     if attacker is None:
         raise shadows.RuleError("Select the attacker first (j/k): a PC, or a foe with a hand")
-    hand = [c.label for c in _hand(ctx, _holder_key(attacker))]
+    cards = _hand(ctx, _holder_key(attacker))
+    hand = [c.label for c in cards]
     sheet = _sheet_of(ctx, attacker)
     weapon = weapon_of(sheet)
     names = tuple(dict.fromkeys(str(c.get("name", "?")) for c in _targets(ctx)))
     remembered = attack_defaults(attacker, sheet)
+    first = _first_card(attacker, sheet, cards, remembered.get("type", "physical"))
     asked = {
         f.key: replace(f, default=remembered.get(f.key, f.default))
         for f in _damage_fields(shadows.POOLS)
     }
     return (
-        Field("card", "Card from the hand", hand[0] if hand else "", suggestions=tuple(hand)),
+        Field("card", "Card from the hand", first, suggestions=tuple(hand)),
         Field("target", "Target", names[0] if names else "", "choice", choices=names),
         Field("ap", "AP spent on the attack", "1", "int", minimum=1, maximum=13),
         replace(asked["fumble"], label="Weapon's fumble value (1-14)",
-                default=weapon.get("fumble", ""), minimum=1, maximum=14),
+                default=weapon.get("fumble", str(FOE_WEAPON["fumble"])), minimum=1, maximum=14),
         replace(asked["critical"], default=weapon.get("critical", "")),
         replace(asked["weapon"], default=weapon.get("weapon", "")),
         *(f for key, f in asked.items() if key not in ("amount", "card", *WEAPON_KEYS)),
     )  # fmt: skip
+
+
+def _first_card(
+    attacker: Mapping[str, Any], sheet: Mapping[str, Any] | None, hand: list[Card], kind: str
+) -> str:
+    """The card the exchange (A) would play: the one named for the attack, else the best of
+    the attack's suit; the hand's first when the named one is gone."""
+    memory = (sheet or {}).get("attack") if attacker.get("side") == "pc" else None
+    named = str(memory.get("card") or "") if isinstance(memory, Mapping) else ""
+    try:
+        card = attack_card(str(attacker.get("name", "?")), hand, kind, named)
+    except BaseRuleError:
+        card = hand[0] if hand else None
+    return card.label if card is not None else ""
 
 
 def _attack_title(ctx: Context) -> str:

@@ -97,7 +97,11 @@ class CombatAmounts(CombatPane):
             return
         rolls = self.campaign.newest("log", 1, lambda e: e.get("kind") == "roll")
         if not rolls:
-            self.notify("No roll in the log yet (d rolls dice)", severity="warning")
+            self.notify(
+                "Nothing to land: no attack waiting and no damage roll in the log "
+                "(A attacks; d rolls dice)",
+                severity="warning",
+            )
             return
         roll_id, _ = rolls[-1]
         area = self._area() or (c.id,)

@@ -133,7 +133,7 @@ class CombatExchange(CombatAmounts):
         if self._pc_ref(found.attacker_id) is not None:
             ask += " · ctrl+e: the attack"
         why = f"✗ {found.said} · " if found.said else ""
-        text = clean(f"{why}{ask} · {odds} · {steps}", 600)
+        text = clean(f"{why}{ask} · {odds}" + (f" · {steps}" if steps else ""), 600)
         self.set_class(True, "-exchanging")
         self._set_text("#combat-amount", text, style="bold")
 
@@ -149,6 +149,14 @@ class CombatExchange(CombatAmounts):
         found = [c.id for c in enc.combatants if c.name.casefold().startswith(text)]
         exact = [c.id for c in enc.combatants if c.name.casefold() == text]
         return exact[0] if len(exact) == 1 else found[0] if len(found) == 1 else None
+
+    def _show_detail(self) -> None:
+        """An open exchange keeps the line: a redraw (a form confirmed, a change from
+        elsewhere) must not hide it while the keys still go to it."""
+        if self._exchange is not None:
+            self._show_exchange()
+            return
+        super()._show_detail()
 
     def close_exchange(self) -> None:
         self._exchange = None
@@ -184,6 +192,11 @@ class CombatExchange(CombatAmounts):
                 found.aim = found.aim[:-1]
             else:
                 found.typed = found.typed[:-1]
+        elif key == "ctrl+u":  # clears the line, as in any text field
+            if found.aiming or not self._asks():
+                found.aim = ""
+            else:
+                found.typed = ""
         elif event.is_printable and event.character:
             if found.aiming or not self._asks():
                 found.aim = (found.aim + event.character)[:30]
