@@ -409,9 +409,11 @@ def percent(p: Fraction) -> str:
 
 def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
     """``"0 45% · 1 9% · 2 9% · 4 more 12%"``: the likeliest amounts, at most ``most`` of them
-    in order, then how many more there are and their share (a list must not pass for all)."""
+    in order, then how many more there are and their share (a list must not pass for all); a
+    single amount past them is named instead."""
     ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-    shown, left = ranked[:most], ranked[most:]
+    keep = most if len(ranked) > most + 1 else most + 1
+    shown, left = ranked[:keep], ranked[keep:]
     text = " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(shown))
     if left:
         text += f" · {len(left)} more {float(sum(v for _, v in left)):.0%}"

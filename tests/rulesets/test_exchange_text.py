@@ -16,15 +16,15 @@ def test_a_hit_of_1d6_plus_1_at_even_odds_names_every_amount() -> None:
 
 
 def test_a_long_distribution_says_the_share_it_leaves_off() -> None:
-    """A Triumph doubling 1d6 at Somnihil's odds: eleven amounts; six are named and the rest
-    are still said as one share, so the line adds up."""
+    """A Triumph doubling 1d6 at Somnihil's odds: ten amounts; six are named and the rest
+    are still said, how many and their share, so the line adds up."""
     dist = {0: Fraction(1, 4)} | {k: Fraction(7, 60) for k in range(1, 7)}
     for k in (2, 4, 6, 8, 10, 12):
         dist[k] = dist.get(k, Fraction(0)) + Fraction(1, 120)
     text = damage_text(dist)
     assert text.startswith("0 25% · ")
     assert text.count("·") == 6
-    assert text.endswith("· others 14%")
+    assert text.endswith("· 4 more 14%")
 
 
 def test_a_short_distribution_is_written_whole() -> None:
