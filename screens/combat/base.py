@@ -25,10 +25,12 @@ from textual.widgets import Static
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
+from rulesets.game import Game
 from rulesets.npc import NPC
 from rulesets.table import Context
 from rulesets.turn_orders import TurnOrder, turn_order
 from rulesets.values import record
+from screens.combat.amount_line import AmountLine, update_sized
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -45,8 +47,6 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
-IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
-"""What the amount line says while nothing is being typed in it."""
 
 ROLL_WITH = ("brawl", "wit", "will")
 """What the statblock's attack, save and skill roll with, in the order B steps through."""
@@ -88,16 +88,6 @@ class _Inline:
         named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
         hint = f"tab: {named} · " if more else ""
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
-
-
-@record
-class _Find:
-    """A jump to a combatant by part of its name (/): what is typed, which match, and where the
-    selection was (escape goes back there)."""
-
-    start: str | None
-    typed: str = ""
-    hit: int = 0
 
 
 @record
@@ -145,17 +135,11 @@ class CombatBase(_Floor):
         self._width = 0
         self._block_of: tuple[object, object] = (None, None)
         """What :attr:`_block` was built from (the library document, the quick-add HD)."""
-        self._head_shown: Text | None = None
-        """The pane's head as last shown: it is built again on every refresh (a few lines) and
-        redrawn only when it reads differently, so whatever reaches it (a hit on a PC's sheet,
-        the party panel, undo) shows at once."""
-        self._pane_body: tuple[object, ...] = ()
-        """What the pane's statblock part last showed (the next Goblin shares it)."""
         self._rolls_with: dict[tuple[int | None, str], str] = {}
         """The attribute each foe's statblock attack, save and skill roll with, by (encounter,
         combatant): B steps the selected foe's only; Brawl until the GM steps it."""
-        self._finding: _Find | None = None
-        """A jump by name being typed (/), on the line under the table."""
+        self.amount_line = AmountLine(id="combat-amount")
+        """The line under the table the GM types into (an amount, a jump by name)."""
         self._acting: set[str] = set()
         """Whose turn it is: the current combatant and, with group initiative, its group."""
         self._orders: dict[str, TurnOrder] = {}
@@ -198,6 +182,9 @@ class CombatBase(_Floor):
         )
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
+        if selector == "#combat-amount":
+            self.amount_line.say(text, style)
+            return
         # A Static update costs a layout pass of the whole screen; most keypresses leave the
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
@@ -317,20 +304,15 @@ class CombatBase(_Floor):
         return None, None
 
     def _roll_kind(self, kind: str) -> str:
-        """V is the game's answer to an attack: a save where it has one, else its defence."""
-        rolls = self.game.foes.rolls
-        if kind == "save" and "save" not in rolls and "defence" in rolls:
-            return "defence"
-        return kind
+        return roll_kind(self.game, kind)
 
     def _update_sized(self, static: Static, text: Text) -> None:
-        """Show ``text``; lay the screen out again only if its height changes: a layout pass
-        reflows the 300-row table and repaints its scrollbar a frame later."""
-        width = static.size.width
-        lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
-        key = (width, static.size.height)
-        same = width > 0 and (
-            lines == static.size.height or self._wrapped.get(id(static)) == (lines, key)
-        )
-        self._wrapped[id(static)] = (lines, key)
-        static.update(text, layout=not same)
+        update_sized(static, text, self._wrapped)
+
+
+def roll_kind(game: Game, kind: str) -> str:
+    """V is the game's answer to an attack: a save where it has one, else its defence."""
+    rolls = game.foes.rolls
+    if kind == "save" and "save" not in rolls and "defence" in rolls:
+        return "defence"
+    return kind

@@ -16,18 +16,16 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
-from screens.combat.base import (
-    IDLE_AMOUNT,
-    _b,
-)
+from screens.combat.base import _b
 from screens.combat.forms import CombatForms
+from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
@@ -149,12 +147,10 @@ class CombatScreen(CombatForms, PanelScreen):
                 yield Static("", id="encounter-title")
                 yield CombatTable(id="combatants")
                 yield Static("", id="combat-detail")
-                yield Static(IDLE_AMOUNT, id="combat-amount")
+                yield self.amount_line
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
-            with VerticalScroll(id="statblock-pane", can_focus=False):
-                yield Static("", id="pane-head")
-                yield Static("", id="pane-statblock")
+            yield StatblockPane(id="statblock-pane")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         self._follow_table()
@@ -318,7 +314,7 @@ class CombatScreen(CombatForms, PanelScreen):
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
         form, escape cancels. A jump by name (/) takes the keys the same way."""
-        if self._finding is not None:
+        if self.amount_line.finding:
             self._find_key(event)
             return
         if self.exchange_key(event):
