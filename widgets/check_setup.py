@@ -10,7 +10,7 @@ a roll made, the table changed) and asks it for the check's spec to roll or to c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,13 +21,12 @@ from textual.widgets import Label, Static
 from app.queries import current_encounter
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
-from rulesets.game import Game
 from rulesets.table import Field
+from widgets.campaign_reader import CampaignReader
 from widgets.literal import clean, flowed
 
 if TYPE_CHECKING:
-    from app.host import TableHost
-    from app.state import Campaign
+    pass
 
 WORKING = "working out the odds…"
 
@@ -35,7 +34,7 @@ Odds = Callable[[CheckSpec], "dict[str, Any] | None"]
 """The check's odds by band, None while a slow hook still works them out."""
 
 
-class CheckSetup(Vertical):
+class CheckSetup(CampaignReader, Vertical):
     """Who rolls and the check's inputs, held across rolls; :meth:`show` draws them."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -64,14 +63,6 @@ class CheckSetup(Vertical):
         yield Static("", id="last-result", markup=False)
 
     # --- reading the campaign ----------------------------------------------------------------
-    @property
-    def campaign(self) -> Campaign:
-        return cast("TableHost", self.app).campaign
-
-    @property
-    def game(self) -> Game:
-        return self.campaign.game
-
     @property
     def check(self) -> Check | None:
         """The check the tray states: the game's first, or the one ``X`` moved on to."""

@@ -9,7 +9,7 @@ head's few lines only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,16 +19,15 @@ from textual.widgets import Static
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
-from rulesets.game import Game
 from rulesets.npc import NPC
 from screens.combat.amount_line import update_sized
 from screens.combat.base import ROLL_WITH, STATBLOCK_KEYS, roll_kind
+from widgets.campaign_reader import CampaignReader
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
 
 if TYPE_CHECKING:
-    from app.host import TableHost
-    from app.state import Campaign
+    pass
 
 
 def foe_sheet(c: er.Combatant) -> dict[str, Any] | None:
@@ -36,7 +35,7 @@ def foe_sheet(c: er.Combatant) -> dict[str, Any] | None:
     return sheet if isinstance(sheet, dict) else None
 
 
-class StatblockPane(VerticalScroll, can_focus=False):
+class StatblockPane(CampaignReader, VerticalScroll, can_focus=False):
     """The head of the selected combatant and, below, its statblock and roll keys."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -52,14 +51,6 @@ class StatblockPane(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static("", id="pane-head")
         yield Static("", id="pane-statblock")
-
-    @property
-    def campaign(self) -> Campaign:
-        return cast("TableHost", self.app).campaign
-
-    @property
-    def game(self) -> Game:
-        return self.campaign.game
 
     def show(
         self,
@@ -147,16 +138,7 @@ class StatblockPane(VerticalScroll, can_focus=False):
                 pools.append(f"{spec.label} {pool.get('current')}/{pool.get('max', '?')}")
         if pools:
             head.append(f"\n{clean(' · '.join(pools), 300)}")
-        rules = self.game.fight
-        try:
-            extra = rules.detail(c, pc)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            extra = ""
-        if extra:
-            head.append(f"\n{clean(extra, 300)}", style="italic")
-        tags = fr.tags_of(rules, c, pc)
-        if tags:
-            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
+        self._detail_and_tags(head, c, pc, pc)
         head.append("\nThe party sheet (4) has the rest", style="dim")
         return head
 
@@ -176,22 +158,33 @@ class StatblockPane(VerticalScroll, can_focus=False):
         left = c.stats.get("effort_left")
         effort = block.effort if left in (None, block.effort) else f"{left} of {block.effort}"
         head.append(f" · Effort {clean(str(effort), 20)}")
-        rules = self.game.fight
-        if kind == "foe":
-            try:
-                extra = rules.detail(c, foe_sheet(c))  # a foe's limbs
-            except (KeyError, TypeError, ValueError, AttributeError):
-                extra = ""
-            if extra:
-                head.append(f"\n{clean(extra, 300)}", style="italic")
-        tags = fr.tags_of(rules, c, None)
-        if tags:
-            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
+        # A foe's limbs: the detail of a foe whose game keeps a sheet for it.
+        self._detail_and_tags(head, c, foe_sheet(c) if kind == "foe" else False, None)
         if due:
             why = clean(str(due[0].get("why", "")), 60)
             head.append(f"\nMorale check due ({why})", style="bold")
         head.append("\n")
         return head
+
+    def _detail_and_tags(
+        self,
+        head: Text,
+        c: er.Combatant,
+        sheet: dict[str, Any] | None | bool,
+        pc: dict[str, Any] | None,
+    ) -> None:
+        """What the game adds about ``c`` from ``sheet`` (False: nothing), then its conditions."""
+        rules = self.game.fight
+        if sheet is not False:
+            try:
+                extra = rules.detail(c, sheet if isinstance(sheet, dict) else None)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                extra = ""
+            if extra:
+                head.append(f"\n{clean(extra, 300)}", style="italic")
+        tags = fr.tags_of(rules, c, pc)
+        if tags:
+            head.append(f"\n{clean(', '.join(tags), 200)}", style="italic")
 
     def _rolls_text(self, foe: fo.Foe, attr: str, key: Callable[[str], str]) -> Text:
         """The roll keys of the foe's game, as the GM's keymap has them (``A attack +3``)."""
