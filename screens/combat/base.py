@@ -30,7 +30,7 @@ from rulesets.npc import NPC
 from rulesets.table import Context
 from rulesets.turn_orders import TurnOrder, turn_order
 from rulesets.values import record
-from screens.combat.amount_line import AmountLine, update_sized
+from screens.combat.amount_line import AmountLine, Inline, update_sized
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -47,7 +47,6 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
-
 ROLL_WITH = ("brawl", "wit", "will")
 """What the statblock's attack, save and skill roll with, in the order B steps through."""
 STATBLOCK_KEYS: tuple[str, ...] = (
@@ -55,39 +54,6 @@ STATBLOCK_KEYS: tuple[str, ...] = (
     *("sb_roll_with", "sb_full_effort", "damage_last"),
 )
 """Binding ids of the selected combatant's statblock keys, which the pane lists."""
-
-
-@record
-class _Inline:
-    """What the inline amount is for: damage or heal, the game's form, the target."""
-
-    verb: str
-    fields: tuple[Field, ...]
-    combatant_id: str
-    who: str
-    typed: str = ""
-    strike: str = ""
-    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
-    hint: str = ""
-
-    def line(self) -> str:
-        if self.strike:
-            label = self.fields[0].label if self.fields else "Answer"
-            name, _, said = label.partition(" (")
-            line = (
-                f"{self.strike} · {name}: {self.typed}▏  "
-                "(T/enter lands · tab: form · esc: later)"
-            )
-            # What a blank answer means comes last (a Nemron foe rolls its own defence when left
-            # blank, a PC has none): cut first where the two rows run out, never the strike.
-            return " · ".join(filter(None, (line, self.hint, said.removesuffix(")"))))
-        more = [f.label.split(" (")[0] for f in self.fields[1:]]
-        label = self.fields[0].label if self.fields else "Amount"
-        # The first two fields tab opens, and how many more: the amount line has two rows, and
-        # Shadows' twelve names ran it past them.
-        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
-        hint = f"tab: {named} · " if more else ""
-        return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 
 @record
@@ -122,7 +88,6 @@ class CombatBase(_Floor):
         """Per auto-height line: its wrapped line count and size when last shown."""
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
-        self._inline: _Inline | None = None
         self._marked: set[str] = set()
         """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
@@ -148,6 +113,11 @@ class CombatBase(_Floor):
         self._chosen: str | None = None
         """The row the GM moved the selection onto (j/k, a jump) since the last change: a
         spend of AP (a) is that one's; otherwise it is whose turn it is."""
+
+    @property
+    def _inline(self) -> Inline | None:
+        """The amount being typed on the line under the table, if any."""
+        return self.amount_line.inline
 
     def _follow_table(self) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.

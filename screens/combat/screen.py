@@ -322,23 +322,16 @@ class CombatScreen(CombatForms, PanelScreen):
             event.prevent_default()
             return
         inline = self._inline
-        if inline is None:
-            return
-        if event.key == "escape":
-            self.close_amount()
-        elif event.key == "enter" or (inline.strike and event.key == "T"):
-            self._amount_typed()
-        elif event.key == "tab":
-            self.amount_form()
-        elif event.key == "backspace":
-            inline.typed = inline.typed[:-1]
-        elif event.key == "ctrl+u":  # clears the line, as in any text field
-            inline.typed = ""
-        elif event.is_printable and event.character and len(inline.typed) < 40:
-            inline.typed += event.character
-        else:
+        what = self.amount_line.amount_key(event)
+        if what is None:
             return
         event.stop()
         event.prevent_default()
+        if what == "close":
+            self.close_amount()
+        elif what == "apply":
+            self._amount_typed()
+        elif what == "form":
+            self.amount_form()
         if self._inline is inline:
-            self._set_text("#combat-amount", inline.line(), style="bold")
+            self.amount_line.show_amount()
