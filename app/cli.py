@@ -15,6 +15,7 @@ Forms::
     tableside clock SAVE [--advance D | --rest D | --effort D] [--json]
     tableside attack SAVE ATTACKER TARGET [--encounter NAME] [--seed N] [--defence TEXT]
                      [--dry-run] --json
+    tableside danger SAVE [--encounter NAME] [--runs N] [--seed S] --json
     tableside keys                            the keymap file and every binding id's key
     tableside serve [SAVE] [--host H] [--port P]
 
@@ -149,6 +150,7 @@ SUBCOMMANDS: dict[str, str] = {
     "keys": "app.cli:cmd_keys",
     "clock": "app.cli_clock:cmd_clock",
     "attack": "app.cli_attack:cmd_attack",
+    "danger": "app.cli_danger:cmd_danger",
     "serve": "app.cli_serve:cmd_serve",
 }
 """Each subcommand's function by import path: a module is imported only when its command runs,

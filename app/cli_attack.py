@@ -54,7 +54,9 @@ def _parser() -> Parser:
     return p
 
 
-def by_prefix(names: Sequence[tuple[str, str]], typed: str, what: str) -> str:
+def by_prefix(
+    names: Sequence[tuple[str, str]], typed: str, what: str, prog: str = "tableside attack"
+) -> str:
     """The key of the one name ``typed`` begins (case aside; an exact name wins)."""
     wanted = typed.strip().casefold()
     exact = [key for key, name in names if name.casefold() == wanted]
@@ -63,10 +65,10 @@ def by_prefix(names: Sequence[tuple[str, str]], typed: str, what: str) -> str:
     found = [(key, name) for key, name in names if name.casefold().startswith(wanted)]
     if not wanted or not found:
         known = ", ".join(name for _, name in names) or "none"
-        raise UsageError(f"tableside attack: no {what} named {typed!r} (there are: {known})")
+        raise UsageError(f"{prog}: no {what} named {typed!r} (there are: {known})")
     if len(found) > 1:
         raise UsageError(
-            f"tableside attack: {typed!r} is ambiguous: " + ", ".join(name for _, name in found)
+            f"{prog}: {typed!r} is ambiguous: " + ", ".join(name for _, name in found)
         )
     return found[0][0]
 

@@ -200,10 +200,15 @@ class TablesideApp(GameSafe, App[None]):
     )
     """The app's keys in each panel's Footer, after the panel's own, most needed first."""
 
-    def __init__(self, campaign: Campaign, *, handle_signals: bool = False) -> None:
+    def __init__(
+        self, campaign: Campaign, *, handle_signals: bool = False, danger_meter: bool = True
+    ) -> None:
         super().__init__()
         self.campaign = campaign
         self._handle_signals = handle_signals
+        self.danger_meter = danger_meter
+        """The tracker plays the fight out after each change (its danger meter); off, the
+        meter's line is not shown (a snapshot that must not wait on a worker)."""
         campaign.listeners.append(self._on_campaign_change)
         campaign.store.on_error = self._on_store_error
         campaign.store.on_status = self._on_save_status

@@ -217,6 +217,9 @@ class ExchangeRules:
         Field("damage", "Damage dice (e.g. 1d8+1)", "1d6", "amount"),
     )
     """What a PC's remembered attack holds (``sheet["attack"]``), as the tracker asks it."""
+    foe_targets: str = ""
+    """How the game's foes pick their targets when a fight is played out for its danger
+    (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
 
 
 # --------------------------------------------------------------------------- counting

@@ -30,19 +30,31 @@ class AddToEncounterScreen(ModalScreen[tuple[int, str] | None]):
         Binding("up,down,ctrl+t", "toggle_hp", "Rolled/fixed HP", id="npc_add.hp"),
     ]
 
-    def __init__(self, npc_name: str, encounter_name: str, hp_mode: str = "rolled") -> None:
+    def __init__(
+        self,
+        npc_name: str,
+        encounter_name: str,
+        hp_mode: str = "rolled",
+        count: int = 1,
+        note: str = "",
+    ) -> None:
         super().__init__()
         self.npc_name = npc_name
         self.encounter_name = encounter_name
         self.hp_mode = hp_mode if hp_mode in HP_MODES else "rolled"
+        self.count = count
+        self.note = note
+        """Why this many (a build to a danger's proposal); blank: nothing."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             title = literal(f"Add {self.npc_name} to {self.encounter_name}", style="bold")
             yield Static(title, id="npc-add-title")
+            if self.note:
+                yield Static(literal(self.note), id="npc-add-note")
             yield Label("How many? (enter adds, escape cancels)")
             yield TextField(
-                "1",
+                str(self.count),
                 id="npc-add-count",
                 type="integer",
                 validators=[Integer(minimum=1, maximum=MAX_GROUP)],

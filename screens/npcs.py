@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
+from textual.worker import Worker
 
 from app.commands.encounter_import import ImportEncounters
 from app.commands.npcs import (
@@ -66,6 +67,9 @@ class NpcScreen(PanelScreen):
         Binding("a", "add", "Add to encounter", id="npcs.add"),
         Binding("r", "roll", "Roll", id="npcs.roll"),
         Binding("h", "quick", "Quick build HD", id="npcs.quick"),
+        Binding(
+            "ctrl+b", "build_danger", "Build to a danger: how many", show=False, id="npcs.danger"
+        ),
         Binding("w", "convert", "From Without Number", id="npcs.convert"),
         Binding("i", "import", "Import", id="npcs.import"),
         Binding("b", "attributes", "Brawl/Wit/Will", show=False, id="npcs.attributes"),
@@ -420,6 +424,22 @@ class NpcScreen(PanelScreen):
         self.app.push_screen(
             AddToEncounterScreen(str(doc.get("name", "")), str(fight), self.hp_mode), added
         )
+
+    danger_npc = 0
+    """The library NPC a build to a danger is finding the number of."""
+
+    def action_build_danger(self) -> None:
+        """ctrl+b: how many of the selected NPC bring the encounter into a band."""
+        from screens.npc_danger import ask_band
+
+        picked = self._selected_doc()
+        if picked is not None:
+            ask_band(self, picked[0], str(picked[1].get("name", "")))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        from screens.npc_danger import proposal_done
+
+        proposal_done(self, event.worker)
 
     def action_roll(self) -> None:
         picked = self._selected_doc()

@@ -27,9 +27,12 @@ def open_demo(folder: Path, game: str = "somnihil", seed: int = 3) -> Campaign:
     return Campaign(store, rng=random.Random(seed), clock=lambda: FIXED_NOW)
 
 
-def demo_app(folder: Path, game: str = "somnihil", seed: int = 3) -> TablesideApp:
-    """The app on a fresh demo campaign; close ``app.campaign.store`` when done."""
-    return TablesideApp(open_demo(folder, game, seed))
+def demo_app(
+    folder: Path, game: str = "somnihil", seed: int = 3, *, danger_meter: bool = False
+) -> TablesideApp:
+    """The app on a fresh demo campaign; close ``app.campaign.store`` when done. The tracker's
+    danger meter is off unless asked for: its worker would race a snapshot."""
+    return TablesideApp(open_demo(folder, game, seed), danger_meter=danger_meter)
 
 
 def screen_text(app: TablesideApp) -> list[str]:

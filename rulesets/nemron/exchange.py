@@ -261,8 +261,12 @@ def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
     return lines
 
 
+_NO_ROLL = random.Random(0)
+"""The rng apply_damage takes; never drawn from, the limb being named (one, not one a call)."""
+
+
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
-    nemron.apply_damage(health, amount, random.Random(0), nemron.LOCATION_DIE[face])
+    nemron.apply_damage(health, amount, _NO_ROLL, nemron.LOCATION_DIE[face])
     return health
 
 

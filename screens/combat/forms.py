@@ -3,6 +3,7 @@ temporary HP, morale, AP and the party's initiative."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from app.lazy import LazyModule
@@ -142,20 +143,26 @@ class CombatForms(CombatFind):
 
         self.app.push_screen(NpcPickScreen(library, "Add NPCs from the library"), picked)
 
-    def action_quick_add(self) -> None:
+    def action_quick_add(self, preset: Mapping[str, str] | None = None, title: str = "") -> None:
+        """q: an ad-hoc foe or group; ``preset`` fills the name, count and HD (a build to a
+        danger proposes them), ``title`` says why."""
         eid = self._need_encounter()
         if eid is None:
             return
         foe = self.rules.foe
         # Only the initiative turn model orders by initiative: a chosen-next or AP-rounds fight
         # never asks for one (the GM would type a number nothing reads).
-        ordered = (
-            self.encounter is None or self._turn_order(self.encounter).uses_initiative
-        )
+        ordered = self.encounter is None or self._turn_order(self.encounter).uses_initiative
         asked = [f for f in foe.fields if ordered or f.key != "initiative"]
         fields = [
-            Field("name", "Name", "Foe"),
-            Field("count", "How many (2+ makes a numbered group)", "1", "int", minimum=1),
+            Field("name", "Name", (preset or {}).get("name", "Foe")),
+            Field(
+                "count",
+                "How many (2+ makes a numbered group)",
+                (preset or {}).get("count", "1"),
+                "int",
+                minimum=1,
+            ),
             Field(
                 "health",
                 f"{foe.health_label} (blank: {foe.health_default}; with an HD, its quick build's)",
@@ -167,14 +174,14 @@ class CombatForms(CombatFind):
             Field(
                 "hd",
                 "HD: the quick build's foe in this game (blank: none)",
-                "",
+                (preset or {}).get("hd", ""),
                 "optint",
                 minimum=0,
                 maximum=MAX_QUICK_HD,
             ),
         ]
         self._ask(
-            "Quick add",
+            title or "Quick add",
             fields,
             lambda v: self._apply(
                 cmd.QuickAdd(

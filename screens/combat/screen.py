@@ -18,13 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
+from textual.worker import Worker
 
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
 from screens.combat.base import _b
-from screens.combat.forms import CombatForms
+from screens.combat.danger import CombatDanger
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
@@ -38,7 +39,7 @@ else:
     cmd = LazyModule("app.commands.combat")
 
 
-class CombatScreen(CombatForms, PanelScreen):
+class CombatScreen(CombatDanger, PanelScreen):
     """The tracker: j/k select, n next turn, t damage, l heal … (``?`` lists every key)."""
 
     PANEL_ID = "combat"
@@ -91,6 +92,14 @@ class CombatScreen(CombatForms, PanelScreen):
         _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
         _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
         _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
+        _b("ctrl+d", "danger", "Danger: the estimate whole", "danger", show=False),
+        _b(
+            "ctrl+b",
+            "build_danger",
+            "Build to a danger (easy, hard, deadly)",
+            "build_danger",
+            False,
+        ),
         # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
         _b("A", "exchange", "Attack: whoever acts attacks the selected", "sb_attack"),
         _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
@@ -145,6 +154,7 @@ class CombatScreen(CombatForms, PanelScreen):
                 # the list itself: built when it first shows (CombatRows._follow_list)
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
+                yield Static("", id="danger-meter")
                 yield CombatTable(id="combatants")
                 yield Static("", id="combat-detail")
                 yield self.amount_line
@@ -180,6 +190,7 @@ class CombatScreen(CombatForms, PanelScreen):
             self._has_hd = False
             self._follow_selection(refresh_keys=False)
             self._offer_keys((None, False, False))
+            self.danger_follow()
             return
         self.encounter_id, self._doc = found
         self._next_seen = {}
@@ -211,6 +222,20 @@ class CombatScreen(CombatForms, PanelScreen):
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
+        self.danger_follow()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.danger_done(event.worker)
+        self.build_done(event.worker)
+
+    def action_danger(self) -> None:
+        """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
+        from screens.danger_detail import DangerDetail
+
+        if self.danger_estimate is None:
+            self.notify(self.danger_line or "Danger: still counting", timeout=3)
+            return
+        self.app.push_screen(DangerDetail(self.danger_estimate), self.danger_choose)
 
     def footer_words(self) -> dict[str, str]:
         """The Footer's words, n's as the running turn order says it (AP rounds: Pass)."""

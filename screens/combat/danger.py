@@ -1,0 +1,296 @@
+"""The tracker's danger floor: the one-line meter under the encounter's title and its detail.
+
+After each change to the campaign the fight is played out again (:mod:`rulesets.danger`) in a
+thread worker, one at a time: a newer change cancels the one still running, and a result that
+arrives for a state already changed is dropped. The worker reads a shallow copy of the save's
+tables taken at the change; nothing it does reaches the save. A game whose exchange cannot play
+the fight out says so on the line, and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from screens.combat.forms import CombatForms
+from screens.form import Field
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from app.state import Campaign
+    from rulesets.danger import Choices, Estimate, Proposal
+    from rulesets.game import Game
+
+METER_RUNS = 1000
+"""Fights per estimate on the meter: its interval is about ±3 points."""
+METER_SEED = 0
+"""The meter's seed: the same fight shows the same figures."""
+GROUP = "danger"
+BUILD_GROUP = "danger-build"
+NO_ESTIMATE = "Danger: no estimate for this game"
+
+
+def compute(
+    data: dict[str, dict[str, Any]],
+    game: Game,
+    encounter_id: int,
+    token: object,
+    choices: Choices | None = None,
+) -> tuple[object, Estimate | str | None]:
+    """In the worker thread: the estimate of the encounter, or why there is none (a line);
+    None when a newer change cancelled it."""
+    from rulesets import danger
+
+    worker = get_current_worker()
+
+    def between() -> bool:
+        time.sleep(PAUSE_SECONDS)  # hand the interpreter and the core to the keys
+        return not worker.is_cancelled
+
+    rng = random.Random(METER_SEED)
+    try:
+        found = danger.estimate_encounter(
+            data, game, encounter_id, METER_RUNS, rng, choices, between
+        )
+    except danger.NoEstimate:
+        return token, NO_ESTIMATE
+    except Exception as exc:  # a game's hook failed: the line says so, the session goes on
+        if "each side" in str(exc):
+            return token, "Danger: no fight to estimate (it needs someone up on each side)"
+        return token, NO_ESTIMATE
+    return token, found
+
+
+def tables(campaign: Campaign) -> dict[str, dict[str, Any]]:
+    """The save's tables as they are now, for a worker (each table copied, not its documents:
+    a change replaces a document, never edits it), the roll log left out."""
+    return {t: dict(rows) for t, rows in campaign.store.data.items() if t != "log"}
+
+
+PAUSE_SECONDS = 0.001
+"""A worker's pause every few fights (:data:`rulesets.danger.BATCH`): the core goes to the
+keys, whatever else the machine runs."""
+SWITCH_SECONDS = 0.0002
+"""The interpreter's switch interval while a worker counts. The UI thread waits for the
+interpreter after every wake-up of its event loop; at the default 5 ms, a key's many wake-ups
+behind a counting thread took up to a second. Only a thread that waits asks for the switch, so
+the count itself loses next to nothing."""
+_counting = 0
+
+
+def in_thread(node: DOMNode, work: Callable[[], object], group: str) -> None:
+    """Run ``work`` in a thread worker of ``group``, cancelling the one still running; the keys
+    keep the interpreter while it runs (:data:`SWITCH_SECONDS`)."""
+
+    def counted() -> object:
+        global _counting
+        with _lock:
+            if _counting == 0:
+                _before[0] = sys.getswitchinterval()
+                sys.setswitchinterval(SWITCH_SECONDS)
+            _counting += 1
+        try:
+            return work()
+        finally:
+            with _lock:
+                _counting -= 1
+                if _counting == 0:
+                    sys.setswitchinterval(_before[0])
+
+    node.run_worker(
+        counted, name=group, group=group, thread=True, exclusive=True, exit_on_error=False
+    )
+
+
+_lock = threading.Lock()
+_before = [sys.getswitchinterval()]
+
+
+def _yield() -> bool:
+    time.sleep(PAUSE_SECONDS)  # hand the interpreter and the core to the keys
+    return True
+
+
+class CombatDanger(CombatForms):
+    """The danger meter (module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._danger_token: object = None
+        self.danger_estimate: Estimate | None = None
+        """The newest estimate of the encounter as it stands (None: none yet, or none)."""
+        self.danger_line = ""
+        self.danger_choices: Choices | None = None
+        """How each side picks its targets, as the GM set them in the detail (None: the
+        party at random, the foes as the game declares)."""
+        self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
+
+    def danger_follow(self) -> None:
+        """After a refresh: estimate the encounter again if the campaign changed."""
+        if not getattr(self.app, "danger_meter", True):
+            self.query_one("#danger-meter").display = False
+            return
+        if self.encounter_id is None:
+            self._danger_show("")
+            return
+        token = (self.encounter_id, self.campaign.version, self.danger_choices)
+        if token == self._danger_token:
+            return
+        self._danger_token = token
+        self.danger_estimate = None
+        data = tables(self.campaign)
+        eid, game, choices = self.encounter_id, self.game, self.danger_choices
+        in_thread(self, lambda: compute(data, game, eid, token, choices), GROUP)
+
+    def danger_done(self, worker: Worker[Any]) -> None:
+        """A worker finished: show its estimate unless the fight has changed since."""
+        if worker.group != GROUP or worker.state != WorkerState.SUCCESS:
+            return
+        found = worker.result
+        if not isinstance(found, tuple) or found[0] != self._danger_token:
+            return  # stale: a newer estimate is on its way
+        result = found[1]
+        if result is None:
+            return
+        if isinstance(result, str):
+            self.danger_estimate = None
+            self._danger_show(result)
+            return
+        from rulesets import danger
+
+        self.danger_estimate = result
+        self._danger_show(danger.meter(result))
+
+    def _danger_show(self, line: str) -> None:
+        self.danger_line = line
+        self._set_text("#danger-meter", line)
+
+    def danger_choose(self, choices: Choices | None) -> None:
+        """The detail closed: with new target rules, the meter counts again with them."""
+        if choices is not None and choices != self.danger_choices:
+            self.danger_choices = choices
+            self._danger_show("Danger: counting…")
+            self.danger_follow()
+
+    # --- build to a danger ----------------------------------------------------------------------
+    def action_build_danger(self) -> None:
+        """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
+        the quick add form opens with it filled in, for enter to add them."""
+        from rulesets.danger import BANDS
+
+        eid = self._need_encounter()
+        if eid is None:
+            return
+        fields = [
+            Field("band", "Band (easy, hard, deadly)", "hard", "choice", choices=tuple(BANDS)),
+            Field("vary", "Find the HD or the count", "count", "choice", choices=("count", "hd")),
+            Field("name", "Name", "Foe"),
+            Field("fixed", "The other: the HD (finding the count) or how many", "1", "int"),
+        ]
+        self._ask("Build to a danger", fields, lambda v: self.build_to(eid, v))
+
+    def build_to(self, eid: int, values: Mapping[str, Any]) -> None:
+        """Search in a worker for the value that brings the fight into the band."""
+        wanted, vary = str(values["band"]), str(values["vary"])
+        name, fixed = str(values["name"] or "Foe"), int(values["fixed"] or 1)
+        data = tables(self.campaign)
+        game = self.game
+        what = "HD" if vary == "hd" else "count"
+        self._set_text("#combat-last", f"Danger: finding the {what} that makes it {wanted}…")
+        self._build_ask = (name, vary, fixed)
+        span = BUILD_RANGES[vary]
+        add = quick_foes(eid, name, vary, fixed)
+        in_thread(self, lambda: search(data, game, eid, wanted, span, add), BUILD_GROUP)
+
+    def build_done(self, worker: Worker[Any]) -> None:
+        """The search finished: the quick add form, filled in; or why nothing fits."""
+        from rulesets.danger import Proposal
+
+        if worker.group != BUILD_GROUP or worker.state != WorkerState.SUCCESS:
+            return
+        found = worker.result
+        if isinstance(found, str):
+            self._set_text("#combat-last", found)
+            return
+        if not isinstance(found, Proposal):
+            return
+        name, vary, fixed = self._build_ask
+        what = "HD" if vary == "hd" else "count"
+        if found.value is None:
+            self._set_text("#combat-last", proposal_line(found, what))
+            return
+        hd, count = (found.value, fixed) if vary == "hd" else (fixed, found.value)
+        said = f"{count} × HD {hd}: {proposal_line(found, what)}"
+        self._set_text("#combat-last", said)
+        preset = {"name": name, "count": str(count), "hd": str(hd)}
+        self.action_quick_add(preset, f"Quick add · {said}")
+
+
+BUILD_RUNS = 400
+"""Fights per value tried when building to a danger (its interval: about ±4 points)."""
+BUILD_RANGES = {"hd": (0, 20), "count": (1, 12)}
+"""What a build to a danger varies, and over what."""
+
+
+def search(
+    data: dict[str, dict[str, Any]],
+    game: Game,
+    encounter_id: int,
+    wanted: str,
+    span: tuple[int, int],
+    add: Callable[[Any, int], object],
+) -> Proposal | str:
+    """In a worker thread: the value in ``span`` for which ``add(tx, value)`` (foes added on a
+    scratch copy of the save's tables) brings the fight into the band ``wanted``; or why there
+    is none (a line)."""
+    from rulesets import danger
+
+    worker = get_current_worker()
+
+    def at(value: int) -> Estimate:
+        if worker.is_cancelled:
+            raise danger.NoEstimate("cancelled")
+        tx = danger.Scratch(data, game, random.Random(METER_SEED))
+        add(tx, value)
+        rng = random.Random(METER_SEED)
+        found = danger.estimate_encounter(
+            tx.data, game, encounter_id, BUILD_RUNS, rng, None, _yield
+        )
+        assert found is not None  # _yield never stops it
+        return found
+
+    try:
+        return danger.propose(at, span[0], span[1], wanted)
+    except danger.NoEstimate:
+        return "No estimate for this game: nothing to build to"
+    except Exception as exc:  # a game's hook or a refused build: one line
+        return f"No estimate: {exc}"
+
+
+def quick_foes(encounter_id: int, name: str, vary: str, fixed: int) -> Callable[[Any, int], object]:
+    """What a build from quick add tries: ``fixed`` foes of each HD, or each count of HD
+    ``fixed``."""
+    from app.commands.combat import QuickAdd
+
+    def add(tx: Any, value: int) -> object:
+        hd, count = (value, fixed) if vary == "hd" else (fixed, value)
+        return QuickAdd(encounter_id, name=name, count=count, health=None, hd=hd).run(tx)
+
+    return add
+
+
+def proposal_line(found: Proposal, what: str) -> str:
+    """``"4 × HD 1: hard · party wins 71% ±4 · …"``'s tail, or why nothing fits."""
+    from rulesets.danger import meter
+
+    if found.value is None or found.found is None:
+        near = f" (nearest: {meter(found.found)})" if found.found is not None else ""
+        return f"No {what} makes it {found.band}{near}"
+    return f"{found.band} · " + meter(found.found).removeprefix("Danger: ")
