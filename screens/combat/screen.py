@@ -25,7 +25,7 @@ from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
 from screens.combat.base import _b
-from screens.combat.danger import CombatDanger
+from screens.combat.danger import CombatDanger, DangerMeter
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
@@ -154,7 +154,7 @@ class CombatScreen(CombatDanger, PanelScreen):
                 # the list itself: built when it first shows (CombatRows._follow_list)
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
-                yield Static("", id="danger-meter")
+                yield DangerMeter(id="danger-meter")
                 yield CombatTable(id="combatants")
                 yield Static("", id="combat-detail")
                 yield self.amount_line
@@ -225,7 +225,6 @@ class CombatScreen(CombatDanger, PanelScreen):
         self.danger_follow()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.danger_done(event.worker)
         self.build_done(event.worker)
 
     def action_danger(self) -> None:
