@@ -1,16 +1,19 @@
 """The combat tracker's ground floor: its state, the reads every part shares, and sending a
-command. The tracker is built in floors, each a class on the one below, by what it shows:
-:mod:`.rows` (the table and the encounter list), :mod:`.pane` (the statblock pane),
-:mod:`.amounts` (the inline damage and heal entry), :mod:`.find` (the jump by name),
-:mod:`.forms` (the forms that add and edit), and :mod:`.screen` (the keys and the layout).
-Each floor calls only its own and the floors below; the turn order's own parts are asked of
-the encounter's :class:`rulesets.turn_orders.TurnOrder`.
+command. Its widgets own what they show: the table (:mod:`widgets.combat_table`), the
+statblock pane (:mod:`.statblock_pane`), the line the GM types into (:mod:`.amount_line`)
+and the danger meter (:mod:`.danger`). The rest is built in floors, each a class on the one
+below: :mod:`.rows` (the encounter list, title and status line), :mod:`.pane` (following the
+selection), :mod:`.amounts` (landing damage, heals and attacks), :mod:`.exchange` (A),
+:mod:`.find` (the jump by name), :mod:`.forms` (the forms that add and edit), :mod:`.danger`
+(the build to a danger) and :mod:`.screen` (the keys and the layout). Each floor calls only
+its own and the floors below; the turn order's own parts are asked of the encounter's
+:class:`rulesets.turn_orders.TurnOrder`.
 
 The floors are the screen's only to a type checker: at run time they are plain classes and
-:class:`~screens.combat.screen.CombatScreen` alone is a Textual screen (``CombatForms,
-PanelScreen``). Textual works out each screen class's reactives, bindings and CSS names when
-the class is made, over its whole ancestry: six floors as screens cost time on every start.
-A floor therefore declares no bindings, CSS or ``@on`` handlers of its own.
+:class:`~screens.combat.screen.CombatScreen` alone is a Textual screen. Textual works out each
+screen class's reactives, bindings and CSS names when the class is made, over its whole
+ancestry: the floors as screens cost time on every start. A floor therefore declares no
+bindings, CSS or ``@on`` handlers of its own.
 """
 
 from __future__ import annotations
