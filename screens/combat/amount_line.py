@@ -9,7 +9,7 @@ selection where :meth:`AmountLine.find_key` says.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual import events
@@ -58,6 +58,21 @@ class Inline:
 
 
 @record
+class Exchange:
+    """The exchange being set up on the line under the table."""
+
+    attacker_id: str
+    target_id: str
+    typed: str = ""
+    """The defender's answer as typed."""
+    aiming: bool = False
+    """Tab: the keys name the target (a row number or the first letters of a name)."""
+    aim: str = ""
+    said: str = ""
+    """Why the last answer was refused (cleared by the next key)."""
+
+
+@record
 class FindStep:
     """What a key typed into a jump does: the combatant to select (None: none), and whether
     the jump is over."""
@@ -96,6 +111,8 @@ class AmountLine(Static):
         self.found: list[str] = []
         self.inline: Inline | None = None
         """An amount being typed (damage, healing, an answer to an attack), if any."""
+        self.exchange: Exchange | None = None
+        """The exchange (A) being set up, if any."""
 
     def say(self, text: str, style: str = "") -> None:
         """Show ``text``; the screen is laid out again only if the line's height changes."""
@@ -143,6 +160,49 @@ class AmountLine(Static):
         if self.inline is not None:
             self.inline.typed = (self.inline.typed + text.replace("\n", " "))[:40]
             self.show_amount()
+
+    # --- the exchange (A) ------------------------------------------------------------------------
+    def exchange_key(
+        self, event: events.Key, asks: bool, aim: Callable[[str], str | None]
+    ) -> str | None:
+        """A key while the exchange is open: ``close`` (escape), ``land`` (enter or T),
+        ``edit`` (ctrl+e: the attacking PC's attack), ``typed`` (the answer, the target or
+        the aiming changed), or None: not the exchange's key. ``asks``: the game asks the
+        defender an answer (tab then aims at a target); ``aim`` names the combatant a row
+        number or a name's first letters name."""
+        found = self.exchange
+        if found is None:
+            return None
+        key = event.key
+        found.said = ""
+        if key == "escape":
+            if not found.aiming:
+                return "close"
+            found.aiming, found.aim = False, ""
+        elif key in ("enter", "T"):
+            if not found.aiming:
+                return "land"
+            found.aiming, found.aim = False, ""
+        elif key == "ctrl+e":
+            return "edit"
+        elif key == "tab" and asks:
+            found.aiming = not found.aiming
+        elif key == "backspace":
+            if found.aiming or not asks:
+                found.aim = found.aim[:-1]
+            else:
+                found.typed = found.typed[:-1]
+        elif event.is_printable and event.character:
+            if found.aiming or not asks:
+                found.aim = (found.aim + event.character)[:30]
+                aimed = aim(found.aim)
+                if aimed is not None and aimed != found.attacker_id:
+                    found.target_id = aimed
+            else:
+                found.typed = (found.typed + event.character)[:40]
+        else:
+            return None
+        return "typed"
 
     # --- a jump by name (/) --------------------------------------------------------------------
     @property
