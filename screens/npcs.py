@@ -37,13 +37,13 @@ from rulesets import npc as npc_rules
 from rulesets.npc import CONVERTED_RANGE
 from rulesets.text import MAX_TEXT
 from screens.npc_add import AddToEncounterScreen
+from screens.npc_builder import QUICK_HD, NpcBuilder, source_note
 from screens.npc_confirm import NpcConfirm
 from screens.npc_convert import WithoutNumberForm
 from screens.npc_import import NpcImportScreen
 from screens.npc_roll import NpcRollScreen
 from screens.panel import PanelScreen
 from widgets.npc_attribute import AttributeField
-from widgets.npc_builder import QUICK_HD, NpcBuilder, source_note
 from widgets.npc_library import NpcLibrary
 from widgets.statblock import StatblockView
 from widgets.text_field import TextField

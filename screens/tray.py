@@ -33,10 +33,10 @@ from rulesets.base import RuleError
 from rulesets.checks import Check, CheckSpec, Setup
 from rulesets.decks import DeckError, DeckState, read_deck
 from rulesets.table import Action, Context
+from screens.check_odds import CheckOdds
+from screens.check_setup import WORKING, CheckSetup
 from screens.panel import PanelScreen
 from screens.tray_prompt import TrayPrompt
-from widgets.check_odds import CheckOdds
-from widgets.check_setup import WORKING, CheckSetup
 from widgets.dice_line import DiceLine
 from widgets.event_line import SHOWN, EventLine
 from widgets.footer import GAME_KEYS

@@ -20,9 +20,9 @@ from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
 from rulesets.npc import NPC
+from screens.campaign_reader import CampaignReader
 from screens.combat.amount_line import update_sized
 from screens.combat.base import ROLL_WITH, STATBLOCK_KEYS, roll_kind
-from widgets.campaign_reader import CampaignReader
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
 

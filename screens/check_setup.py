@@ -22,7 +22,7 @@ from app.queries import current_encounter
 from rulesets.base import RuleError
 from rulesets.checks import Check, CheckInput, CheckSpec, Preset, Setup
 from rulesets.table import Field
-from widgets.campaign_reader import CampaignReader
+from screens.campaign_reader import CampaignReader
 from widgets.literal import clean, flowed
 
 if TYPE_CHECKING:
