@@ -1,8 +1,8 @@
 """The combat tracker's ground floor: its state, the reads every part shares, and sending a
 command. Its widgets own what they show: the table (:mod:`widgets.combat_table`), the
-statblock pane (:mod:`.statblock_pane`), the line the GM types into (:mod:`.amount_line`)
-and the danger meter (:mod:`.danger`). The rest is built in floors, each a class on the one
-below: :mod:`.rows` (the encounter list, title and status line), :mod:`.pane` (following the
+statblock pane (:mod:`.statblock_pane`), the line the GM types into (:mod:`.amount_line`), the
+encounter list (:mod:`.encounter_list`) and the danger meter (:mod:`.danger`). The rest is
+built in floors, each a class on the one below: :mod:`.rows` (the rows, title and status line), :mod:`.pane` (following the
 selection), :mod:`.amounts` (landing damage, heals and attacks), :mod:`.exchange` (A),
 :mod:`.find` (the jump by name), :mod:`.forms` (the forms that add and edit), :mod:`.danger`
 (the build to a danger) and :mod:`.screen` (the keys and the layout). Each floor calls only
@@ -77,7 +77,6 @@ class CombatBase(_Floor):
         self.encounter_id: int | None = None
         self.encounter: er.Encounter | None = None
         self._doc: dict[str, Any] = {}
-        self._list_rows: list[tuple[str, str, str, str, str]] = []
         self._follow: str | None = None
         self._last_current: str | None = None
         self._seen: dict[str, _Seen] = {}

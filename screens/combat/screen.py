@@ -17,7 +17,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, Static
+from textual.widgets import Static
 from textual.worker import Worker
 
 from app.lazy import LazyModule
@@ -26,6 +26,7 @@ from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
 from screens.combat.base import _b
 from screens.combat.danger import CombatDanger, DangerMeter
+from screens.combat.encounter_list import EncounterList
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
@@ -149,9 +150,7 @@ class CombatScreen(CombatDanger, PanelScreen):
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="combat-body"):
-            with Vertical(id="encounter-list-pane"):
-                yield Label("Encounters  [ ]  ctrl+n", classes="panel-title")
-                # the list itself: built when it first shows (CombatRows._follow_list)
+            yield EncounterList(id="encounter-list-pane")
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
                 yield DangerMeter(id="danger-meter")
