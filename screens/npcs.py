@@ -16,12 +16,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label
 from textual.worker import Worker
 
 from app.commands.encounter_import import ImportEncounters
 from app.commands.npcs import (
-    MAX_NAME,
     AddNpcsToEncounter,
     DeleteNpc,
     DuplicateNpc,
@@ -36,46 +35,18 @@ from app.queries import current_encounter
 from app.state import CommandError
 from rulesets import npc as npc_rules
 from rulesets.npc import CONVERTED_RANGE
-from rulesets.text import MAX_TEXT, too_long
+from rulesets.text import MAX_TEXT
 from screens.npc_add import AddToEncounterScreen
+from screens.npc_builder import QUICK_HD, NpcBuilder, source_note
 from screens.npc_confirm import NpcConfirm
 from screens.npc_convert import WithoutNumberForm
 from screens.npc_import import NpcImportScreen
 from screens.npc_roll import NpcRollScreen
 from screens.panel import PanelScreen
-from widgets.literal import literal
 from widgets.npc_attribute import AttributeField
 from widgets.npc_library import NpcLibrary
 from widgets.statblock import StatblockView
 from widgets.text_field import TextField
-
-ATTRIBUTE_IDS = ("npc-brawl", "npc-wit", "npc-will")
-
-HINTS: dict[str, tuple[str, str]] = {
-    "npc-name": ("n: new NPC", "n: new NPC"),
-    "npc-concepts": ("up to three, comma-separated", "a, b, c (max 3)"),
-    "npc-hd": ("h: 0-20 for a quick build (empty: attributes)", "h: 0-20 or empty"),
-    "npc-powers": ("names, separated by ;", "name; name"),
-}
-"""Each builder field's hint, whole and for a narrow screen, where the field is 16 columns
-wide: a hint cut at the field's edge read ``h: 0-20 for a``."""
-
-
-def source_note(source: dict[str, Any] | None) -> str:
-    """One line saying where a library NPC came from (5e import, Without Number conversion)."""
-    if not source:
-        return ""
-    if source.get("system") == "Without Number":
-        extra = "".join(
-            f", {label} {source[key]}"
-            for key, label in (("hp", "HP"), ("hd", "HD"))
-            if source.get(key) is not None
-        )
-        return (
-            f"From Without Number: attack {source.get('attack', 0):+d}, skill "
-            f"{source.get('skill', 0):+d}, morale {source.get('morale')}{extra}"
-        )
-    return f"From 5e: {source.get('name')} CR {source.get('cr')}"
 
 
 class NpcScreen(PanelScreen):
@@ -116,13 +87,11 @@ class NpcScreen(PanelScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.editing: int | None = None
-        """The library id the builder edits; None = a new NPC."""
         self.hp_mode = "rolled"
         """The GM's last choice of rolled or fixed HP when adding to an encounter."""
         self._rows: list[tuple[int, dict[str, Any]]] = []
-        self.pending_source: dict[str, Any] | None = None
-        """Where the builder's numbers came from (a Without Number conversion), saved with it."""
+        self.builder = NpcBuilder(id="npc-builder")
+        """The statblock builder: the NPC being edited and its fields."""
 
     # --- layout ------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -134,31 +103,8 @@ class NpcScreen(PanelScreen):
                 )
                 yield NpcLibrary(id="npc-library")
                 yield StatblockView(id="npc-selected")
-            with Vertical(id="npc-builder"):
-                yield Static("", id="npc-builder-title", markup=False)
-                with Horizontal(classes="npc-row"):
-                    yield Label("Name", classes="npc-label")
-                    # No max_length: a paste past the bound is said in the preview, not a bell.
-                    yield TextField(placeholder=HINTS["npc-name"][0], id="npc-name")
-                with Horizontal(classes="npc-row"):
-                    yield Label("Concepts", classes="npc-label")
-                    yield TextField(placeholder=HINTS["npc-concepts"][0], id="npc-concepts")
-                low, high = CONVERTED_RANGE.start, CONVERTED_RANGE.stop - 1
-                yield AttributeField("Brawl", minimum=low, maximum=high, id="npc-brawl")
-                yield AttributeField("Wit", minimum=low, maximum=high, id="npc-wit")
-                yield AttributeField("Will", minimum=low, maximum=high, id="npc-will")
-                with Horizontal(classes="npc-row"):
-                    yield Label("Quick HD", classes="npc-label")
-                    yield TextField(
-                        placeholder=HINTS["npc-hd"][0],
-                        id="npc-hd",
-                        type="integer",
-                        max_length=3,
-                    )
-                with Horizontal(classes="npc-row"):
-                    yield Label("Powers", classes="npc-label")
-                    yield TextField(placeholder=HINTS["npc-powers"][0], id="npc-powers")
-                yield StatblockView(id="npc-statblock")
+            self.builder = NpcBuilder(id="npc-builder")
+            yield self.builder
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -171,10 +117,7 @@ class NpcScreen(PanelScreen):
             self._update_builder()
 
     def _fit_hints(self) -> None:
-        for field_id, (whole, short) in HINTS.items():
-            field = self.query_one(f"#{field_id}", Input)
-            room = field.content_region.width
-            field.placeholder = whole if len(whole) < room or not room else short
+        self.builder.fit_hints()
 
     # --- library -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -259,45 +202,6 @@ class NpcScreen(PanelScreen):
         self.query_one(NpcLibrary).focus()
 
     # --- builder -----------------------------------------------------------------------------
-    def _attributes(self) -> tuple[int, int, int]:
-        a, b, c = (self.query_one(f"#{i}", AttributeField).value for i in ATTRIBUTE_IDS)
-        return a, b, c
-
-    def _concepts(self) -> list[str]:
-        text = self.query_one("#npc-concepts", Input).value
-        return [c.strip() for c in text.split(",") if c.strip()]
-
-    def _powers(self) -> list[str]:
-        return [p.strip() for p in self.query_one("#npc-powers", Input).value.split(";")]
-
-    def _quick_hd(self) -> int | None:
-        """The quick-build HD typed, None when empty; ValueError when it is not a number."""
-        text = self.query_one("#npc-hd", Input).value.strip()
-        return int(text) if text else None
-
-    def builder_block(self) -> tuple[npc_rules.NPC | None, str]:
-        """What the rules build from the form now, or None and the reason."""
-        try:
-            hd = self._quick_hd()
-        except ValueError:
-            return None, "Quick HD must be a whole number from 0 to 20"
-        name = self.query_one("#npc-name", Input).value
-        for label, field_id, limit in (
-            ("Name", "npc-name", MAX_NAME),
-            ("Concepts", "npc-concepts", MAX_TEXT),
-            ("Powers", "npc-powers", MAX_TEXT),
-        ):
-            # Said before the rules build anything from a paste gone wrong.
-            text = self.query_one(f"#{field_id}", Input).value.strip()
-            if problem := too_long(label, text, limit):
-                return None, problem
-        try:
-            if hd is not None:
-                return npc_rules.quick_build(hd), ""
-            return npc_rules.build(*self._attributes(), name=name, concepts=self._concepts()), ""
-        except npc_rules.NPCError as exc:
-            return None, str(exc)
-
     def _as_foe(self, block: npc_rules.NPC) -> list[str]:
         """The foe this statblock becomes in the open game, beside the statblock."""
         try:
@@ -306,33 +210,13 @@ class NpcScreen(PanelScreen):
             return [f"({self.game.name} could not say what this NPC becomes)"]
 
     def _update_builder(self) -> None:
-        block, problem = self.builder_block()
-        name = self.query_one("#npc-name", Input).value
-        view = self.query_one("#npc-statblock", StatblockView)
-        narrow = self.has_class("-narrow")
-        if block is None:
-            view.show(None, notes=[problem])
-        else:
-            notes = [note] if (note := source_note(self.pending_source)) else []
-            if isinstance(block, npc_rules.Statblock):
-                notes += [w] if (w := beyond_table(block.brawl, block.wit, block.will)) else []
-            # Narrow: the Concepts field just above says them; the preview keeps its rows.
-            concepts = () if narrow else self._concepts()
-            # Short: what the game makes of it is one line (the statblock must fit 80x24).
-            foe = self._as_foe(block)
-            notes += foe[:1] if self.has_class("-short") else foe
-            view.show(block, name, concepts, self._powers(), notes=notes)
-        quick = isinstance(block, npc_rules.QuickBuild)
-        for field_id in ATTRIBUTE_IDS:
-            self.query_one(f"#{field_id}", AttributeField).set_class(quick, "-disabled")
-        title = "New NPC" if self.editing is None else "Editing"
-        if self.editing is not None:
-            doc = self.campaign.doc("npcs", self.editing) or {}
-            title += f" {doc.get('name', '')}"
-        # Short, and wrapped rather than cut where a long name does not fit; a narrow
-        # screen's footer shows ctrl+s itself.
-        self.query_one("#npc-builder-title", Static).update(
-            literal(title + ("" if narrow else " (ctrl+s saves)"), style="bold")
+        editing = self.builder.editing
+        doc = (self.campaign.doc("npcs", editing) or {}) if editing is not None else {}
+        self.builder.preview(
+            self._as_foe,
+            str(doc.get("name", "")),
+            narrow=self.has_class("-narrow"),
+            short=self.has_class("-short"),
         )
 
     @on(Input.Changed, "#npc-name, #npc-concepts, #npc-hd, #npc-powers")
@@ -349,34 +233,15 @@ class NpcScreen(PanelScreen):
 
     def load_builder(self, doc: dict[str, Any], npc_id: int | None) -> None:
         """Put a document into the form (edit, or a conversion to review before saving)."""
-        self.editing = npc_id
-        self.query_one("#npc-name", Input).value = str(doc.get("name", ""))
-        self.query_one("#npc-concepts", Input).value = ", ".join(doc.get("concepts", []))
-        quick = doc.get("quick_hd")
-        self.query_one("#npc-hd", Input).value = "" if quick is None else str(quick)
-        for key, field_id in zip(npc_rules.ATTRIBUTES, ATTRIBUTE_IDS, strict=True):
-            # never clamped: a converted +10 stays +10 (the builder warns beyond the table)
-            self.query_one(f"#{field_id}", AttributeField).value = int(doc.get(key, 0))
-        self.query_one("#npc-powers", Input).value = "; ".join(doc.get("powers", []))
-        self._loaded = self._builder_form()
+        self.builder.load(doc, npc_id)
         self._update_builder()
-
-    _loaded: tuple[object, ...] = ("", "", "", 0, 0, 0, "")
-    """The builder's fields as last loaded (or saved): anything else is an unsaved edit."""
-
-    def _builder_form(self) -> tuple[object, ...]:
-        texts = [
-            self.query_one(f"#{i}", Input).value for i in ("npc-name", "npc-concepts", "npc-hd")
-        ]
-        numbers = [self.query_one(f"#{i}", AttributeField).value for i in ATTRIBUTE_IDS]
-        return (*texts, *numbers, self.query_one("#npc-powers", Input).value)
 
     def _unless_unsaved(self, then: Callable[[], None]) -> None:
         """Run ``then`` now, or after the GM agrees to drop the builder's unsaved edits."""
-        if self._builder_form() == self._loaded:
+        if not self.builder.unsaved:
             then()
             return
-        name = self.query_one("#npc-name", Input).value.strip() or "the new NPC"
+        name = self.builder.npc_name.strip() or "the new NPC"
 
         def answered(drop: bool | None) -> None:
             if drop:
@@ -395,7 +260,7 @@ class NpcScreen(PanelScreen):
         self._unless_unsaved(self._new)
 
     def _new(self) -> None:
-        self.pending_source = None
+        self.builder.pending_source = None
         self.load_builder({}, None)
         self.query_one("#npc-name", Input).focus()
 
@@ -404,7 +269,7 @@ class NpcScreen(PanelScreen):
         if picked is None:
             return
         npc_id, doc = picked
-        self.pending_source = None
+        self.builder.pending_source = None
         self.load_builder(doc, npc_id)
         self.query_one("#npc-name", Input).focus()
 
@@ -415,40 +280,41 @@ class NpcScreen(PanelScreen):
         self.query_one("#npc-brawl", AttributeField).focus()
 
     def action_save(self) -> None:
+        builder = self.builder
         try:
-            hd = self._quick_hd()
+            hd = builder.quick_hd()
         except ValueError:
-            self.notify("Quick HD must be a whole number from 0 to 20", severity="warning")
+            self.notify(QUICK_HD, severity="warning")
             return
-        brawl, wit, will = self._attributes()
+        brawl, wit, will = builder.attributes()
         try:
             doc = npc_document(
-                self.query_one("#npc-name", Input).value,
-                self._concepts(),
+                builder.npc_name,
+                builder.concepts(),
                 brawl,
                 wit,
                 will,
                 quick_hd=hd,
-                powers=self._powers(),
-                source=self.pending_source if hd is None else None,
+                powers=builder.powers(),
+                source=builder.pending_source if hd is None else None,
                 attribute_range=CONVERTED_RANGE,
             )
         except CommandError as exc:
             self.notify(str(exc), title="Not saved", severity="warning", markup=False)
             return
-        if self.editing is not None:
-            before = self.campaign.doc("npcs", self.editing) or {}
+        if builder.editing is not None:
+            before = self.campaign.doc("npcs", builder.editing) or {}
             doc["notes"] = before.get("notes", "")
-        lines = self.tableside.apply(SaveNpc(doc, self.editing))
+        lines = self.tableside.apply(SaveNpc(doc, builder.editing))
         if lines is None:
             return
-        self.pending_source = None
-        self._loaded = self._builder_form()
-        if self.editing is None:
-            self.editing = self.campaign.rows("npcs")[-1][0]
+        builder.pending_source = None
+        builder.loaded = builder.form()
+        if builder.editing is None:
+            builder.editing = self.campaign.rows("npcs")[-1][0]
         self.show_result(lines[:1])
         self.refresh_data()
-        self._select(self.editing)
+        self._select(builder.editing)
         self._update_builder()
         self.query_one(NpcLibrary).focus()
 
@@ -471,8 +337,8 @@ class NpcScreen(PanelScreen):
         def answered(yes: bool | None) -> None:
             if not yes or not (lines := self.tableside.apply(DeleteNpc(npc_id))):
                 return
-            if self.editing == npc_id:
-                self.editing = None
+            if self.builder.editing == npc_id:
+                self.builder.editing = None
                 self._update_builder()
             self.show_result([f"{lines[0]} (u undoes)"])
 
@@ -481,21 +347,21 @@ class NpcScreen(PanelScreen):
 
     def action_convert(self) -> None:
         """NPC-10: numbers off a Without Number statblock fill the builder (name kept)."""
-        name = self.query_one("#npc-name", Input).value.strip()
+        name = self.builder.npc_name.strip()
 
         def converted(made: npc_rules.WNConversion | None) -> None:
             if made is None:
                 return
             block = made.statblock
             form = {
-                "name": self.query_one("#npc-name", Input).value,
-                "concepts": self._concepts(),
-                "powers": [p for p in self._powers() if p],
+                "name": self.builder.npc_name,
+                "concepts": self.builder.concepts(),
+                "powers": [p for p in self.builder.powers() if p],
                 "brawl": block.brawl,
                 "wit": block.wit,
                 "will": block.will,
             }
-            self.pending_source = {
+            self.builder.pending_source = {
                 "system": "Without Number",
                 "attack": made.source_attack,
                 "skill": made.source_skill,
@@ -503,7 +369,7 @@ class NpcScreen(PanelScreen):
                 "hp": made.source_hp,
                 "hd": made.source_hd,
             }
-            self.load_builder(form, self.editing)
+            self.load_builder(form, self.builder.editing)
             self.show_result(
                 [
                     f"Converted: HD {block.hd}, Save {block.save}+, HP {block.hp_text()}"

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -28,6 +27,7 @@ from app.commands import party as cmd
 from app.player_view import code_for
 from app.queries import fight_running, timed_effect_lines
 from rulesets.base import Character
+from rulesets.game import Game
 from rulesets.sheet import SheetRow
 from rulesets.table import Context
 from rulesets.text import MAX_TEXT
@@ -35,7 +35,8 @@ from screens.panel import PanelScreen
 from screens.party_prompt import PartyChoice, PartyConfirm, PartyPrompt
 from widgets.footer import GAME_KEYS
 from widgets.literal import literal
-from widgets.party_fields import field_rows, status_text
+from widgets.party_fields import status_text
+from widgets.pc_sheet import PcSheet, wrap_column
 from widgets.text_field import TextField
 
 
@@ -86,15 +87,7 @@ class PartyScreen(PanelScreen):
                 )
                 yield DataTable(id="party-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="party-time", markup=False)
-            with Vertical(id="party-detail"):
-                yield Static("", id="party-summary", markup=False)
-                yield DataTable(id="party-fields", cursor_type="row", show_header=False)
-
-    def on_mount(self) -> None:
-        fields = self.query_one("#party-fields", DataTable)
-        fields.add_column("Field", key="Field")
-        fields.add_column("Value", key="Value")
-        super().on_mount()
+            yield PcSheet(id="party-detail")
 
     def _fit_size(self, width: int, height: int) -> None:
         super()._fit_size(width, height)
@@ -112,12 +105,7 @@ class PartyScreen(PanelScreen):
 
     @property
     def selected_field(self) -> str:
-        fields = self.query_one("#party-fields", DataTable)
-        if fields.row_count == 0:
-            return ""
-        return str(
-            fields.coordinate_to_cell_key(Coordinate(fields.cursor_row, 0)).row_key.value or ""
-        )
+        return self.query_one(PcSheet).selected_field
 
     def _pc(self) -> dict[str, Any] | None:
         doc_id = self.selected_id
@@ -129,7 +117,6 @@ class PartyScreen(PanelScreen):
         # After an undo or redo, the cursor goes to the PC it put back (a removed PC returns).
         keep = next(iter(self.stepped_ids("party")), keep)
         table.clear()
-        ruleset = self.campaign.ruleset
         needle = self._filter.casefold()
         # Sorted by id: undo re-inserts a document last, and a PC must not jump down the list.
         pcs = [
@@ -137,31 +124,7 @@ class PartyScreen(PanelScreen):
             for doc_id, pc in sorted(self.campaign.rows("party"), key=lambda row: row[0])
             if not needle or needle in str(pc.get("name", "")).casefold()
         ]
-        # Give way by priority: a Status column where every PC is alive says nothing, and its
-        # width lets the health lines wrap less.
-        usual = ruleset.sheet.usual_status
-        statuses = any(pc.get("status", usual) != usual for _, pc in pcs)
-        rows = [
-            (
-                doc_id,
-                (
-                    literal(pc.get("name", "")),
-                    literal(ruleset.health(pc)),
-                    *([status_text(self.game, pc)] if statuses else []),
-                ),
-            )
-            for doc_id, pc in pcs
-        ]
-        table.clear(columns=True)
-        for label in ("Name", "Health", "Status")[: 3 if statuses else 2]:
-            table.add_column(label, key=label)
-        if not _wrap_column(table, "Health", [cells for _, cells in rows]) and statuses:
-            # Still too narrow: the status moves under the name, its column gives way.
-            rows = [(i, (Text("\n").join((n, st)), h)) for i, (n, h, st) in rows]
-            table.remove_column(ColumnKey("Status"))
-            _wrap_column(table, "Health", [cells for _, cells in rows])
-        for doc_id, cells in rows:
-            table.add_row(*cells, key=str(doc_id), height=None)
+        _fill(table, self.game, pcs)
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)), animate=False)
         self._show_timed_effects()
@@ -175,28 +138,10 @@ class PartyScreen(PanelScreen):
         shown.update(literal("\n".join(lines)))
 
     def _show_detail(self) -> None:
-        fields = self.query_one("#party-fields", DataTable)
-        summary = self.query_one("#party-summary", Static)
-        keep_key, keep_row = self.selected_field, fields.cursor_row
-        fields.clear()
         pc = self._pc()
-        if pc is None:
-            summary.update("No PC selected — press a to add one")
-            return
-        header = literal(pc.get("name", ""), style="bold")
-        header.append_text(literal(f"  ·  {self.campaign.ruleset.health(pc)}", style="dim"))
-        code = code_for(self.campaign.meta, self.selected_id or 0)
-        if code:
-            header.append(f"  ·  player code {code}", style="bold")
-        summary.update(header)
-        rows = field_rows(self.game, pc)
-        _wrap_column(fields, "Value", [(row.label, row.value) for row in rows])
-        for row in rows:
-            fields.add_row(row.label, row.value, key=row.key, height=None)
-        if keep_key and keep_key in fields.rows:
-            fields.move_cursor(row=fields.get_row_index(keep_key), animate=False)
-        elif fields.row_count:
-            fields.move_cursor(row=min(keep_row, fields.row_count - 1), animate=False)
+        health = self.campaign.ruleset.health(pc) if pc is not None else ""
+        code = code_for(self.campaign.meta, self.selected_id or 0) if pc is not None else None
+        self.query_one(PcSheet).show(self.game, pc, health, code)
 
     @on(DataTable.RowHighlighted, "#party-table")
     def _pc_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -486,32 +431,34 @@ MAX_DIGITS = 9
 which refuses more than 4300 digits with a ValueError."""
 
 
-def _wrap_column(table: DataTable[Any], key: str, rows: list[tuple[Text, ...]]) -> bool:
-    """Where the rows would run past the table's right edge, the column ``key`` takes the width
-    the others leave and its text wraps (rows are added with ``height=None``): a health line or
-    a spell list was cut at the edge with nothing to say so. False when even that
-    would break a word of it or run past the edge."""
-    keys = [str(k.value) for k in table.columns]
-    widest = {
-        k: max(
-            [
-                len(k) if table.show_header else 0,
-                *(max(map(cell_len, row[x].plain.split("\n"))) for row in rows),
-            ]
+def _fill(table: DataTable[Any], game: Game, pcs: list[tuple[int, dict[str, Any]]]) -> None:
+    """One row per PC: name, health line and, where any PC is not as usual, status."""
+    # Give way by priority: a Status column where every PC is alive says nothing, and its
+    # width lets the health lines wrap less.
+    ruleset = game.ruleset
+    usual = ruleset.sheet.usual_status
+    statuses = any(pc.get("status", usual) != usual for _, pc in pcs)
+    rows = [
+        (
+            doc_id,
+            (
+                literal(pc.get("name", "")),
+                literal(ruleset.health(pc)),
+                *([status_text(game, pc)] if statuses else []),
+            ),
         )
-        for x, k in enumerate(keys)
-    }
-    at = keys.index(key)
-    word = max((cell_len(w) for row in rows for w in row[at].plain.split()), default=1)
-    # The vertical scrollbar counts as there: wrapping can make the rows taller than the table.
-    room = table.size.width - table.styles.scrollbar_size_vertical
-    room -= 2 * table.cell_padding * len(keys)
-    others = sum(width for k, width in widest.items() if k != key)
-    column = table.columns[ColumnKey(key)]
-    column.auto_width = room <= 0 or others + widest[key] <= room
-    if not column.auto_width:
-        column.width = max(word, room - others)
-    return column.auto_width or others + word <= room
+        for doc_id, pc in pcs
+    ]
+    table.clear(columns=True)
+    for label in ("Name", "Health", "Status")[: 3 if statuses else 2]:
+        table.add_column(label, key=label)
+    if not wrap_column(table, "Health", [cells for _, cells in rows]) and statuses:
+        # Still too narrow: the status moves under the name, its column gives way.
+        rows = [(i, (Text("\n").join((n, st)), h)) for i, (n, h, st) in rows]
+        table.remove_column(ColumnKey("Status"))
+        wrap_column(table, "Health", [cells for _, cells in rows])
+    for doc_id, cells in rows:
+        table.add_row(*cells, key=str(doc_id), height=None)
 
 
 def _whole(text: str) -> int | None:

@@ -14,9 +14,7 @@ from rulesets import encounter as er
 from rulesets import exchange as ex
 from rulesets import fight as fr
 from rulesets import foes as fo
-from screens.combat.base import (
-    _Inline,
-)
+from screens.combat.amount_line import Inline
 from screens.combat.pane import CombatPane
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
@@ -144,8 +142,9 @@ class CombatAmounts(CombatPane):
         brief = str(strike.get("brief") or " + ".join(str(h) for h in strike["hits"]))
         said = clean(f"{who} → {target.name}: {brief}", 200)
         hint = clean(str(strike.get("hint") or ""), 300)
-        self._inline = _Inline("Land", asked, target.id, target.name, strike=said, hint=hint)
-        self._set_text("#combat-amount", self._inline.line(), style="bold")
+        self.amount_line.open_amount(
+            Inline("Land", asked, target.id, target.name, strike=said, hint=hint)
+        )
 
     def _health_change(
         self,
@@ -159,21 +158,18 @@ class CombatAmounts(CombatPane):
             return
         area = self._area()
         who = f"{len(area)} marked" if area else c.name
-        self._inline = _Inline(verb, tuple(form(fr.health_kind(c))), c.id, who)
-        self._set_text("#combat-amount", self._inline.line(), style="bold")
+        self.amount_line.open_amount(Inline(verb, tuple(form(fr.health_kind(c))), c.id, who))
 
     def close_amount(self) -> None:
-        self._inline = None
+        self.amount_line.inline = None
         self._show_detail()
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste while an amount is typed goes into it (cut at 40 characters)."""
-        inline = self._inline
-        if inline is None:
+        if self._inline is None:
             return
         event.stop()
-        inline.typed = (inline.typed + event.text.replace("\n", " "))[:40]
-        self._set_text("#combat-amount", inline.line(), style="bold")
+        self.amount_line.paste(event.text)
 
     def amount_form(self) -> None:
         """The game's whole damage or heal form, the typed amount filled in."""
@@ -202,7 +198,7 @@ class CombatAmounts(CombatPane):
             done,
         )
 
-    def _strike_form(self, inline: _Inline) -> None:
+    def _strike_form(self, inline: Inline) -> None:
         """tab while an attack waits to land: the target's whole damage form, what the attack
         came to filled in (the GM may change the target's answers, or the amount)."""
         strike = self._strike() or {}

@@ -1,16 +1,19 @@
 """The combat tracker's ground floor: its state, the reads every part shares, and sending a
-command. The tracker is built in floors, each a class on the one below, by what it shows:
-:mod:`.rows` (the table and the encounter list), :mod:`.pane` (the statblock pane),
-:mod:`.amounts` (the inline damage and heal entry), :mod:`.find` (the jump by name),
-:mod:`.forms` (the forms that add and edit), and :mod:`.screen` (the keys and the layout).
-Each floor calls only its own and the floors below; the turn order's own parts are asked of
-the encounter's :class:`rulesets.turn_orders.TurnOrder`.
+command. Its widgets own what they show: the table (:mod:`widgets.combat_table`), the
+statblock pane (:mod:`.statblock_pane`), the line the GM types into (:mod:`.amount_line`), the
+encounter list (:mod:`.encounter_list`) and the danger meter (:mod:`.danger`). The rest is
+built in floors, each a class on the one below: :mod:`.rows` (the rows, title and status line), :mod:`.pane` (following the
+selection), :mod:`.amounts` (landing damage, heals and attacks), :mod:`.exchange` (A),
+:mod:`.find` (the jump by name), :mod:`.forms` (the forms that add and edit), :mod:`.danger`
+(the build to a danger) and :mod:`.screen` (the keys and the layout). Each floor calls only
+its own and the floors below; the turn order's own parts are asked of the encounter's
+:class:`rulesets.turn_orders.TurnOrder`.
 
 The floors are the screen's only to a type checker: at run time they are plain classes and
-:class:`~screens.combat.screen.CombatScreen` alone is a Textual screen (``CombatForms,
-PanelScreen``). Textual works out each screen class's reactives, bindings and CSS names when
-the class is made, over its whole ancestry: six floors as screens cost time on every start.
-A floor therefore declares no bindings, CSS or ``@on`` handlers of its own.
+:class:`~screens.combat.screen.CombatScreen` alone is a Textual screen. Textual works out each
+screen class's reactives, bindings and CSS names when the class is made, over its whole
+ancestry: the floors as screens cost time on every start. A floor therefore declares no
+bindings, CSS or ``@on`` handlers of its own.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ from textual.widgets import Static
 from rulesets import encounter as er
 from rulesets import fight as fr
 from rulesets import foes as fo
+from rulesets.game import Game
 from rulesets.npc import NPC
 from rulesets.table import Context
 from rulesets.turn_orders import TurnOrder, turn_order
 from rulesets.values import record
+from screens.combat.amount_line import AmountLine, Inline, update_sized
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable, Row
@@ -45,9 +50,6 @@ def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: s
     return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
-IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
-"""What the amount line says while nothing is being typed in it."""
-
 ROLL_WITH = ("brawl", "wit", "will")
 """What the statblock's attack, save and skill roll with, in the order B steps through."""
 STATBLOCK_KEYS: tuple[str, ...] = (
@@ -55,49 +57,6 @@ STATBLOCK_KEYS: tuple[str, ...] = (
     *("sb_roll_with", "sb_full_effort", "damage_last"),
 )
 """Binding ids of the selected combatant's statblock keys, which the pane lists."""
-
-
-@record
-class _Inline:
-    """What the inline amount is for: damage or heal, the game's form, the target."""
-
-    verb: str
-    fields: tuple[Field, ...]
-    combatant_id: str
-    who: str
-    typed: str = ""
-    strike: str = ""
-    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
-    hint: str = ""
-
-    def line(self) -> str:
-        if self.strike:
-            label = self.fields[0].label if self.fields else "Answer"
-            name, _, said = label.partition(" (")
-            line = (
-                f"{self.strike} · {name}: {self.typed}▏  "
-                "(T/enter lands · tab: form · esc: later)"
-            )
-            # What a blank answer means comes last (a Nemron foe rolls its own defence when left
-            # blank, a PC has none): cut first where the two rows run out, never the strike.
-            return " · ".join(filter(None, (line, self.hint, said.removesuffix(")"))))
-        more = [f.label.split(" (")[0] for f in self.fields[1:]]
-        label = self.fields[0].label if self.fields else "Amount"
-        # The first two fields tab opens, and how many more: the amount line has two rows, and
-        # Shadows' twelve names ran it past them.
-        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
-        hint = f"tab: {named} · " if more else ""
-        return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
-
-
-@record
-class _Find:
-    """A jump to a combatant by part of its name (/): what is typed, which match, and where the
-    selection was (escape goes back there)."""
-
-    start: str | None
-    typed: str = ""
-    hit: int = 0
 
 
 @record
@@ -118,7 +77,6 @@ class CombatBase(_Floor):
         self.encounter_id: int | None = None
         self.encounter: er.Encounter | None = None
         self._doc: dict[str, Any] = {}
-        self._list_rows: list[tuple[str, str, str, str, str]] = []
         self._follow: str | None = None
         self._last_current: str | None = None
         self._seen: dict[str, _Seen] = {}
@@ -132,7 +90,6 @@ class CombatBase(_Floor):
         """Per auto-height line: its wrapped line count and size when last shown."""
         self._has_hd = False
         """The running encounter has an HD NPC (the morale key works)."""
-        self._inline: _Inline | None = None
         self._marked: set[str] = set()
         """Combatants marked (+) for one damage or heal on all of them (an area)."""
         self._keys_for: tuple[object, ...] = ()
@@ -145,17 +102,11 @@ class CombatBase(_Floor):
         self._width = 0
         self._block_of: tuple[object, object] = (None, None)
         """What :attr:`_block` was built from (the library document, the quick-add HD)."""
-        self._head_shown: Text | None = None
-        """The pane's head as last shown: it is built again on every refresh (a few lines) and
-        redrawn only when it reads differently, so whatever reaches it (a hit on a PC's sheet,
-        the party panel, undo) shows at once."""
-        self._pane_body: tuple[object, ...] = ()
-        """What the pane's statblock part last showed (the next Goblin shares it)."""
         self._rolls_with: dict[tuple[int | None, str], str] = {}
         """The attribute each foe's statblock attack, save and skill roll with, by (encounter,
         combatant): B steps the selected foe's only; Brawl until the GM steps it."""
-        self._finding: _Find | None = None
-        """A jump by name being typed (/), on the line under the table."""
+        self.amount_line = AmountLine(id="combat-amount")
+        """The line under the table the GM types into (an amount, a jump by name)."""
         self._acting: set[str] = set()
         """Whose turn it is: the current combatant and, with group initiative, its group."""
         self._orders: dict[str, TurnOrder] = {}
@@ -164,6 +115,11 @@ class CombatBase(_Floor):
         self._chosen: str | None = None
         """The row the GM moved the selection onto (j/k, a jump) since the last change: a
         spend of AP (a) is that one's; otherwise it is whose turn it is."""
+
+    @property
+    def _inline(self) -> Inline | None:
+        """The amount being typed on the line under the table, if any."""
+        return self.amount_line.inline
 
     def _follow_table(self) -> None:
         # What a narrow table leaves out of the selected row, on a line of its own.
@@ -198,6 +154,9 @@ class CombatBase(_Floor):
         )
 
     def _set_text(self, selector: str, text: str, style: str = "") -> None:
+        if selector == "#combat-amount":
+            self.amount_line.say(text, style)
+            return
         # A Static update costs a layout pass of the whole screen; most keypresses leave the
         # status line as it was, and the title is one line high whatever it says.
         if self._shown_text.get(selector) != (text, style):
@@ -317,20 +276,15 @@ class CombatBase(_Floor):
         return None, None
 
     def _roll_kind(self, kind: str) -> str:
-        """V is the game's answer to an attack: a save where it has one, else its defence."""
-        rolls = self.game.foes.rolls
-        if kind == "save" and "save" not in rolls and "defence" in rolls:
-            return "defence"
-        return kind
+        return roll_kind(self.game, kind)
 
     def _update_sized(self, static: Static, text: Text) -> None:
-        """Show ``text``; lay the screen out again only if its height changes: a layout pass
-        reflows the 300-row table and repaints its scrollbar a frame later."""
-        width = static.size.width
-        lines = len(text.wrap(self.app.console, width)) if width > 0 else -1
-        key = (width, static.size.height)
-        same = width > 0 and (
-            lines == static.size.height or self._wrapped.get(id(static)) == (lines, key)
-        )
-        self._wrapped[id(static)] = (lines, key)
-        static.update(text, layout=not same)
+        update_sized(static, text, self._wrapped)
+
+
+def roll_kind(game: Game, kind: str) -> str:
+    """V is the game's answer to an attack: a save where it has one, else its defence."""
+    rolls = game.foes.rolls
+    if kind == "save" and "save" not in rolls and "defence" in rolls:
+        return "defence"
+    return kind

@@ -16,10 +16,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from screens.combat.amount_line import update_sized
 from screens.combat.forms import CombatForms
 from screens.form import Field
+from widgets.literal import literal
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -118,66 +121,99 @@ def _yield() -> bool:
     return True
 
 
-class CombatDanger(CombatForms):
-    """The danger meter (module docstring)."""
+class DangerMeter(Static):
+    """The one-line meter under the encounter's title: it counts the fight again in a worker
+    after each change and keeps the newest estimate (module docstring)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._danger_token: object = None
-        self.danger_estimate: Estimate | None = None
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.token: object = None
+        """What the estimate under way is of (encounter, campaign version, target rules)."""
+        self.estimate: Estimate | None = None
         """The newest estimate of the encounter as it stands (None: none yet, or none)."""
-        self.danger_line = ""
-        self.danger_choices: Choices | None = None
+        self.line = ""
+        self.wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        self.choices: Choices | None = None
         """How each side picks its targets, as the GM set them in the detail (None: the
         party at random, the foes as the game declares)."""
-        self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
 
-    def danger_follow(self) -> None:
+    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool) -> None:
         """After a refresh: estimate the encounter again if the campaign changed."""
-        if not getattr(self.app, "danger_meter", True):
-            self.query_one("#danger-meter").display = False
+        if not enabled:
+            self.display = False
             return
-        if self.encounter_id is None:
-            self._danger_show("")
+        if encounter_id is None:
+            self.show_line("")
             return
-        token = (self.encounter_id, self.campaign.version, self.danger_choices)
-        if token == self._danger_token:
+        token = (encounter_id, campaign.version, self.choices)
+        if token == self.token:
             return
-        self._danger_token = token
-        self.danger_estimate = None
-        data = tables(self.campaign)
-        eid, game, choices = self.encounter_id, self.game, self.danger_choices
-        in_thread(self, lambda: compute(data, game, eid, token, choices), GROUP)
+        self.token = token
+        self.estimate = None
+        data = tables(campaign)
+        game, choices = campaign.game, self.choices
+        in_thread(self, lambda: compute(data, game, encounter_id, token, choices), GROUP)
 
-    def danger_done(self, worker: Worker[Any]) -> None:
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker finished: show its estimate unless the fight has changed since."""
+        worker = event.worker
         if worker.group != GROUP or worker.state != WorkerState.SUCCESS:
             return
         found = worker.result
-        if not isinstance(found, tuple) or found[0] != self._danger_token:
+        if not isinstance(found, tuple) or found[0] != self.token:
             return  # stale: a newer estimate is on its way
         result = found[1]
         if result is None:
             return
         if isinstance(result, str):
-            self.danger_estimate = None
-            self._danger_show(result)
+            self.estimate = None
+            self.show_line(result)
             return
         from rulesets import danger
 
-        self.danger_estimate = result
-        self._danger_show(danger.meter(result))
+        self.estimate = result
+        self.show_line(danger.meter(result))
 
-    def _danger_show(self, line: str) -> None:
-        self.danger_line = line
-        self._set_text("#danger-meter", line)
+    def show_line(self, line: str) -> None:
+        if line != self.line:
+            self.line = line
+            update_sized(self, literal(line, limit=1000), self.wrapped)
+
+    def choose(self, choices: Choices | None, campaign: Campaign, encounter_id: int | None) -> None:
+        """The detail closed: with new target rules, the meter counts again with them."""
+        if choices is not None and choices != self.choices:
+            self.choices = choices
+            self.show_line("Danger: counting…")
+            self.follow(campaign, encounter_id, True)
+
+
+class CombatDanger(CombatForms):
+    """The danger meter (:class:`DangerMeter`) and the build to a danger (ctrl+b)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
+
+    @property
+    def meter(self) -> DangerMeter:
+        return self.query_one(DangerMeter)
+
+    @property
+    def danger_estimate(self) -> Estimate | None:
+        """The newest estimate of the encounter as it stands (None: none yet, or none)."""
+        return self.meter.estimate
+
+    @property
+    def danger_line(self) -> str:
+        return self.meter.line
+
+    def danger_follow(self) -> None:
+        """After a refresh: the meter estimates the encounter again if the campaign changed."""
+        enabled = bool(getattr(self.app, "danger_meter", True))
+        self.meter.follow(self.campaign, self.encounter_id, enabled)
 
     def danger_choose(self, choices: Choices | None) -> None:
-        """The detail closed: with new target rules, the meter counts again with them."""
-        if choices is not None and choices != self.danger_choices:
-            self.danger_choices = choices
-            self._danger_show("Danger: counting…")
-            self.danger_follow()
+        self.meter.choose(choices, self.campaign, self.encounter_id)
 
     # --- build to a danger ----------------------------------------------------------------------
     def action_build_danger(self) -> None:

@@ -20,7 +20,7 @@ from rulesets import exchange as ex
 from rulesets import foes as fo
 from rulesets.base import RuleError
 from rulesets.fight import load
-from rulesets.values import record
+from screens.combat.amount_line import Exchange
 from screens.combat.amounts import CombatAmounts
 from screens.form import FormScreen
 from widgets.literal import clean
@@ -29,25 +29,13 @@ if TYPE_CHECKING:
     from rulesets.exchange import Odds
 
 
-@record
-class _Exchange:
-    """The exchange being set up on the line under the table."""
-
-    attacker_id: str
-    target_id: str
-    typed: str = ""
-    """The defender's answer as typed."""
-    aiming: bool = False
-    """Tab: the keys name the target (a row number or the first letters of a name)."""
-    aim: str = ""
-    said: str = ""
-    """Why the last answer was refused (cleared by the next key)."""
-
-
 class CombatExchange(CombatAmounts):
     """A: the exchange, from the attacker's roll to the pools it lands on."""
 
-    _exchange: _Exchange | None = None
+    @property
+    def _exchange(self) -> Exchange | None:
+        """The exchange being set up on the line under the table, if any."""
+        return self.amount_line.exchange
 
     def action_exchange(self) -> None:
         """A: the one acting attacks the selected (or, with itself selected, its last target;
@@ -62,7 +50,7 @@ class CombatExchange(CombatAmounts):
             )
             return
         self.close_amount()
-        self._exchange = _Exchange(*pair)
+        self.amount_line.exchange = Exchange(*pair)
         self._show_exchange()
 
     def _exchange_pair(self, enc: er.Encounter) -> tuple[str, str] | None:
@@ -84,14 +72,14 @@ class CombatExchange(CombatAmounts):
         target = fo.default_target(enc, attacker)
         return (attacker.id, target.id) if target is not None else None
 
-    def _with(self, found: _Exchange) -> str:
+    def _with(self, found: Exchange) -> str:
         """What a statblock attacks with: B's choice for that foe (each keeps its own)."""
         return self.rolls_with(found.attacker_id)
 
     def _asks(self) -> bool:
         return bool(self.game.exchange.defence_help)
 
-    def _odds(self, found: _Exchange) -> Odds | str:
+    def _odds(self, found: Exchange) -> Odds | str:
         """The exchange's exact odds, or why they cannot be counted (an answer refused)."""
         eid = self.encounter_id
         if eid is None:
@@ -159,7 +147,7 @@ class CombatExchange(CombatAmounts):
         super()._show_detail()
 
     def close_exchange(self) -> None:
-        self._exchange = None
+        self.amount_line.exchange = None
         self.set_class(False, "-exchanging")
         self._show_detail()
 
@@ -168,46 +156,17 @@ class CombatExchange(CombatAmounts):
         found = self._exchange
         if found is None:
             return False
-        key = event.key
-        found.said = ""
-        if key == "escape":
-            if found.aiming:
-                found.aiming, found.aim = False, ""
-            else:
-                self.close_exchange()
-                return True
-        elif key in ("enter", "T"):
-            if found.aiming:
-                found.aiming, found.aim = False, ""
-            else:
-                self._land_or_keep(found)
-                return True
-        elif key == "ctrl+e":
-            self._edit_attack(found)
-            return True
-        elif key == "tab" and self._asks():
-            found.aiming = not found.aiming
-        elif key == "backspace":
-            if found.aiming or not self._asks():
-                found.aim = found.aim[:-1]
-            else:
-                found.typed = found.typed[:-1]
-        elif key == "ctrl+u":  # clears the line, as in any text field
-            if found.aiming or not self._asks():
-                found.aim = ""
-            else:
-                found.typed = ""
-        elif event.is_printable and event.character:
-            if found.aiming or not self._asks():
-                found.aim = (found.aim + event.character)[:30]
-                aimed = self._aim(found.aim)
-                if aimed is not None and aimed != found.attacker_id:
-                    found.target_id = aimed
-            else:
-                found.typed = (found.typed + event.character)[:40]
-        else:
+        what = self.amount_line.exchange_key(event, self._asks(), self._aim)
+        if what is None:
             return False
-        self._show_exchange()
+        if what == "close":
+            self.close_exchange()
+        elif what == "land":
+            self._land_or_keep(found)
+        elif what == "edit":
+            self._edit_attack(found)
+        else:
+            self._show_exchange()
         return True
 
     def _pc_ref(self, cid: str) -> int | None:
@@ -220,7 +179,7 @@ class CombatExchange(CombatAmounts):
             return None
         return int(str(c.ref))
 
-    def _edit_attack(self, found: _Exchange) -> None:
+    def _edit_attack(self, found: Exchange) -> None:
         """ctrl+e: the attacking PC's attack as the game asks it, remembered on its sheet."""
         ref = self._pc_ref(found.attacker_id)
         if ref is None:
@@ -245,7 +204,7 @@ class CombatExchange(CombatAmounts):
 
         self.app.push_screen(FormScreen(f"{sheet.get('name', '?')}'s attack", fields), done)
 
-    def _land_or_keep(self, found: _Exchange) -> None:
+    def _land_or_keep(self, found: Exchange) -> None:
         """Enter (or T): the exchange rolled and landed as one change; a refusal keeps it open
         with what was typed and why."""
         eid = self.encounter_id

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
-
 from app.queries import timed_effect_lines
 from rulesets import encounter as er
 from rulesets import fight as fr
@@ -16,11 +14,12 @@ from screens.combat.base import (
     CombatBase,
     _Seen,
 )
+from screens.combat.encounter_list import EncounterList
 from widgets.combat_table import Row
-from widgets.literal import clean, literal
+from widgets.literal import clean
 
 if TYPE_CHECKING:
-    from textual.widgets import DataTable
+    pass
 
 
 class CombatRows(CombatBase):
@@ -66,49 +65,15 @@ class CombatRows(CombatBase):
         return rows
 
     def _follow_list(self) -> None:
-        """The encounter list is built the first time it shows. At most widths the statblock
-        pane or the narrow layout folds it away, and a DataTable (its import, a dozen styled
-        parts) was a cost on every start that never showed it."""
-        panes = self.query("#encounter-list-pane")  # none yet while the screen composes
-        if not panes or not panes.first().display or self._list_table() is not None:
-            return
-        pane = panes.first()
-        from textual.widgets import DataTable
-
-        table: DataTable[Text] = DataTable(
-            id="encounter-list", cursor_type="row", zebra_stripes=True
-        )
-        # Text, not str: a str heading is parsed as markup with emoji codes (Rich loads its
-        # emoji table for it, a cost on every start).
-        table.add_columns(Text(""), Text("Encounter"), Text("Rnd"), Text("Size"))
-        pane.mount(table)
-        self._list_rows = []
-        self._show_list(self.encounter_id)
-
-    def _list_table(self) -> DataTable[Text] | None:
-        found = self.query("#encounter-list")
-        return found.first() if found else None  # type: ignore[return-value]
+        """The encounter list's table is built the first time the list shows."""
+        found = self.query(EncounterList)  # none yet while the screen composes
+        if found:
+            found.first().follow(self.campaign.rows("encounters"), self.encounter_id)
 
     def _show_list(self, current: int | None) -> None:
-        table = self._list_table()
-        if table is None:
-            return  # not built yet: built with its rows when it first shows
-        rows = [
-            (
-                "▶" if doc_id == current else "",
-                clean(doc.get("name", ""), 40),
-                str(doc.get("round", 0)),
-                str(len(doc.get("combatants", []))),
-                str(doc_id),
-            )
-            for doc_id, doc in self.campaign.rows("encounters")
-        ]
-        if rows == self._list_rows:
-            return
-        self._list_rows = rows
-        table.clear()
-        for row in rows:
-            table.add_row(*(literal(v) for v in row[:4]), key=row[4])
+        found = self.query(EncounterList)
+        if found:
+            found.first().show(self.campaign.rows("encounters"), current)
 
     def _title(self, enc: er.Encounter) -> str:
         order = self._turn_order(enc)

@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
 from textual.worker import Worker
 
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
-from screens.combat.base import (
-    IDLE_AMOUNT,
-    _b,
-)
-from screens.combat.danger import CombatDanger
+from screens.combat.base import _b
+from screens.combat.danger import CombatDanger, DangerMeter
+from screens.combat.encounter_list import EncounterList
+from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
@@ -151,20 +150,16 @@ class CombatScreen(CombatDanger, PanelScreen):
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="combat-body"):
-            with Vertical(id="encounter-list-pane"):
-                yield Label("Encounters  [ ]  ctrl+n", classes="panel-title")
-                # the list itself: built when it first shows (CombatRows._follow_list)
+            yield EncounterList(id="encounter-list-pane")
             with Vertical(id="encounter-pane"):
                 yield Static("", id="encounter-title")
-                yield Static("", id="danger-meter")
+                yield DangerMeter(id="danger-meter")
                 yield CombatTable(id="combatants")
                 yield Static("", id="combat-detail")
-                yield Static(IDLE_AMOUNT, id="combat-amount")
+                yield self.amount_line
                 yield Static("", id="combat-last")
                 yield Static("", id="combat-status")
-            with VerticalScroll(id="statblock-pane", can_focus=False):
-                yield Static("", id="pane-head")
-                yield Static("", id="pane-statblock")
+            yield StatblockPane(id="statblock-pane")
 
     def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
         self._follow_table()
@@ -229,7 +224,6 @@ class CombatScreen(CombatDanger, PanelScreen):
         self.danger_follow()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.danger_done(event.worker)
         self.build_done(event.worker)
 
     def action_danger(self) -> None:
@@ -343,7 +337,7 @@ class CombatScreen(CombatDanger, PanelScreen):
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
         form, escape cancels. A jump by name (/) takes the keys the same way."""
-        if self._finding is not None:
+        if self.amount_line.finding:
             self._find_key(event)
             return
         if self.exchange_key(event):
@@ -351,23 +345,16 @@ class CombatScreen(CombatDanger, PanelScreen):
             event.prevent_default()
             return
         inline = self._inline
-        if inline is None:
-            return
-        if event.key == "escape":
-            self.close_amount()
-        elif event.key == "enter" or (inline.strike and event.key == "T"):
-            self._amount_typed()
-        elif event.key == "tab":
-            self.amount_form()
-        elif event.key == "backspace":
-            inline.typed = inline.typed[:-1]
-        elif event.key == "ctrl+u":  # clears the line, as in any text field
-            inline.typed = ""
-        elif event.is_printable and event.character and len(inline.typed) < 40:
-            inline.typed += event.character
-        else:
+        what = self.amount_line.amount_key(event)
+        if what is None:
             return
         event.stop()
         event.prevent_default()
+        if what == "close":
+            self.close_amount()
+        elif what == "apply":
+            self._amount_typed()
+        elif what == "form":
+            self.amount_form()
         if self._inline is inline:
-            self._set_text("#combat-amount", inline.line(), style="bold")
+            self.amount_line.show_amount()

@@ -1,0 +1,268 @@
+"""The line under the tracker's table where the GM types: an amount, an answer to an attack,
+a jump by name (/); while nothing is typed, it says the selected combatant's detail.
+
+The line keeps what it shows, so the tracker can tell it the same text at every keypress for
+free, and it holds a jump by name whole: what is typed, which match, and where the selection
+was (escape goes back there). The tracker hands it the keys while a jump is typed and moves the
+selection where :meth:`AmountLine.find_key` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual import events
+from textual.widgets import Static
+
+from rulesets import encounter as er
+from rulesets.values import record
+from screens.form import Field
+from widgets.literal import literal
+
+IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
+"""What the amount line says while nothing is being typed in it."""
+FIND_KEYS = "tab: next · enter: stay · esc: back"
+
+
+@record
+class Inline:
+    """What the inline amount is for: damage or heal, the game's form, the target."""
+
+    verb: str
+    fields: tuple[Field, ...]
+    combatant_id: str
+    who: str
+    typed: str = ""
+    strike: str = ""
+    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
+    hint: str = ""
+
+    def line(self) -> str:
+        if self.strike:
+            label = self.fields[0].label if self.fields else "Answer"
+            name, _, said = label.partition(" (")
+            line = (
+                f"{self.strike} · {name}: {self.typed}▏  (T/enter lands · tab: form · esc: later)"
+            )
+            # What a blank answer means comes last (a Nemron foe rolls its own defence when left
+            # blank, a PC has none): cut first where the two rows run out, never the strike.
+            return " · ".join(filter(None, (line, self.hint, said.removesuffix(")"))))
+        more = [f.label.split(" (")[0] for f in self.fields[1:]]
+        label = self.fields[0].label if self.fields else "Amount"
+        # The first two fields tab opens, and how many more: the amount line has two rows, and
+        # Shadows' twelve names ran it past them.
+        named = ", ".join(more[:2]) + (f" +{len(more) - 2} more" if len(more) > 2 else "")
+        hint = f"tab: {named} · " if more else ""
+        return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
+
+
+@record
+class Exchange:
+    """The exchange being set up on the line under the table."""
+
+    attacker_id: str
+    target_id: str
+    typed: str = ""
+    """The defender's answer as typed."""
+    aiming: bool = False
+    """Tab: the keys name the target (a row number or the first letters of a name)."""
+    aim: str = ""
+    said: str = ""
+    """Why the last answer was refused (cleared by the next key)."""
+
+
+@record
+class FindStep:
+    """What a key typed into a jump does: the combatant to select (None: none), and whether
+    the jump is over."""
+
+    select: str | None
+    over: bool = False
+
+
+def update_sized(
+    static: Static, text: Text, wrapped: dict[int, tuple[int, tuple[int, int]]]
+) -> None:
+    """Show ``text``; lay the screen out again only if its height changes: a layout pass
+    reflows the 300-row table and repaints its scrollbar a frame later. ``wrapped`` keeps each
+    line's wrapped line count and size when last shown."""
+    width = static.size.width
+    lines = len(text.wrap(static.app.console, width)) if width > 0 else -1
+    key = (width, static.size.height)
+    same = width > 0 and (lines == static.size.height or wrapped.get(id(static)) == (lines, key))
+    wrapped[id(static)] = (lines, key)
+    static.update(text, layout=not same)
+
+
+class AmountLine(Static):
+    """One line (wrapping to its max height) that the GM types into or reads."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(IDLE_AMOUNT, id=id)
+        self.said: tuple[str, str] | None = None
+        """The text and style last shown: the same again costs nothing."""
+        self.wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        self.find_start: str | None = None
+        """Where the selection was when a jump by name began (escape goes back there)."""
+        self.find_typed: str | None = None
+        """What is typed of a name (None: no jump under way)."""
+        self.find_hit = 0
+        self.found: list[str] = []
+        self.inline: Inline | None = None
+        """An amount being typed (damage, healing, an answer to an attack), if any."""
+        self.exchange: Exchange | None = None
+        """The exchange (A) being set up, if any."""
+
+    def say(self, text: str, style: str = "") -> None:
+        """Show ``text``; the screen is laid out again only if the line's height changes."""
+        # A Static update costs a layout pass of the whole screen; most keypresses leave the
+        # line as it was.
+        if self.said != (text, style):
+            self.said = (text, style)
+            update_sized(self, literal(text, style=style, limit=1000), self.wrapped)
+
+    # --- an amount ----------------------------------------------------------------------------
+    def open_amount(self, inline: Inline) -> None:
+        """Type ``inline``'s amount on the line (what it is for, and the keys, said)."""
+        self.inline = inline
+        self.show_amount()
+
+    def show_amount(self) -> None:
+        if self.inline is not None:
+            self.say(self.inline.line(), style="bold")
+
+    def amount_key(self, event: events.Key) -> str | None:
+        """A key while an amount is typed: ``close`` (escape), ``apply`` (enter; T lands an
+        attack), ``form`` (tab: the game's whole form), ``typed`` (the amount changed; ctrl+u
+        clears it, as in any text field), or None: not the amount's key."""
+        inline = self.inline
+        if inline is None:
+            return None
+        if event.key == "escape":
+            return "close"
+        if event.key == "enter" or (inline.strike and event.key == "T"):
+            return "apply"
+        if event.key == "tab":
+            return "form"
+        if event.key == "backspace":
+            inline.typed = inline.typed[:-1]
+        elif event.key == "ctrl+u":
+            inline.typed = ""
+        elif event.is_printable and event.character and len(inline.typed) < 40:
+            inline.typed += event.character
+        else:
+            return None
+        return "typed"
+
+    def paste(self, text: str) -> None:
+        """A paste goes into the amount (cut at 40 characters)."""
+        if self.inline is not None:
+            self.inline.typed = (self.inline.typed + text.replace("\n", " "))[:40]
+            self.show_amount()
+
+    # --- the exchange (A) ------------------------------------------------------------------------
+    def exchange_key(
+        self, event: events.Key, asks: bool, aim: Callable[[str], str | None]
+    ) -> str | None:
+        """A key while the exchange is open: ``close`` (escape), ``land`` (enter or T),
+        ``edit`` (ctrl+e: the attacking PC's attack), ``typed`` (the answer, the target or
+        the aiming changed), or None: not the exchange's key. ``asks``: the game asks the
+        defender an answer (tab then aims at a target); ``aim`` names the combatant a row
+        number or a name's first letters name."""
+        found = self.exchange
+        if found is None:
+            return None
+        key = event.key
+        found.said = ""
+        if key == "escape":
+            if not found.aiming:
+                return "close"
+            found.aiming, found.aim = False, ""
+        elif key in ("enter", "T"):
+            if not found.aiming:
+                return "land"
+            found.aiming, found.aim = False, ""
+        elif key == "ctrl+e":
+            return "edit"
+        elif key == "tab" and asks:
+            found.aiming = not found.aiming
+        elif key == "backspace":
+            if found.aiming or not asks:
+                found.aim = found.aim[:-1]
+            else:
+                found.typed = found.typed[:-1]
+        elif key == "ctrl+u":  # clears the line, as in any text field
+            if found.aiming or not asks:
+                found.aim = ""
+            else:
+                found.typed = ""
+        elif event.is_printable and event.character:
+            if found.aiming or not asks:
+                found.aim = (found.aim + event.character)[:30]
+                aimed = aim(found.aim)
+                if aimed is not None and aimed != found.attacker_id:
+                    found.target_id = aimed
+            else:
+                found.typed = (found.typed + event.character)[:40]
+        else:
+            return None
+        return "typed"
+
+    # --- a jump by name (/) --------------------------------------------------------------------
+    @property
+    def finding(self) -> bool:
+        return self.find_typed is not None
+
+    def start_find(self, start: str | None) -> None:
+        """Begin a jump by name from the selected combatant ``start``."""
+        self.find_start, self.find_typed, self.find_hit, self.found = start, "", 0, []
+        self._show_find(None)
+
+    def find_key(self, event: events.Key, combatants: Sequence[er.Combatant]) -> FindStep | None:
+        """A key typed into the jump: what it does (None: not the jump's key)."""
+        typed = self.find_typed
+        assert typed is not None
+        if event.key == "escape":
+            self.find_typed = None
+            return FindStep(self.find_start, over=True)
+        if event.key == "enter":
+            self.find_typed = None
+            return FindStep(None, over=True)
+        if event.key == "tab":
+            self.find_hit += 1
+        elif event.key == "shift+tab":
+            self.find_hit -= 1
+        elif event.key == "backspace":
+            self.find_typed, self.find_hit = typed[:-1], 0
+        elif event.is_printable and event.character and len(typed) < 40:
+            self.find_typed, self.find_hit = typed + event.character, 0
+        else:
+            return None
+        self.found = matches(combatants, self.find_typed or "")
+        return FindStep(self.found[self.find_hit % len(self.found)] if self.found else None)
+
+    def show_found(self, name: str | None) -> None:
+        """Say what is typed and where it leads (``name``: the match selected)."""
+        self._show_find(name)
+
+    def _show_find(self, name: str | None) -> None:
+        typed, found = self.find_typed or "", self.found
+        if not typed:
+            where = "type part of a name"
+        elif not found:
+            where = "no one"
+        else:
+            where = f"{name or '?'} ({self.find_hit % len(found) + 1} of {len(found)})"
+        self.say(f"Find: {typed}▏ → {where}  ({FIND_KEYS})", "bold")
+
+
+def matches(combatants: Sequence[er.Combatant], typed: str) -> list[str]:
+    """Ids of the combatants whose name holds ``typed`` (any case), in turn order, those
+    whose name starts with it first."""
+    needle = typed.strip().casefold()
+    if not needle:
+        return []
+    starts = [c.id for c in combatants if c.name.casefold().startswith(needle)]
+    inside = [c.id for c in combatants if needle in c.name.casefold()]
+    return starts + [cid for cid in inside if cid not in starts]
