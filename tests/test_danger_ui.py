@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -110,17 +111,49 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Game]:
             del sys.modules[name]
 
 
-async def test_the_toy_game_has_no_estimate_and_nothing_breaks(tmp_path: Path, toy: Game) -> None:
+@pytest.fixture
+def inert_toy(toy: Game) -> Iterator[Game]:
+    """The toy game with a PC's damage landing nothing: a game whose attacks the estimate
+    cannot count (the toy fixture withdraws the id afterwards)."""
+    import dataclasses
+
+    def hurt(hit: Any, sheet: dict[str, Any], amount: int) -> tuple[dict[str, Any], list[str]]:
+        return sheet, []
+
+    game = dataclasses.replace(toy, fight=dataclasses.replace(toy.fight, hurt=hurt))
+    registry.register(game)
+    yield game
+
+
+async def _toy_fight_by_keys(pilot: Any) -> None:
+    await pilot.press("4", "a", *"Robin", "enter")
+    await pilot.pause()
+    await pilot.press("1", "ctrl+n", "enter")
+    await pilot.pause()
+    await pilot.press("p")
+    await pilot.press("q", *"Slime", "tab", "tab", "3", "enter")
+    await pilot.pause()
+
+
+async def test_the_toy_game_has_an_estimate(tmp_path: Path, toy: Game) -> None:
+    """The toy game declares no exchange of its own: its foes attack by its own attack and land
+    through its own hurt, so the fight is counted as the tracker plays it."""
     campaign = open_campaign(tmp_path / "duel.json", ruleset=toy.id, seed=7)
     app = TablesideApp(campaign)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4", "a", *"Robin", "enter")
-        await pilot.pause()
-        await pilot.press("1", "ctrl+n", "enter")
-        await pilot.pause()
-        await pilot.press("p")
-        await pilot.press("q", *"Slime", "tab", "tab", "3", "enter")
-        await pilot.pause()
+        await _toy_fight_by_keys(pilot)
+        await settled(app)
+        assert meter(app).startswith("Danger: party wins ")
+    app.campaign.store.close()
+
+
+async def test_a_game_whose_attacks_land_nothing_has_no_estimate_and_nothing_breaks(
+    tmp_path: Path, inert_toy: Game
+) -> None:
+    campaign = open_campaign(tmp_path / "duel.json", ruleset=inert_toy.id, seed=7)
+    app = TablesideApp(campaign)
+    async with app.run_test(size=SIZE) as pilot:
+        await _toy_fight_by_keys(pilot)
         await settled(app)
         assert meter(app) == "Danger: no estimate for this game"
         await pilot.press("ctrl+d", "i", "alt+r", "n")
@@ -219,14 +252,14 @@ async def test_the_detail_changes_how_targets_are_picked_and_the_meter_counts_ag
     app.campaign.store.close()
 
 
-def test_the_command_in_the_toy_game_is_exit_2_and_one_line(
-    tmp_path: Path, toy: Game, capsys: pytest.CaptureFixture[str]
+def test_the_command_where_attacks_land_nothing_is_exit_2_and_one_line(
+    tmp_path: Path, inert_toy: Game, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from app.cli import main
     from app.commands.combat import AddParty, NewEncounter, QuickAdd
     from app.commands.party import AddPC
 
-    campaign = open_campaign(tmp_path / "duel.json", ruleset=toy.id, seed=7)
+    campaign = open_campaign(tmp_path / "duel.json", ruleset=inert_toy.id, seed=7)
     campaign.apply(AddPC("Robin"))
     campaign.apply(NewEncounter("Slime pit"))
     eid = campaign.rows("encounters")[0][0]
