@@ -503,6 +503,10 @@ class _Writer(threading.Thread):
     def wait_for(self, done: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``done()``, saving has stopped, or a write is failing."""
         with self.cond:
+            if done():
+                # Nothing to wait for: asking for a fold now would leave the writer set to
+                # fold the next change at once, before the writer thread next wakes to clear it.
+                return True
             self._now = True
             self.cond.notify_all()
             return self.cond.wait_for(
