@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.cli_base import EXIT_OK, Parser, UsageError, print_json, print_text
+from rulesets.danger import Scratch
 
 if TYPE_CHECKING:
     from rulesets import encounter as er
-    from rulesets.base import CheckResult
-    from rulesets.game import Game
 
 EXIT_HELD = 3
 """The TUI holds the save: nothing was done."""
@@ -73,42 +72,15 @@ def by_prefix(
     return found[0][0]
 
 
-class ReadOnly:
-    """A transaction over a save's data that reads and refuses to write (the dry run)."""
-
-    def __init__(self, data: dict[str, Any], game: Game, rng: random.Random) -> None:
-        self.data = data
-        self._game = game
-        self._rng = rng
-
-    @property
-    def rng(self) -> random.Random:
-        return self._rng
-
-    @property
-    def game(self) -> Game:
-        return self._game
-
-    def now(self) -> str:
-        return ""
-
-    def find(self, table: str, doc_id: int) -> dict[str, Any] | None:
-        import copy
-
-        doc = self.data.get(table, {}).get(str(doc_id))
-        return None if doc is None else copy.deepcopy(dict(doc))
+class ReadOnly(Scratch):
+    """The save's tables read as the danger estimate reads them, every write refused (the
+    dry run)."""
 
     def get(self, table: str, doc_id: int) -> dict[str, Any]:
         found = self.find(table, doc_id)
         if found is None:
             raise UsageError(f"tableside attack: nothing with id {doc_id} in {table}")
         return found
-
-    def all(self, table: str) -> list[tuple[int, dict[str, Any]]]:
-        return [(int(k), dict(v)) for k, v in self.data.get(table, {}).items()]
-
-    def meta(self) -> dict[str, Any]:
-        return dict(next(iter(self.data.get("meta", {}).values()), {}))
 
     def _write(self) -> None:
         raise UsageError("tableside attack: a dry run writes nothing")
@@ -125,9 +97,7 @@ class ReadOnly:
     def remove(self, table: str, doc_id: int) -> None:
         self._write()
 
-    def log_roll(
-        self, who: str, result: CheckResult, *, extra: dict[str, Any] | None = None
-    ) -> str:
+    def log_roll(self, who: str, result: Any, *, extra: dict[str, Any] | None = None) -> str:
         self._write()
         return ""
 

@@ -302,7 +302,7 @@ def test_a_fifo_at_the_owner_files_name_does_not_block_opening(tmp_path: Path) -
 
 
 def test_a_campaign_folder_others_can_write_is_named_in_a_warning(tmp_path: Path) -> None:
-    folder = tmp_path / "shared"
+    folder = tmp_path / "open-to-all"
     folder.mkdir()
     folder.chmod(0o777)
     store = CampaignStore.open(folder / "c.json")
