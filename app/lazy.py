@@ -2,7 +2,7 @@
 
 The tracker's commands (``app.commands.combat``: 32 frozen dataclasses) are a noticeable part
 of a start and are first needed when the GM presses a key; the app imports them in its
-warm-up thread once the first frame is on screen (:func:`app.tui._warm_up`), so the first key
+warm-up thread once the first frame is on screen (:func:`app.first_frame.warm_up`), so the first key
 finds them loaded. Used as::
 
     if TYPE_CHECKING:

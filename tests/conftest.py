@@ -38,7 +38,7 @@ def _isolated_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(autouse=True)
 def _collector_left_on() -> Iterator[None]:
     """The app stops the garbage collector from its Load event to its first whole frame
-    (app.tui._settle_collector): an app that ended, however, must have turned it back on."""
+    (app.collector.settle_collector): an app that ended, however, must have turned it back on."""
     yield
     assert gc.isenabled(), "an app left the garbage collector off"
 

@@ -360,9 +360,9 @@ def test_the_app_never_writes_a_save_it_would_refuse_to_open(
 async def test_the_gm_is_warned_well_before_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import app.tui as tui
+    import app.save_watch as save_watch
 
-    monkeypatch.setattr(tui, "WARN_SAVE_BYTES", 1_000)
+    monkeypatch.setattr(save_watch, "WARN_SAVE_BYTES", 1_000)
     app = demo_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         app.apply(RollDice("1d6"))

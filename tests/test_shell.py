@@ -168,7 +168,7 @@ async def test_the_panels_stylesheets_are_read_once_the_first_frame_is_up(tmp_pa
     """A panel's first visit reads no stylesheet: Textual read a screen's CSS_PATH when it first
     showed, then parsed all the app's CSS again and restyled every panel behind it.
     The panels, dialogs and forms all find their styles already in the app's stylesheet."""
-    from app.tui import panel_stylesheets
+    from app.first_frame import panel_stylesheets
 
     app = demo_app(tmp_path)
     wanted = panel_stylesheets()
@@ -200,7 +200,7 @@ async def test_the_collector_runs_when_the_keys_pause_not_while_a_key_is_drawn(
     import gc
 
     from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS
-    from app.tui import COLLECT_AFTER
+    from app.collector import COLLECT_AFTER
 
     app = demo_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -234,7 +234,7 @@ def test_the_collector_is_run_as_pythons_own_thresholds_would() -> None:
     import gc
 
     from app import BACKSTOP_THRESHOLDS, USUAL_THRESHOLDS
-    from app.tui import collect_due
+    from app.collector import collect_due
 
     before = gc.get_threshold()
     gc.set_threshold(*BACKSTOP_THRESHOLDS)  # as the app runs: its own thresholds a backstop
