@@ -1,7 +1,7 @@
 """The one place Tableside reaches into Textual beyond its public API.
 
-Everything else in the app, the screens, the widgets, the games and the tests uses Textual's
-public names only (tests/test_textual_public.py fails on any other). What is here has no
+Everything else in the app, the screens, the widgets, the games, the tests and the benches
+uses Textual's public names only (tests/test_textual_public.py fails on any other). What is here has no
 public way in the Textual releases ``pyproject.toml`` admits; each reach-in is listed in
 :data:`INTERNALS`, and :func:`missing_internals` (run by tests/test_textual_compat.py) names
 any a Textual release no longer has, so an upgrade fails loudly in the tests. At run time
@@ -222,11 +222,50 @@ def screen_lines(screen: Screen[Any]) -> Iterator[str]:
 
 def on_each_frame(screen: Screen[Any], seen: Callable[[], None]) -> None:
     """Call ``seen`` each time ``screen`` has drawn a frame; for tests that check what runs
-    after a key's frame. Textual posts no message when a frame is drawn."""
-    draw = screen._compositor_refresh
+    after a key's frame. Textual posts no message when a frame is drawn.
+
+    No fallback: without the compositor's refresh it raises (:func:`_frame_drawer`)."""
+    draw = _frame_drawer(screen)
 
     def drawn() -> None:
         draw()
         seen()
 
     screen._compositor_refresh = drawn  # type: ignore[method-assign]
+
+
+def on_every_frame(
+    seen: Callable[[Screen[Any]], None], screens: type[Screen[Any]] | None = None
+) -> Callable[[], None]:
+    """Call ``seen(screen)`` each time any screen (of class ``screens``; default: any) has
+    drawn a frame, from now on in this process; for the benches, which time a key to the
+    frame that shows its result and a start to its first whole frame. Returns what undoes it.
+
+    No fallback: a bench that timed something else would print a wrong figure, so without
+    the compositor's refresh this raises (:func:`_frame_drawer`)."""
+    from textual.screen import Screen
+
+    owner = Screen if screens is None else screens
+    draw = _frame_drawer(owner)
+
+    def drawn(screen: Screen[Any]) -> None:
+        draw(screen)
+        seen(screen)
+
+    def undo() -> None:
+        if owner.__dict__.get("_compositor_refresh") is drawn:
+            owner._compositor_refresh = draw  # type: ignore[method-assign]
+
+    owner._compositor_refresh = drawn  # type: ignore[method-assign, assignment]
+    return undo
+
+
+def _frame_drawer(owner: object) -> Callable[..., None]:
+    """The screen's (or Screen's) compositor refresh: what draws a frame."""
+    draw = getattr(owner, "_compositor_refresh", None)
+    if not callable(draw):
+        raise RuntimeError(
+            "this Textual's Screen has no _compositor_refresh: frames cannot be timed "
+            "(app/textual_compat.py, docs/textual-workarounds.md)"
+        )
+    return cast("Callable[..., None]", draw)

@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 
 from textual import events  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
-from textual.screen import Screen  # noqa: E402
 
 from app.demo import npc_document, write_demo  # noqa: E402
 from app.state import Campaign  # noqa: E402
 from app.store import CampaignStore  # noqa: E402
+from app.textual_compat import on_every_frame  # noqa: E402
 from app.tui import TablesideApp  # noqa: E402
 from rulesets import encounter as er  # noqa: E402
 from widgets.combat_table import CombatTable  # noqa: E402
@@ -78,18 +78,13 @@ SHOWN: list[float] = []
 
 
 def _hook_repaints() -> None:
-    original = Screen._compositor_refresh
     show = CombatTable.show
-
-    def timed(self: Screen[object]) -> None:
-        original(self)
-        REPAINTS.append(time.perf_counter())
 
     def shown(self: CombatTable, *args: Any, **kwargs: Any) -> None:
         show(self, *args, **kwargs)
         SHOWN.append(time.perf_counter())
 
-    Screen._compositor_refresh = timed  # type: ignore[method-assign]
+    on_every_frame(lambda screen: REPAINTS.append(time.perf_counter()))
     CombatTable.show = shown  # type: ignore[method-assign]
 
 
@@ -104,7 +99,7 @@ async def _press_to_repaint(pilot: Pilot[None], key: str) -> tuple[float, float]
 
     The first is the latency a GM feels: the changed row on screen. The second adds the
     clean-up after it (closing a prompt repaints the screen again once it is gone). The key
-    goes to the app as a terminal's does (the driver hands the app a Key event) rather than
+    goes to the app as a terminal's does (a Key event in the app's queue) rather than
     through Pilot, whose wait after each key queues a callback on every widget of the screen
     while the key is still being handled: harness work inside the figure.
     """
@@ -112,10 +107,8 @@ async def _press_to_repaint(pilot: Pilot[None], key: str) -> tuple[float, float]
     await pilot.pause()
     REPAINTS.clear()
     SHOWN.clear()
-    driver = app._driver
-    assert driver is not None
     t0 = time.perf_counter()
-    driver.send_message(events.Key(key, CHARACTERS.get(key)))
+    app.post_message(events.Key(key, CHARACTERS.get(key)))
     last = t0
     while True:
         await asyncio.sleep(QUIET)

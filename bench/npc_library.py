@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from textual.screen import Screen  # noqa: E402
 
 from app.demo import npc_document, write_demo  # noqa: E402
 from app.state import Campaign  # noqa: E402
 from app.store import CampaignStore  # noqa: E402
+from app.textual_compat import on_every_frame  # noqa: E402
 from app.tui import TablesideApp  # noqa: E402
 
 PAINTS: list[tuple[float, str]] = []
@@ -37,13 +37,7 @@ PAINTS: list[tuple[float, str]] = []
 
 
 def _hook_repaints() -> None:
-    original = Screen._compositor_refresh
-
-    def timed(self: Screen[object]) -> None:
-        original(self)
-        PAINTS.append((time.perf_counter(), type(self).__name__))
-
-    Screen._compositor_refresh = timed  # type: ignore[method-assign]
+    on_every_frame(lambda screen: PAINTS.append((time.perf_counter(), type(screen).__name__)))
 
 
 def build(folder: Path, size: int) -> Path:

@@ -33,11 +33,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from textual.screen import Screen  # noqa: E402
+from textual import events  # noqa: E402
 
 from app.demo import write_demo  # noqa: E402
 from app.state import Campaign  # noqa: E402
 from app.store import CampaignStore  # noqa: E402
+from app.textual_compat import on_every_frame  # noqa: E402
 from app.tui import TablesideApp  # noqa: E402
 
 PAINTS: list[tuple[float, str]] = []
@@ -47,13 +48,7 @@ STEPS = (("2", "TrayScreen"), ("3", "NpcScreen"), ("4", "PartyScreen"))
 
 
 def _hook_repaints() -> None:
-    original = Screen._compositor_refresh
-
-    def timed(self: Screen[object]) -> None:
-        original(self)
-        PAINTS.append((time.perf_counter(), type(self).__name__))
-
-    Screen._compositor_refresh = timed  # type: ignore[method-assign]
+    on_every_frame(lambda screen: PAINTS.append((time.perf_counter(), type(screen).__name__)))
 
 
 def log_entry(i: int) -> dict[str, object]:
@@ -103,19 +98,19 @@ async def one_run(path: Path) -> dict[str, float]:
         for key, screen in STEPS:
             PAINTS.clear()
             t0 = time.perf_counter()
-            await app._press_keys([key])
+            app.post_message(events.Key(key, key))
             figures[f"first visit {key}"] = await _until(screen, t0)
             await pilot.pause(0.2)
         await pilot.press("1")
         await pilot.pause(0.2)
         PAINTS.clear()
         t0 = time.perf_counter()
-        await app._press_keys(["2"])
+        app.post_message(events.Key("2", "2"))
         figures["tray switch"] = await _until("TrayScreen", t0)
         await pilot.pause(0.2)
         t0 = time.perf_counter()
-        await app._press_keys(["ctrl+q"])
-        while app.is_running and not app._exit_renderables and app.return_code is None:
+        app.post_message(events.Key("ctrl+q", None))
+        while app.is_running and app.return_code is None:  # set by App.exit
             await asyncio.sleep(0.0005)
         figures["quit"] = (time.perf_counter() - t0) * 1000
     campaign.store.close()

@@ -61,16 +61,15 @@ async def _time(pilot: Pilot[None], field: Input, text: str, as_keys: bool) -> f
     field.value = "x"  # the cursor after it: the last key's move to 0 is seen, paste or not
     field.cursor_position = 1
     await pilot.pause()
-    driver = pilot.app._driver
-    assert driver is not None
+    app = pilot.app  # the events go to its queue as a terminal's driver puts them there
     began = time.perf_counter()
     if as_keys:
         for char in ESCAPES.sub("", text):
             if char.isalnum() or char in KEY_NAMES:
-                driver.send_message(events.Key(KEY_NAMES.get(char, char), char))
+                app.post_message(events.Key(KEY_NAMES.get(char, char), char))
     else:
-        driver.send_message(events.Paste(text))
-    driver.send_message(events.Key("home", None))
+        app.post_message(events.Paste(text))
+    app.post_message(events.Key("home", None))
     while field.cursor_position != 0:
         await asyncio.sleep(0)
     took = time.perf_counter() - began

@@ -38,27 +38,21 @@ from app.css_cache import CACHE_FILE  # noqa: E402
 FIRST_FRAME = """
 import resource
 import time
-from textual.screen import Screen
-from textual.widgets._footer import FooterKey
-
-_refresh = Screen._compositor_refresh
+from app.textual_compat import on_every_frame
 
 
-def _painted(self):
+def _painted(screen):
     # The first repaint with keys in the Footer: the first frame a GM sees whole. Textual's
-    # Footer has a widget per key; Tableside's draws its keys as one line (``shown``).
-    _refresh(self)
-    footer = self.query("Footer, TablesideFooter")
-    if footer and (
-        getattr(footer.first(), "shown", ())
-        or any(isinstance(key, FooterKey) for key in footer.first().children)
-    ):
+    # Footer has a widget per key (none until its bindings are known); Tableside's draws its
+    # keys as one line (``shown``).
+    footer = screen.query("Footer, TablesideFooter")
+    if footer and (getattr(footer.first(), "shown", ()) or footer.first().query("FooterKey")):
         print(time.time(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
-        Screen._compositor_refresh = _refresh
-        self.app.exit()
+        stop()
+        screen.app.exit()
 
 
-Screen._compositor_refresh = _painted
+stop = on_every_frame(_painted)
 """
 """Both apps: print the wall clock and the peak memory so far at the first frame with the
 Footer's keys, then exit (Tableside starts loading the other panels in the background once its
@@ -122,7 +116,7 @@ def sample(code: str, env: dict[str, str]) -> tuple[float, int]:
     return float(painted) - start, int(rss)
 
 
-WARM_UP = TABLESIDE.replace("self.app.exit()", "self.app.set_timer(1.5, self.app.exit)")
+WARM_UP = TABLESIDE.replace("screen.app.exit()", "screen.app.set_timer(1.5, screen.app.exit)")
 """Tableside run on past its first frame, long enough to write its CSS cache (app.css_cache)."""
 
 

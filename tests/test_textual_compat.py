@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.binding import ActiveBinding, Binding
 
-from app.textual_compat import binding_chain, key_bindings, missing_internals
+from app.textual_compat import binding_chain, key_bindings, missing_internals, on_every_frame
 from tests.apphelpers import SIZE, demo_app
 
 
@@ -53,3 +54,34 @@ async def test_the_binding_chain_has_the_panel_and_the_app(tmp_path: Path) -> No
         key_bindings(app.screen).setdefault("f9", []).append(Binding("f9", "app.help", "Keys"))
         assert "f9" in dict(binding_chain(app.screen))[app.screen]
     app.campaign.store.close()
+
+
+async def test_every_frame_drawn_is_seen_until_undone(tmp_path: Path) -> None:
+    """The benches time a key to its frame through this: the frame the key drew is seen, and
+    once undone, none is."""
+    app = demo_app(tmp_path)
+    seen: list[str] = []
+    undo = on_every_frame(lambda screen: seen.append(type(screen).__name__))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "CombatScreen" in seen
+            await pilot.press("2")
+            await pilot.pause()
+            assert "TrayScreen" in seen
+            undo()
+            before = len(seen)
+            await pilot.press("1")
+            await pilot.pause()
+            assert len(seen) == before
+    finally:
+        undo()
+    app.campaign.store.close()
+
+
+def test_without_the_compositor_frames_cannot_be_timed() -> None:
+    class Bare:  # a Screen as a Textual release without the compositor's refresh has it
+        pass
+
+    with pytest.raises(RuntimeError, match="no _compositor_refresh: frames cannot be timed"):
+        on_every_frame(lambda screen: None, Bare)  # type: ignore[arg-type]

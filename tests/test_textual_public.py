@@ -4,7 +4,8 @@ A private name of Textual (an underscore module, function, method or attribute) 
 in any release without notice. This fails on any use of one outside the compat module: an
 import, an attribute read or written (``app._notifications``), a ``getattr`` by name, an
 override of a Textual class's underscore method, or an attribute of Textual's own set on a
-subclass (shadowing it).
+subclass (shadowing it). The benches are held to it too, and so is Python source kept in a
+string to run in a child interpreter (a bench's start-up probe, a test's subprocess).
 """
 
 from __future__ import annotations
@@ -21,23 +22,47 @@ import pytest
 import textual
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ("app", "screens", "widgets", "rulesets", "tests")
+SCANNED = ("app", "screens", "widgets", "rulesets", "tests", "bench")
 COMPAT = ROOT / "app" / "textual_compat.py"
 TEXTUAL = Path(textual.__file__).parent
 # rulesets/ is plain Python and never holds a Textual object (only its test kit imports the
 # app), so there only imports are checked: d20's objects there have private names too.
-ATTRIBUTES_CHECKED = ("app", "screens", "widgets", "tests")
+ATTRIBUTES_CHECKED = ("app", "screens", "widgets", "tests", "bench")
 
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.endswith("__")
 
 
-def _sources(folders: tuple[str, ...], root: Path = ROOT) -> Iterator[tuple[Path, ast.Module]]:
+def _sources(
+    folders: tuple[str, ...], root: Path = ROOT, *, embedded: bool = True
+) -> Iterator[tuple[Path, ast.Module]]:
+    """Each file's tree, then (``embedded``) the trees of the Python source its strings hold."""
     for folder in folders:
         for path in sorted((root / folder).rglob("*.py")):
             if path != COMPAT:
-                yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+                tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+                yield path, tree
+                # This file's strings are the scan's own broken samples.
+                if embedded and path != Path(__file__).resolve():
+                    yield from ((path, code) for code in _embedded(tree))
+
+
+def _embedded(tree: ast.Module) -> Iterator[ast.Module]:
+    """Python source held in the tree's strings (run with ``python -c`` or ``exec``): each
+    string that parses and imports something, numbered as lines of the file it is in."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if "import " not in node.value:
+            continue
+        try:
+            code = ast.parse(node.value)
+        except SyntaxError:
+            continue
+        if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(code)):
+            ast.increment_lineno(code, node.lineno - 1)
+            yield code
 
 
 def _assigned(node: ast.AST) -> Iterator[ast.expr]:
@@ -160,7 +185,7 @@ def textual_overrides(
 ) -> list[str]:
     """Underscore names a Tableside class defines that a Textual class it inherits also does."""
     found = []
-    for path, tree in _sources(folders, root):
+    for path, tree in _sources(folders, root, embedded=False):
         if path.name == "__main__.py":
             continue  # runs the command line when imported
         name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
@@ -209,6 +234,11 @@ def peek(app: object) -> object:
     os._exit(0)  # Python's, not Textual's
     getattr(app, "_binding_chain")
     return app._notifications
+
+
+PROBE = '''
+from textual.widgets._footer import FooterKey
+'''
 """
 
 
@@ -223,6 +253,7 @@ def test_the_scan_finds_each_kind_of_use(tmp_path: Path, monkeypatch: pytest.Mon
     assert private_imports(tmp_path, folders) == [
         "brokenshell/field.py:2 import textual._xterm_parser",
         "brokenshell/field.py:3 from textual.keys import _character_to_key",
+        "brokenshell/field.py:19 from textual.widgets._footer",
     ]
     assert private_attributes(tmp_path, folders) == [
         "brokenshell/field.py:9 ._cursor_visible",
