@@ -62,7 +62,8 @@ class TrayScreen(PanelScreen):
     # :meth:`_bind_game_actions` and hidden there too: the setup text names each beside its value.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "check", "Roll check", id="tray.check"),
-        Binding("X", "next_check", "Next check", id="tray.next_check"),
+        # In the Footer (FOOTER) only for a game with a second check; X always answers.
+        Binding("X", "next_check", "Next check", id="tray.next_check", show=False),
         Binding("p", "next_who", "Who rolls", id="tray.who", show=False),
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
         Binding("i", "dice_line", "Dice line", id="tray.dice_line", show=False),
@@ -287,8 +288,6 @@ class TrayScreen(PanelScreen):
             return self.has_cards and self.setup_box.who_index > 0
         if action in ("check", "type_setup"):
             return self.check is not None
-        if action == "next_check":
-            return len(self.game.checks.checks) > 1
         if action in ("setup_press", "setup_step") and parameters:
             return self.setup_box.input(str(parameters[0])) is not None
         return super().check_action(action, parameters)
@@ -318,12 +317,31 @@ class TrayScreen(PanelScreen):
         except OSError as exc:
             self.notify(f"Session log not written: {exc.strerror or exc}", severity="error")
             return
-        self.show_result([f"Session log written to {path}"])
+        self._say(f"Session log written to {path}")
+
+    def footer_order(self) -> tuple[str, ...]:
+        if len(self.game.checks.checks) > 1:
+            return self.FOOTER
+        return tuple(key for key in self.FOOTER if key != "tray.next_check")
 
     def action_next_check(self) -> None:
-        """The game's next check, at its defaults (the inputs are that check's own)."""
+        """The game's next check, at its defaults (the inputs are that check's own). A game
+        with one check says so: a GM who learnt X in another game gets an answer."""
+        checks = self.game.checks.checks
+        if len(checks) < 2:
+            has = f"one check only ({checks[0].name})" if checks else "no checks"
+            self._say(f"{self.game.name} has {has}: there is no next check")
+            return
         self.setup_box.next_check()
         self._show()
+
+    def _say(self, line: str) -> None:
+        """A word that is no change, so no line of the roll log says it: on the event line,
+        or in a toast where a short screen hides that line (tray.tcss)."""
+        if self.has_class("-short"):
+            self.notify(line, markup=False)
+        else:
+            self.show_result([line])
 
     def action_next_who(self) -> None:
         self.shown_holder = None

@@ -13,7 +13,7 @@ from app.state import Transaction
 from app.store import read_campaign
 from screens.form import FormScreen
 from screens.tray_prompt import TrayPrompt
-from tests.apphelpers import SIZE, demo_app, footer_words
+from tests.apphelpers import SIZE, demo_app, footer_words, screen_text
 from tests.games import BUILT_IN
 from widgets.odds_chart import OddsChart
 
@@ -503,6 +503,34 @@ async def test_a_typed_value_out_of_bounds_is_refused_in_the_form(tmp_path: Path
         await pilot.pause()
         assert "2d6+0 vs DC 8" in _setup_text(app)
     app.campaign.store.close()
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+async def test_next_check_in_a_game_with_one_check_says_so(tmp_path: Path, game: str) -> None:
+    """X steps through a game's checks; where there is only one it says so, once, and changes
+    nothing (the Footer does not offer it there)."""
+    app = demo_app(tmp_path, game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        only = app.campaign.game.checks.checks
+        assert len(only) == 1
+        assert "Next check" not in footer_words(app)
+        before = saved(app)
+        await pilot.press("X")
+        await pilot.pause()
+        name = app.campaign.game.name
+        said = f"{name} has one check only ({only[0].name}): there is no next check"
+        shown = "\n".join(screen_text(app))
+        assert shown.count(said) == 1, shown
+        assert saved(app) == before
+    app.campaign.store.close()
+    short = demo_app(tmp_path, game)  # 80x24 hides the event line: a toast says it
+    async with short.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "X")
+        await pilot.pause()
+        assert [n.message for n in short.notices].count(said) == 1
+    short.campaign.store.close()
 
 
 async def test_actions_that_would_be_refused_are_not_offered(tmp_path: Path) -> None:
