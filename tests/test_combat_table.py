@@ -70,3 +70,30 @@ async def test_names_are_shown_literally_and_widen_their_column() -> None:
         assert "[bold red]Gob[/] \u241b[31mlin the Unreasonably Long" in line(table, 2)
         assert "\x1b" not in line(table, 2)
         assert line(table, 2).index("5/5 HP") == line(table, 1).index("5/5 HP")
+
+
+async def test_the_position_gives_way_where_that_keeps_a_health_on_one_line() -> None:
+    """At 80 columns a PC's long health and an "acted" in the Turn column were one cell too
+    wide: the health wrapped. The position column goes instead; where even that would not
+    keep every cell on one line, it stays (and the longest cell wraps)."""
+    app = TableApp()
+    async with app.run_test(size=(80, 8)) as pilot:
+        table = app.query_one(CombatTable)
+        health = "8/8 HP · Grip 15/15 · strain 0/13"
+        rows = [row(i + 1, name, health) for i, name in enumerate(("Mara Quell", "Sefa Ironwood"))]
+        table.show(["a", "b"], rows)
+        await pilot.pause()
+        assert line(table, 0).split()[0] == "#"  # it all fits: nothing gives way
+        rows[0] = (*rows[0][:6], ("acted", ""))
+        rows[1] = (("▶", ""), *rows[1][1:])  # whose turn it is
+        table.show(["a", "b"], rows)
+        await pilot.pause()
+        assert line(table, 0).split() == ["Init", "Name", "Health", "Conditions", "Turn"]
+        assert health in line(table, 1) and line(table, 1).rstrip().endswith("acted")
+        assert "▶" in line(table, 2) and "Sefa Ironwood" in line(table, 2)
+        assert health in line(table, 2)
+        assert not table.gives_way and table.detail() == ""
+        rows[1] = (*rows[1][:4], (f"out · {health}", ""), *rows[1][5:])
+        table.show(["a", "b"], rows)
+        await pilot.pause()
+        assert line(table, 0).split()[0] == "#"  # it would wrap anyway: the position stays

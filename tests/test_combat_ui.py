@@ -570,3 +570,28 @@ async def test_a_downed_nemron_pc_says_downed_once(tmp_path: Path) -> None:
         assert health.casefold().count("downed") == 1, health
         assert "45/54 HP" in health
     app.campaign.store.close()
+
+
+async def test_at_80x24_a_cut_title_ends_in_an_ellipsis_and_a_pcs_health_stays_on_one_line(
+    tmp_path: Path,
+) -> None:
+    """Group initiative's "(grouped)" ran past 80 columns and was dropped unmarked; once a PC
+    had acted, the Turn column's "acted" took a cell from Health and a PC's health wrapped
+    (the position column gives way instead)."""
+    from tests.apphelpers import screen_text
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("G", "alt+r", "n")
+        await pilot.pause()
+        assert saved_encounter(app)["group_initiative"] is True
+        lines = screen_text(app)
+        shown = next(line for line in lines if line.lstrip().startswith("Round 1 · ")).strip()
+        whole = "Round 1 · Dov Ashgrove's turn · Ambush at the Mill · Initiative order (grouped)"
+        assert shown.endswith("…") and whole.startswith(shown[:-1]), shown
+        acted = next(i for i, line in enumerate(lines) if line.rstrip().endswith("acted"))
+        assert "8/8 HP · Grip 15/15 · strain 0/13" in lines[acted], lines[acted]
+        assert "Dov Ashgrove" in lines[acted + 1], lines[acted : acted + 2]  # the next row
+        header = next(line for line in lines if " Health " in line)
+        assert header.split() == ["Init", "Name", "Health", "Conditions", "Turn"], header
+    app.campaign.store.close()

@@ -29,7 +29,10 @@ GIVE_WAY: tuple[int, ...] = (1, 6, 2, 5)
 initiative, and only where even name, health and conditions do not fit at their narrowest (80
 columns with the statblock pane beside it) the conditions. The marker, name and health always
 stay; what is left out of the selected row is read in :meth:`CombatTable.detail` instead.
-A long cell never takes a column away: it wraps in its own row (see :data:`FLEX`)."""
+A long cell never takes a column away: it wraps in its own row (see :data:`FLEX`); only the
+position gives way to spare a wrap, where that alone lets every cell keep one line."""
+POSITION = 1
+"""The position column: the least read (the marker and the order say it), first to go."""
 FLEX: tuple[int, ...] = (3, 4, 5, 6)
 """Columns that narrow to fit before any column gives way: a long cell then wraps onto more
 lines of its own row. Each keeps its header, its longest word (at most :data:`WORD`) and
@@ -222,6 +225,10 @@ class CombatTable(LineTable[str]):
             if room <= 0 or needed <= room:
                 break
             hidden.add(column)
+        # One cell too many at 80 columns (a PC's health beside an "acted") wrapped the health:
+        # the position goes instead, where that is all it takes.
+        if self._wraps(room, hidden) and not self._wraps(room, hidden | {POSITION}):
+            hidden.add(POSITION)
         width = self.set_columns(
             fit_widths(self._natural, self._floors, room, frozenset(hidden)), frozenset(hidden)
         )
@@ -237,6 +244,10 @@ class CombatTable(LineTable[str]):
         inside = room - self.styles.scrollbar_size_vertical
         self.virtual_size = Size(max(width, inside), self._body_lines() + 1)
         self.refresh()
+
+    def _wraps(self, room: int, hidden: set[int]) -> bool:
+        """True if some cell would wrap at ``room`` with ``hidden`` left out."""
+        return sum(w + 2 * PAD for x, w in enumerate(self._natural) if x not in hidden) > room
 
     def on_resize(self, event: events.Resize) -> None:
         before = (self._hidden, self._cut)
@@ -260,11 +271,12 @@ class CombatTable(LineTable[str]):
         said = [
             f"{self._columns[x] or 'Order'}: {clean(row[x][0], LIMIT)}"
             for x in sorted(wanted)
-            if x < len(row) and row[x][0] and x != 1
+            if x < len(row) and row[x][0] and x != POSITION
         ]
         return " · ".join(said)
 
     @property
     def gives_way(self) -> bool:
-        """Some columns are left out or a cell is cut short (the detail line reads them)."""
-        return bool(self._hidden or self._cut)
+        """Some columns are left out or a cell is cut short (the detail line reads them; the
+        position it does not)."""
+        return bool(self._hidden - {POSITION} or self._cut)
