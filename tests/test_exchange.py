@@ -145,6 +145,39 @@ def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
         attack(campaign, "Goblin 3", "Ylva Rask", "bonus")
 
 
+def test_nem10_bonus_typed_with_the_reaction_unused_buys_the_bonus_one(opened: Opened) -> None:
+    """The rules text never makes the free reaction go first: ``bonus`` spends 2 Energy on the
+    bonus reaction and leaves the free one for the next attack."""
+    campaign = opened("nemron")
+    started(campaign)
+    energy = party(campaign, "Ylva Rask")["resources"]["energy"]["current"]
+    assert costs(campaign, "Goblin 1", "Ylva Rask", "bonus") == ({}, {"energy": 2})
+    assert any(
+        "defends (bonus)" in s for s in odds(campaign, "Goblin 1", "Ylva Rask", "bonus").steps
+    )
+    lines = attack(campaign, "Goblin 1", "Ylva Rask", "bonus")
+    assert any("-2 Energy for a bonus reaction" in line for line in lines)
+    assert not any("uses its reaction" in line for line in lines)
+    ylva = by_name(campaign, "Ylva Rask")
+    assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+    assert ylva.economy.get("reaction", False) is False
+    # The free reaction is still hers: the next attack in the round meets it.
+    assert any("defends (reaction)" in s for s in odds(campaign, "Goblin 2", "Ylva Rask").steps)
+    attack(campaign, "Goblin 2", "Ylva Rask")
+    assert by_name(campaign, "Ylva Rask").economy["reaction"] is True
+
+
+def test_nem10_both_answers_two_attacks_with_the_reaction_and_the_bonus(opened: Opened) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    snake = add_library_foe(campaign, "Snake", 1, 3, 0)  # Wit 3: two attacks
+    found = odds(campaign, snake, "Ylva Rask", "both")
+    defends = [s.split(":")[0] for s in found.steps if "defends" in s]
+    assert defends == ["Ylva Rask defends (reaction)", "Ylva Rask defends (bonus)"]
+    with pytest.raises(CommandError, match="Goblin 1 attacks once"):
+        attack(campaign, "Goblin 1", "Ylva Rask", "both")
+
+
 def test_nem07_one_typed_defence_answers_one_of_two_attacks(opened: Opened) -> None:
     campaign = opened("nemron")
     started(campaign)

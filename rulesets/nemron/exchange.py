@@ -10,8 +10,9 @@ the defender's reaction, and the location die (NEM-04, NEM-06, NEM-07, NEM-08, N
 - What is left after the defence lands on the limb the location die picks (NEM-08).
 
 The defender's answer: blank (its reaction, if it has one, rolls its defence pool), ``none``,
-``bonus`` (the reaction and then the 2-Energy bonus reaction), or a number (the defence its
-player rolled at the table, with the reaction).
+``bonus`` (the 2-Energy bonus reaction, whether or not the free one is used: the free one
+stays), ``both`` (against several attacks: the reaction, then the bonus one), or a number (the
+defence its player rolled at the table, with the reaction).
 
 Reading: a foe's weapon is of its combat skill's rank, at least rank 1 (DC 2): a foe fights
 armed. A sheet may say otherwise: ``sheet["attack"]["weapon_rank"]``.
@@ -138,15 +139,36 @@ def reactions(setup: Setup) -> tuple[list[str], int | None]:
     if answer in ("", "roll", "defend"):
         return (["reaction"] if free else []), None
     if answer == "bonus":
-        if target.combatant.economy.get(BONUS, False):
-            raise RuleError(f"{target.name} has bought its bonus reaction this round (NEM-10)")
-        energy = ((target.sheet or {}).get("resources") or {}).get("energy") or {}
-        if int(energy.get("current", 0) or 0) < nemron.BONUS_REACTION_ENERGY:
-            raise RuleError(f"{target.name} has not 2 Energy for a bonus reaction (NEM-10)")
-        return (["reaction"] if free else []) + ["bonus"], None
+        _bonus_allowed(target)
+        # The answer does what the GM typed: the bonus reaction, bought with 2 Energy. The
+        # rules text never says the free reaction must go first, so it stays for later.
+        return ["bonus"], None
+    if answer == "both":
+        if not free:
+            raise RuleError(
+                f"{target.name} has used its reaction this turn (NEM-06): type bonus to buy "
+                "one for 2 Energy, or none"
+            )
+        if strikes(setup.attacker) < 2:
+            raise RuleError(
+                f"{setup.attacker.name} attacks once: blank answers with the reaction, bonus "
+                "with the bonus reaction (2 Energy)"
+            )
+        _bonus_allowed(target)
+        return ["reaction", "bonus"], None
     raise RuleError(
-        "The defence is blank (its reaction rolls), none, bonus (2 Energy) or the number rolled"
+        "The defence is blank (its reaction rolls), none, bonus (2 Energy), both (against "
+        "two attacks) or the number rolled"
     )
+
+
+def _bonus_allowed(target: Side) -> None:
+    """NEM-10: once a round, for 2 Energy; refuses (RuleError) otherwise."""
+    if target.combatant.economy.get(BONUS, False):
+        raise RuleError(f"{target.name} has bought its bonus reaction this round (NEM-10)")
+    energy = ((target.sheet or {}).get("resources") or {}).get("energy") or {}
+    if int(energy.get("current", 0) or 0) < nemron.BONUS_REACTION_ENERGY:
+        raise RuleError(f"{target.name} has not 2 Energy for a bonus reaction (NEM-10)")
 
 
 def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
@@ -294,7 +316,7 @@ EXCHANGE = ExchangeRules(
     faces=faces,
     spend=spend,
     costs=costs,
-    defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
+    defence_help="blank: reaction · none · bonus: 2 Energy · both · a number rolled",
     pools=pools,
     attack_fields=(
         Field("attribute", "Attribute", "power", "choice",
