@@ -178,6 +178,23 @@ def test_nem10_both_answers_two_attacks_with_the_reaction_and_the_bonus(opened: 
         attack(campaign, "Goblin 1", "Ylva Rask", "both")
 
 
+def test_nem07_the_landing_never_contradicts_the_exchanges_own_defence(opened: Opened) -> None:
+    """The exchange says its attack roll, the defence and the damage left; landing that damage
+    must not add an "attack N − defence 0" of its own (the defence was 1)."""
+    campaign = opened("nemron")
+    started(campaign)
+    said: list[str] = []
+    for foe, pc in [
+        ("Goblin 1", "Kesh Varn"),
+        ("Goblin 2", "Ylva Rask"),
+        ("Goblin 3", "Tomas Ert"),
+    ]:
+        said += attack(campaign, foe, pc, "1")  # each PC's player rolled a defence of 1
+    landed = [line for line in said if "damage to" in line]
+    assert landed, said
+    assert not [line for line in said if "− defence" in line], said
+
+
 def test_nem07_one_typed_defence_answers_one_of_two_attacks(opened: Opened) -> None:
     campaign = opened("nemron")
     started(campaign)

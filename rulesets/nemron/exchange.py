@@ -45,7 +45,7 @@ from rulesets.exchange import (
 from rulesets.fight import Fight
 from rulesets.nemron import foes
 from rulesets.nemron import rules as nemron
-from rulesets.nemron.fight import BONUS_REACTION
+from rulesets.nemron.fight import AFTER_DEFENCE, BONUS_REACTION
 from rulesets.table import Field
 
 Doc = dict[str, Any]
@@ -258,7 +258,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
     return Rolled(
         tuple(steps),
         tuple(amounts),
-        answers={"defence_roll": 0},
+        answers={"defence_roll": 0, AFTER_DEFENCE: True},
         rolls=tuple(rolls),
         defender_rolls=tuple(guards),
         spent={"reactions": spent},

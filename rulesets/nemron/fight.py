@@ -105,9 +105,17 @@ def heal_form(kind: HealthKind) -> tuple[Field, ...]:
     return (*heal_amount_form(kind), limb)
 
 
+AFTER_DEFENCE = "after_defence"
+"""An answer the exchange lands with: the amount is already what its defence left."""
+
+
 def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     """NEM-07: an active defence roll reduces the attack roll (never below 0)."""
     attack = parse_amount(amount, hit.tx, hit.combatant.name)
+    if hit.answers.flag(AFTER_DEFENCE):
+        # The exchange has already taken its defence off and said so: its amount is the
+        # damage, and an "attack N − defence 0" line would contradict the rolls just read.
+        return attack, []
     defence = hit.answers.number("defence_roll", None)
     rolled: list[str] = []
     if defence is None and hit.kind == "foe":
