@@ -167,6 +167,36 @@ def test_nem10_bonus_typed_with_the_reaction_unused_buys_the_bonus_one(opened: O
     assert by_name(campaign, "Ylva Rask").economy["reaction"] is True
 
 
+def test_nem10_bonus_with_the_number_rolled_at_the_table_is_that_defence(
+    opened: Opened,
+) -> None:
+    """Her player rolled the bonus reaction's defence at the table: ``bonus 20`` is that roll,
+    as a number alone is the free reaction's."""
+    campaign = opened("nemron")
+    started(campaign)
+    attack(campaign, "Goblin 1", "Ylva Rask")  # her reaction answers this one
+    found = odds(campaign, "Goblin 2", "Ylva Rask", "bonus 20")
+    assert "Ylva Rask defends (bonus): typed 20" in found.steps and found.hit == 0
+    with pytest.raises(CommandError, match="type bonus 20 to buy one for 2 Energy"):
+        attack(campaign, "Goblin 2", "Ylva Rask", "20")
+    lines = attack(campaign, "Goblin 2", "Ylva Rask", "bonus 20")
+    assert "Ylva Rask defends (bonus): 20" in lines[0] and "Nothing lands" in lines[-1]
+
+
+def test_nem06_none_typed_with_the_reaction_free_says_it_does_not_defend(
+    opened: Opened,
+) -> None:
+    """``none`` keeps the free reaction: the line must not say there is none left."""
+    campaign = opened("nemron")
+    started(campaign)
+    found = odds(campaign, "Goblin 1", "Ylva Rask", "none")
+    assert "Ylva Rask does not defend" in found.steps
+    assert not any("no reaction left" in s for s in found.steps)
+    lines = attack(campaign, "Goblin 1", "Ylva Rask", "none")
+    assert "Ylva Rask does not defend" in lines[0] and "no reaction left" not in lines[0]
+    assert by_name(campaign, "Ylva Rask").economy["reaction"] is False
+
+
 def test_nem10_both_answers_two_attacks_with_the_reaction_and_the_bonus(opened: Opened) -> None:
     campaign = opened("nemron")
     started(campaign)

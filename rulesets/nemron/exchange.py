@@ -11,8 +11,9 @@ the defender's reaction, and the location die (NEM-04, NEM-06, NEM-07, NEM-08, N
 
 The defender's answer: blank (its reaction, if it has one, rolls its defence pool), ``none``,
 ``bonus`` (the 2-Energy bonus reaction, whether or not the free one is used: the free one
-stays), ``both`` (against several attacks: the reaction, then the bonus one), or a number (the
-defence its player rolled at the table, with the reaction).
+stays; ``bonus 4``: with the 4 its player rolled), ``both`` (against several attacks: the
+reaction, then the bonus one), or a number (the defence its player rolled at the table, with
+the reaction).
 
 Reading: a foe's weapon is of its combat skill's rank, at least rank 1 (DC 2): a foe fights
 armed. A sheet may say otherwise: ``sheet["attack"]["weapon_rank"]``.
@@ -132,17 +133,19 @@ def reactions(setup: Setup) -> tuple[list[str], int | None]:
             raise RuleError("The defence roll cannot be negative")
         if not free:
             raise RuleError(
-                f"{target.name} has used its reaction this turn (NEM-06): type bonus to buy "
-                "one for 2 Energy, or none"
+                f"{target.name} has used its reaction this turn (NEM-06): type bonus {typed} "
+                "to buy one for 2 Energy, or none"
             )
         return ["reaction"], typed
     if answer in ("", "roll", "defend"):
         return (["reaction"] if free else []), None
-    if answer == "bonus":
+    word, _, rolled = answer.partition(" ")
+    if word == "bonus" and (not rolled.strip() or rolled.strip().isdigit()):
         _bonus_allowed(target)
         # The answer does what the GM typed: the bonus reaction, bought with 2 Energy. The
-        # rules text never says the free reaction must go first, so it stays for later.
-        return ["bonus"], None
+        # rules text never says the free reaction must go first, so it stays for later. A
+        # number after it is the defence its player rolled at the table.
+        return ["bonus"], (int(rolled) if rolled.strip() else None)
     if answer == "both":
         if not free:
             raise RuleError(
@@ -157,8 +160,8 @@ def reactions(setup: Setup) -> tuple[list[str], int | None]:
         _bonus_allowed(target)
         return ["reaction", "bonus"], None
     raise RuleError(
-        "The defence is blank (its reaction rolls), none, bonus (2 Energy), both (against "
-        "two attacks) or the number rolled"
+        "The defence is blank (its reaction rolls), none, bonus (2 Energy; bonus 4: with the "
+        "4 rolled), both (against two attacks) or the number rolled"
     )
 
 
@@ -169,6 +172,15 @@ def _bonus_allowed(target: Side) -> None:
     energy = ((target.sheet or {}).get("resources") or {}).get("energy") or {}
     if int(energy.get("current", 0) or 0) < nemron.BONUS_REACTION_ENERGY:
         raise RuleError(f"{target.name} has not 2 Energy for a bonus reaction (NEM-10)")
+
+
+def _undefended(setup: Setup, used: list[str], why: str = "") -> str:
+    """A strike met by no reaction: the defender had none left, or kept the free one (typed
+    none, or a bonus against a first strike only)."""
+    free = not setup.target.combatant.economy.get("reaction", False)
+    if free and "reaction" not in used:
+        return f"{setup.target.name} does not defend"
+    return f"{setup.target.name} has no reaction left{why}"
 
 
 def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
@@ -187,20 +199,23 @@ def plan(setup: Setup) -> Plan:
     used, typed = reactions(setup)
     count = strikes(setup.attacker)
     dpool = defence_of(setup.target)
-    guard = {typed: Fraction(1)} if typed is not None else pool_dist(dpool)
+    rolled = pool_dist(dpool)
     blows: list[Blow] = []
     lands = sum((p for a, p in attack.items() if a >= minimum), Fraction(0))
     steps = [f"{text} (the roll is the damage), at least {minimum}: {percent(lands)}"]
     for place in range(count):
         reaction = used[place] if place < len(used) else ""
+        # A typed number is the first reaction's roll; a second one rolls its pool.
+        typed_here = typed if place == 0 else None
+        guard = {typed_here: Fraction(1)} if typed_here is not None else rolled
         damage = _damage(attack, minimum, guard if reaction else None)
         hit = 1 - damage.get(0, Fraction(0))
         blows.append(Blow(f"{text} vs DC {minimum}", hit, damage))
         if reaction:
-            how = f"typed {typed}" if typed is not None else nemron.pool_text(dpool)
+            how = f"typed {typed_here}" if typed_here is not None else nemron.pool_text(dpool)
             steps.append(f"{setup.target.name} defends ({reaction}): {how}")
         else:
-            steps.append(f"{setup.target.name} has no reaction left: no defence")
+            steps.append(_undefended(setup, used, ": no defence"))
         steps.append(
             f"damage after the defence: lands {percent(hit)}; the location die picks the limb"
         )
@@ -230,7 +245,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         defence = 0
         if reaction:
             spent.append(reaction)
-            if typed is not None and reaction == "reaction":
+            if typed is not None and len(spent) == 1:
                 defence = typed
                 steps.append(f"{setup.target.name} defends ({reaction}): {typed}")
             else:
@@ -251,7 +266,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
                     f"{guard.total}"
                 )
         elif place == 0 or used:
-            steps.append(f"{setup.target.name} has no reaction left")
+            steps.append(_undefended(setup, used))
         net = nemron.damage_after_defence(rolled.total, defence)
         steps.append(f"{net} damage")
         amounts.append(net)
