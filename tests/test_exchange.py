@@ -161,6 +161,7 @@ def test_nem10_bonus_typed_with_the_reaction_unused_buys_the_bonus_one(opened: O
     ylva = by_name(campaign, "Ylva Rask")
     assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
     assert ylva.economy.get("reaction", False) is False
+    assert turn_note(enc(campaign)[1], ylva) == "used bonus R"  # not "+bonus R": nothing else
     # The free reaction is still hers: the next attack in the round meets it.
     assert any("defends (reaction)" in s for s in odds(campaign, "Goblin 2", "Ylva Rask").steps)
     attack(campaign, "Goblin 2", "Ylva Rask")

@@ -194,7 +194,7 @@ def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
         return ""
     used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
     if c.economy.get(BONUS_REACTION):  # NEM-10: the 2-Energy bonus reaction, bought and used
-        used.append("+bonus R")
+        used.append("+bonus R" if used else "bonus R")  # "+" only after what else is used
     return "used " + "".join(used) if used else ""
 
 
