@@ -174,6 +174,24 @@ async def test_shadows_the_fights_end_shows_full_ap_and_the_next_fight_too(
     app.campaign.store.close()
 
 
+async def test_shadows_a_new_encounter_s_rows_show_no_spent_ap_before_it_starts(
+    tmp_path: Path,
+) -> None:
+    """SOH-10: the party and a quick-added foe joining a fight not yet started read their full
+    AP ("7/7 AP"), not "0/7 AP" as if each had spent every one."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("ctrl+n", *"Second", "enter")
+        await pilot.pause()
+        await pilot.press("p", "q", "enter")  # the party, then one Foe of Quickness 6
+        await pilot.pause()
+        assert saved(app)["name"] == "Second" and not saved(app)["started"]
+        assert "7/7 AP" in row_text(app, "Agnes Thorne")
+        assert "8/8 AP" in row_text(app, "Foe")  # 5 + ceil(6 / 2)
+        assert all(c["ap"]["current"] == c["ap"]["max"] > 0 for c in saved(app)["combatants"])
+    app.campaign.store.close()
+
+
 # --------------------------------------------------------------------------- the round
 
 
