@@ -130,6 +130,23 @@ def test_nem06_defending_spends_the_reaction_and_a_second_attack_finds_none(
     assert "defends" not in " ".join(lines)
 
 
+def test_nem06_attacking_uses_the_attackers_action_and_a_second_says_so(opened: Opened) -> None:
+    """The row's Turn column shows the attack spent Kesh's action, as it shows the reaction
+    the goblin's defence spent; a second attack that turn is said, not silently free."""
+    campaign = opened("nemron")
+    started(campaign)
+    first = attack(campaign, "Kesh Varn", "Goblin 1")
+    assert "Kesh Varn uses its action" in first
+    kesh = by_name(campaign, "Kesh Varn")
+    assert kesh.economy["action"] is True
+    assert turn_note(enc(campaign)[1], kesh) == "used A"
+    again = attack(campaign, "Kesh Varn", "Goblin 2")
+    assert "Kesh Varn has already used its action this turn (NEM-06)" in again
+    campaign.undo()
+    campaign.undo()
+    assert by_name(campaign, "Kesh Varn").economy["action"] is False
+
+
 def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
     campaign = opened("nemron")
     started(campaign)

@@ -3,6 +3,7 @@ the defender's reaction, and the location die (NEM-04, NEM-06, NEM-07, NEM-08, N
 
 - The attack pool is rolled, keep highest; under the weapon's base difficulty (rank + 1) it is
   an automatic miss (NEM-04); else the roll is the damage (NEM-07).
+- Attacking is the attacker's action (NEM-06): the exchange marks it used.
 - The defender answers with an active defence only while it has a reaction: "only one action,
   one reaction" a turn (NEM-06), and defending spends it. Once a round it may buy one bonus
   reaction for 2 Energy (NEM-10): the answer ``bonus``. Each of several attacks is its own
@@ -281,9 +282,17 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
 
 
 def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
-    """NEM-06/10: the reaction the defence used; 2 Energy for the bonus one."""
-    c = fight.combatant(setup.target.combatant.id)
+    """NEM-06/10: the attacker's action; the reaction the defence used; 2 Energy for the bonus
+    one. A second attack in a turn is said, not refused: a bonus action (a boon, two weapons)
+    is the GM's to allow."""
+    attacker = fight.combatant(setup.attacker.combatant.id)
     lines: list[str] = []
+    if attacker.economy.get("action", False):
+        lines.append(f"{attacker.name} has already used its action this turn (NEM-06)")
+    else:
+        attacker.economy["action"] = True
+        lines.append(f"{attacker.name} uses its action")
+    c = fight.combatant(setup.target.combatant.id)
     used = list(rolled.spent.get("reactions") or ())
     if "reaction" in used:
         c.economy["reaction"] = True
