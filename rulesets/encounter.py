@@ -1118,7 +1118,8 @@ def start(enc: Encounter) -> list[str]:
 
 
 def end(enc: Encounter) -> list[str]:
-    """GEN-04: end the fight: round back to 0, no current turn; combatants and effects stay."""
+    """GEN-04: end the fight: round back to 0, no current turn; combatants and effects stay.
+    In an order that spends AP every pool is full again (a defeated one's empty)."""
     _require_started(enc)
     rounds = enc.round
     enc.started = False
