@@ -1118,7 +1118,8 @@ def start(enc: Encounter) -> list[str]:
 
 
 def end(enc: Encounter) -> list[str]:
-    """GEN-04: end the fight: round back to 0, no current turn; combatants and effects stay."""
+    """GEN-04: end the fight: round back to 0, no current turn; combatants and effects stay.
+    In an order that spends AP every pool is full again (a defeated one's empty)."""
     _require_started(enc)
     rounds = enc.round
     enc.started = False
@@ -1126,10 +1127,15 @@ def end(enc: Encounter) -> list[str]:
     enc.ticked_round = 0
     enc.current = None
     enc.rewind = []
+    # AP are a round's (SOH-10): none is spent outside a fight, so the column shows full pools
+    # (a defeated one none) instead of the last round's spending until the next fight.
+    refill = turn_order_of(enc).uses_ap
     for c in enc.combatants:
         c.acted = c.held = False
         c.turn_round = c.ended_round = 0
         c.economy = _fresh_economy()
+        if refill:
+            c.ap = 0 if c.defeated else c.ap_max
     return [f"{enc.name or 'Encounter'} ends after {rounds} round{'s' if rounds != 1 else ''}"]
 
 

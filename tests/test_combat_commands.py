@@ -457,6 +457,23 @@ def test_SOH_10_joiners_mid_ap_round_act_in_it(opened: Any) -> None:
     assert agnes.ap_max == 7  # 5 + ceil(Quickness 4 / 2)
 
 
+def test_SOH_10_joiners_before_a_fight_have_spent_no_ap(opened: Any) -> None:
+    """Before the fight starts nobody has spent an AP: a joiner's pool is full, not 0 of it."""
+    from app.commands.npcs import AddNpcsToEncounter
+
+    campaign = opened("shadows")
+    campaign.apply(cmd.NewEncounter("Bridge", "ap_rounds"))
+    eid, _ = enc(campaign)
+    campaign.apply(cmd.AddParty(eid))
+    campaign.apply(cmd.QuickAdd(eid, "Stiff", 1, 3))
+    campaign.apply(AddNpcsToEncounter(campaign.rows("npcs")[0][0], 1, "fixed"))
+    fight = enc(campaign)[1]
+    assert not fight.started and len(fight.combatants) == 6
+    assert all(c.ap == c.ap_max > 0 for c in fight.combatants), [
+        (c.name, c.ap, c.ap_max) for c in fight.combatants
+    ]
+
+
 # --------------------------------------------------------------------------- foe sheets
 
 

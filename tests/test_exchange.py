@@ -130,6 +130,23 @@ def test_nem06_defending_spends_the_reaction_and_a_second_attack_finds_none(
     assert "defends" not in " ".join(lines)
 
 
+def test_nem06_attacking_uses_the_attackers_action_and_a_second_says_so(opened: Opened) -> None:
+    """The row's Turn column shows the attack spent Kesh's action, as it shows the reaction
+    the goblin's defence spent; a second attack that turn is said, not silently free."""
+    campaign = opened("nemron")
+    started(campaign)
+    first = attack(campaign, "Kesh Varn", "Goblin 1")
+    assert "Kesh Varn uses its action" in first
+    kesh = by_name(campaign, "Kesh Varn")
+    assert kesh.economy["action"] is True
+    assert turn_note(enc(campaign)[1], kesh) == "used A"
+    again = attack(campaign, "Kesh Varn", "Goblin 2")
+    assert "Kesh Varn has already used its action this turn (NEM-06)" in again
+    campaign.undo()
+    campaign.undo()
+    assert by_name(campaign, "Kesh Varn").economy["action"] is False
+
+
 def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
     campaign = opened("nemron")
     started(campaign)
@@ -143,6 +160,87 @@ def test_nem10_a_bonus_reaction_costs_2_energy_once(opened: Opened) -> None:
     assert turn_note(enc(campaign)[1], by_name(campaign, "Ylva Rask")) == "used R+bonus R"
     with pytest.raises(CommandError, match="bought its bonus reaction"):
         attack(campaign, "Goblin 3", "Ylva Rask", "bonus")
+
+
+def test_nem10_bonus_typed_with_the_reaction_unused_buys_the_bonus_one(opened: Opened) -> None:
+    """The rules text never makes the free reaction go first: ``bonus`` spends 2 Energy on the
+    bonus reaction and leaves the free one for the next attack."""
+    campaign = opened("nemron")
+    started(campaign)
+    energy = party(campaign, "Ylva Rask")["resources"]["energy"]["current"]
+    assert costs(campaign, "Goblin 1", "Ylva Rask", "bonus") == ({}, {"energy": 2})
+    assert any(
+        "defends (bonus)" in s for s in odds(campaign, "Goblin 1", "Ylva Rask", "bonus").steps
+    )
+    lines = attack(campaign, "Goblin 1", "Ylva Rask", "bonus")
+    assert any("-2 Energy for a bonus reaction" in line for line in lines)
+    assert not any("uses its reaction" in line for line in lines)
+    ylva = by_name(campaign, "Ylva Rask")
+    assert party(campaign, "Ylva Rask")["resources"]["energy"]["current"] == energy - 2
+    assert ylva.economy.get("reaction", False) is False
+    assert turn_note(enc(campaign)[1], ylva) == "used bonus R"  # not "+bonus R": nothing else
+    # The free reaction is still hers: the next attack in the round meets it.
+    assert any("defends (reaction)" in s for s in odds(campaign, "Goblin 2", "Ylva Rask").steps)
+    attack(campaign, "Goblin 2", "Ylva Rask")
+    assert by_name(campaign, "Ylva Rask").economy["reaction"] is True
+
+
+def test_nem10_bonus_with_the_number_rolled_at_the_table_is_that_defence(
+    opened: Opened,
+) -> None:
+    """Her player rolled the bonus reaction's defence at the table: ``bonus 20`` is that roll,
+    as a number alone is the free reaction's."""
+    campaign = opened("nemron")
+    started(campaign)
+    attack(campaign, "Goblin 1", "Ylva Rask")  # her reaction answers this one
+    found = odds(campaign, "Goblin 2", "Ylva Rask", "bonus 20")
+    assert "Ylva Rask defends (bonus): typed 20" in found.steps and found.hit == 0
+    with pytest.raises(CommandError, match="type bonus 20 to buy one for 2 Energy"):
+        attack(campaign, "Goblin 2", "Ylva Rask", "20")
+    lines = attack(campaign, "Goblin 2", "Ylva Rask", "bonus 20")
+    assert "Ylva Rask defends (bonus): 20" in lines[0] and "Nothing lands" in lines[-1]
+
+
+def test_nem06_none_typed_with_the_reaction_free_says_it_does_not_defend(
+    opened: Opened,
+) -> None:
+    """``none`` keeps the free reaction: the line must not say there is none left."""
+    campaign = opened("nemron")
+    started(campaign)
+    found = odds(campaign, "Goblin 1", "Ylva Rask", "none")
+    assert "Ylva Rask does not defend" in found.steps
+    assert not any("no reaction left" in s for s in found.steps)
+    lines = attack(campaign, "Goblin 1", "Ylva Rask", "none")
+    assert "Ylva Rask does not defend" in lines[0] and "no reaction left" not in lines[0]
+    assert by_name(campaign, "Ylva Rask").economy["reaction"] is False
+
+
+def test_nem10_both_answers_two_attacks_with_the_reaction_and_the_bonus(opened: Opened) -> None:
+    campaign = opened("nemron")
+    started(campaign)
+    snake = add_library_foe(campaign, "Snake", 1, 3, 0)  # Wit 3: two attacks
+    found = odds(campaign, snake, "Ylva Rask", "both")
+    defends = [s.split(":")[0] for s in found.steps if "defends" in s]
+    assert defends == ["Ylva Rask defends (reaction)", "Ylva Rask defends (bonus)"]
+    with pytest.raises(CommandError, match="Goblin 1 attacks once"):
+        attack(campaign, "Goblin 1", "Ylva Rask", "both")
+
+
+def test_nem07_the_landing_never_contradicts_the_exchanges_own_defence(opened: Opened) -> None:
+    """The exchange says its attack roll, the defence and the damage left; landing that damage
+    must not add an "attack N − defence 0" of its own (the defence was 1)."""
+    campaign = opened("nemron")
+    started(campaign)
+    said: list[str] = []
+    for foe, pc in [
+        ("Goblin 1", "Kesh Varn"),
+        ("Goblin 2", "Ylva Rask"),
+        ("Goblin 3", "Tomas Ert"),
+    ]:
+        said += attack(campaign, foe, pc, "1")  # each PC's player rolled a defence of 1
+    landed = [line for line in said if "damage to" in line]
+    assert landed, said
+    assert not [line for line in said if "− defence" in line], said
 
 
 def test_nem07_one_typed_defence_answers_one_of_two_attacks(opened: Opened) -> None:

@@ -153,8 +153,9 @@ class AddParty(EncounterCommand):
         if fight.order.uses_ap:
             for c in new:
                 c.ap_max = fight.ap_max(c)
-                # Joining a running round, they act in it, as a quick-added combatant does.
-                c.ap = c.ap_max if fight.enc.started else 0
+                # Joining a running round, they act in it, as a quick-added combatant does;
+                # outside a fight nobody has spent any (AP are a round's, SOH-10).
+                c.ap = c.ap_max
         return er.add_combatants(fight.enc, new) + fight.reinforced("pc")
 
 
@@ -218,7 +219,7 @@ class QuickAdd(EncounterCommand):
             )
             if fight.order.uses_ap:
                 c.ap_max = fight.ap_max(c)
-                c.ap = c.ap_max if enc.started else 0
+                c.ap = c.ap_max  # full: in a running round it acts; before one, none is spent
             return c
 
         if self.count == 1:

@@ -354,11 +354,12 @@ class AddNpcsToEncounter:
             made = enc_rules.Combatant(name=who, side="npc", ref=str(self.npc_id), stats=stats)
             if turn_order(fight.model, tx.game).uses_ap:
                 # An HD statblock has no Quickness: the tracker's default. Joining a running
-                # round, they act in it (as a quick-added combatant does), not sit it out spent.
-                # One Quickness serves both its AP and its defence.
+                # round, they act in it (as a quick-added combatant does), not sit it out spent;
+                # before a fight, nobody has spent any. One Quickness serves both its AP and
+                # its defence.
                 made.quickness = rules.quickness(stats.get("sheet")) or DEFAULT_QUICKNESS
                 made.ap_max = rules.ap_per_round(made.quickness)
-                made.ap = made.ap_max if fight.started else 0
+                made.ap = made.ap_max
             new.append(made)
             return made
 

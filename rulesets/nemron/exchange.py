@@ -3,6 +3,7 @@ the defender's reaction, and the location die (NEM-04, NEM-06, NEM-07, NEM-08, N
 
 - The attack pool is rolled, keep highest; under the weapon's base difficulty (rank + 1) it is
   an automatic miss (NEM-04); else the roll is the damage (NEM-07).
+- Attacking is the attacker's action (NEM-06): the exchange marks it used.
 - The defender answers with an active defence only while it has a reaction: "only one action,
   one reaction" a turn (NEM-06), and defending spends it. Once a round it may buy one bonus
   reaction for 2 Energy (NEM-10): the answer ``bonus``. Each of several attacks is its own
@@ -10,8 +11,10 @@ the defender's reaction, and the location die (NEM-04, NEM-06, NEM-07, NEM-08, N
 - What is left after the defence lands on the limb the location die picks (NEM-08).
 
 The defender's answer: blank (its reaction, if it has one, rolls its defence pool), ``none``,
-``bonus`` (the reaction and then the 2-Energy bonus reaction), or a number (the defence its
-player rolled at the table, with the reaction).
+``bonus`` (the 2-Energy bonus reaction, whether or not the free one is used: the free one
+stays; ``bonus 4``: with the 4 its player rolled), ``both`` (against several attacks: the
+reaction, then the bonus one), or a number (the defence its player rolled at the table, with
+the reaction).
 
 Reading: a foe's weapon is of its combat skill's rank, at least rank 1 (DC 2): a foe fights
 armed. A sheet may say otherwise: ``sheet["attack"]["weapon_rank"]``.
@@ -44,7 +47,7 @@ from rulesets.exchange import (
 from rulesets.fight import Fight
 from rulesets.nemron import foes
 from rulesets.nemron import rules as nemron
-from rulesets.nemron.fight import BONUS_REACTION
+from rulesets.nemron.fight import AFTER_DEFENCE, BONUS_REACTION
 from rulesets.table import Field
 
 Doc = dict[str, Any]
@@ -131,22 +134,54 @@ def reactions(setup: Setup) -> tuple[list[str], int | None]:
             raise RuleError("The defence roll cannot be negative")
         if not free:
             raise RuleError(
-                f"{target.name} has used its reaction this turn (NEM-06): type bonus to buy "
-                "one for 2 Energy, or none"
+                f"{target.name} has used its reaction this turn (NEM-06): type bonus {typed} "
+                "to buy one for 2 Energy, or none"
             )
         return ["reaction"], typed
     if answer in ("", "roll", "defend"):
         return (["reaction"] if free else []), None
-    if answer == "bonus":
-        if target.combatant.economy.get(BONUS, False):
-            raise RuleError(f"{target.name} has bought its bonus reaction this round (NEM-10)")
-        energy = ((target.sheet or {}).get("resources") or {}).get("energy") or {}
-        if int(energy.get("current", 0) or 0) < nemron.BONUS_REACTION_ENERGY:
-            raise RuleError(f"{target.name} has not 2 Energy for a bonus reaction (NEM-10)")
-        return (["reaction"] if free else []) + ["bonus"], None
+    word, _, rolled = answer.partition(" ")
+    if word == "bonus" and (not rolled.strip() or rolled.strip().isdigit()):
+        _bonus_allowed(target)
+        # The answer does what the GM typed: the bonus reaction, bought with 2 Energy. The
+        # rules text never says the free reaction must go first, so it stays for later. A
+        # number after it is the defence its player rolled at the table.
+        return ["bonus"], (int(rolled) if rolled.strip() else None)
+    if answer == "both":
+        if not free:
+            raise RuleError(
+                f"{target.name} has used its reaction this turn (NEM-06): type bonus to buy "
+                "one for 2 Energy, or none"
+            )
+        if strikes(setup.attacker) < 2:
+            raise RuleError(
+                f"{setup.attacker.name} attacks once: blank answers with the reaction, bonus "
+                "with the bonus reaction (2 Energy)"
+            )
+        _bonus_allowed(target)
+        return ["reaction", "bonus"], None
     raise RuleError(
-        "The defence is blank (its reaction rolls), none, bonus (2 Energy) or the number rolled"
+        "The defence is blank (its reaction rolls), none, bonus (2 Energy; bonus 4: with the "
+        "4 rolled), both (against two attacks) or the number rolled"
     )
+
+
+def _bonus_allowed(target: Side) -> None:
+    """NEM-10: once a round, for 2 Energy; refuses (RuleError) otherwise."""
+    if target.combatant.economy.get(BONUS, False):
+        raise RuleError(f"{target.name} has bought its bonus reaction this round (NEM-10)")
+    energy = ((target.sheet or {}).get("resources") or {}).get("energy") or {}
+    if int(energy.get("current", 0) or 0) < nemron.BONUS_REACTION_ENERGY:
+        raise RuleError(f"{target.name} has not 2 Energy for a bonus reaction (NEM-10)")
+
+
+def _undefended(setup: Setup, used: list[str], why: str = "") -> str:
+    """A strike met by no reaction: the defender had none left, or kept the free one (typed
+    none, or a bonus against a first strike only)."""
+    free = not setup.target.combatant.economy.get("reaction", False)
+    if free and "reaction" not in used:
+        return f"{setup.target.name} does not defend"
+    return f"{setup.target.name} has no reaction left{why}"
 
 
 def _damage(attack: Dist, minimum: int, defence: Dist | None) -> Dist:
@@ -165,20 +200,23 @@ def plan(setup: Setup) -> Plan:
     used, typed = reactions(setup)
     count = strikes(setup.attacker)
     dpool = defence_of(setup.target)
-    guard = {typed: Fraction(1)} if typed is not None else pool_dist(dpool)
+    rolled = pool_dist(dpool)
     blows: list[Blow] = []
     lands = sum((p for a, p in attack.items() if a >= minimum), Fraction(0))
     steps = [f"{text} (the roll is the damage), at least {minimum}: {percent(lands)}"]
     for place in range(count):
         reaction = used[place] if place < len(used) else ""
+        # A typed number is the first reaction's roll; a second one rolls its pool.
+        typed_here = typed if place == 0 else None
+        guard = {typed_here: Fraction(1)} if typed_here is not None else rolled
         damage = _damage(attack, minimum, guard if reaction else None)
         hit = 1 - damage.get(0, Fraction(0))
         blows.append(Blow(f"{text} vs DC {minimum}", hit, damage))
         if reaction:
-            how = f"typed {typed}" if typed is not None else nemron.pool_text(dpool)
+            how = f"typed {typed_here}" if typed_here is not None else nemron.pool_text(dpool)
             steps.append(f"{setup.target.name} defends ({reaction}): {how}")
         else:
-            steps.append(f"{setup.target.name} has no reaction left: no defence")
+            steps.append(_undefended(setup, used, ": no defence"))
         steps.append(
             f"damage after the defence: lands {percent(hit)}; the location die picks the limb"
         )
@@ -208,7 +246,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         defence = 0
         if reaction:
             spent.append(reaction)
-            if typed is not None and reaction == "reaction":
+            if typed is not None and len(spent) == 1:
                 defence = typed
                 steps.append(f"{setup.target.name} defends ({reaction}): {typed}")
             else:
@@ -229,14 +267,14 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
                     f"{guard.total}"
                 )
         elif place == 0 or used:
-            steps.append(f"{setup.target.name} has no reaction left")
+            steps.append(_undefended(setup, used))
         net = nemron.damage_after_defence(rolled.total, defence)
         steps.append(f"{net} damage")
         amounts.append(net)
     return Rolled(
         tuple(steps),
         tuple(amounts),
-        answers={"defence_roll": 0},
+        answers={"defence_roll": 0, AFTER_DEFENCE: True},
         rolls=tuple(rolls),
         defender_rolls=tuple(guards),
         spent={"reactions": spent},
@@ -244,9 +282,17 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
 
 
 def spend(fight: Fight, setup: Setup, rolled: Rolled) -> list[str]:
-    """NEM-06/10: the reaction the defence used; 2 Energy for the bonus one."""
-    c = fight.combatant(setup.target.combatant.id)
+    """NEM-06/10: the attacker's action; the reaction the defence used; 2 Energy for the bonus
+    one. A second attack in a turn is said, not refused: a bonus action (a boon, two weapons)
+    is the GM's to allow."""
+    attacker = fight.combatant(setup.attacker.combatant.id)
     lines: list[str] = []
+    if attacker.economy.get("action", False):
+        lines.append(f"{attacker.name} has already used its action this turn (NEM-06)")
+    else:
+        attacker.economy["action"] = True
+        lines.append(f"{attacker.name} uses its action")
+    c = fight.combatant(setup.target.combatant.id)
     used = list(rolled.spent.get("reactions") or ())
     if "reaction" in used:
         c.economy["reaction"] = True
@@ -294,7 +340,7 @@ EXCHANGE = ExchangeRules(
     faces=faces,
     spend=spend,
     costs=costs,
-    defence_help="blank: reaction · none · bonus: 2 Energy · a number rolled",
+    defence_help="blank: reaction · none · bonus: 2 Energy · both · a number rolled",
     pools=pools,
     attack_fields=(
         Field("attribute", "Attribute", "power", "choice",

@@ -105,9 +105,17 @@ def heal_form(kind: HealthKind) -> tuple[Field, ...]:
     return (*heal_amount_form(kind), limb)
 
 
+AFTER_DEFENCE = "after_defence"
+"""An answer the exchange lands with: the amount is already what its defence left."""
+
+
 def damage_amount(hit: Hit, amount: str) -> tuple[int | None, list[str]]:
     """NEM-07: an active defence roll reduces the attack roll (never below 0)."""
     attack = parse_amount(amount, hit.tx, hit.combatant.name)
+    if hit.answers.flag(AFTER_DEFENCE):
+        # The exchange has already taken its defence off and said so: its amount is the
+        # damage, and an "attack N − defence 0" line would contradict the rolls just read.
+        return attack, []
     defence = hit.answers.number("defence_roll", None)
     rolled: list[str] = []
     if defence is None and hit.kind == "foe":
@@ -186,7 +194,7 @@ def turn_note(enc: er.Encounter, c: er.Combatant) -> str:
         return ""
     used = [k[0].upper() for k in er.ECONOMY_KINDS if c.economy.get(k)]
     if c.economy.get(BONUS_REACTION):  # NEM-10: the 2-Energy bonus reaction, bought and used
-        used.append("+bonus R")
+        used.append("+bonus R" if used else "bonus R")  # "+" only after what else is used
     return "used " + "".join(used) if used else ""
 
 

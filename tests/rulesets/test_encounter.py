@@ -42,6 +42,7 @@ from rulesets.encounter import (
     remove_effect,
     rename_combatant,
     set_ap,
+    set_defeated,
     set_hidden,
     set_initiative,
     sort_by_initiative,
@@ -590,6 +591,17 @@ def test_soh10_fast_acts_first_and_acts_on_after_slow_is_spent() -> None:
     assert actors == ["fast", "slow"] * 6 + ["fast"] * 3
     assert enc.round == 2
     assert (enc.get("fast").ap, enc.get("slow").ap) == (9, 6)
+
+
+def test_soh10_the_fights_end_leaves_no_spent_ap_for_the_next() -> None:
+    """AP are a round's: once the fight ends nobody has spent any (a defeated one has none)."""
+    enc = ap_enc()
+    add_combatants(enc, [Combatant(id="down", name="Down", side="npc", quickness=4)])
+    start_ap_round(enc, {"fast": 9, "slow": 6, "down": 7})
+    spend_ap(enc, "fast", 2)
+    set_defeated(enc, "down", True)
+    end(enc)
+    assert [(c.ap, c.ap_max) for c in enc.combatants] == [(9, 9), (6, 6), (0, 7)]
 
 
 def test_soh10_ties_go_to_quickness_then_pcs_then_order() -> None:
