@@ -173,13 +173,25 @@ class CheckSetup(CampaignReader, Vertical):
             if spec.kind == "pick" and self.values.get(spec.key) not in spec.pick_choices(pc):
                 self.values[spec.key] = spec.default
 
-    def next_check(self) -> None:
-        """The game's next check, at its defaults (the inputs are that check's own)."""
+    @property
+    def steps(self) -> bool:
+        """The game has another check to step to (the tray's Footer offers X only then)."""
+        return len(self.game.checks.checks) > 1
+
+    def next_check(self) -> str | None:
+        """The game's next check, at its defaults (the inputs are that check's own); where
+        the game has no other, why not (nothing changes: a GM who learnt X in another game
+        gets an answer)."""
+        checks = self.game.checks.checks
+        if not self.steps:
+            has = f"one check only ({checks[0].name})" if checks else "no checks"
+            return f"{self.game.name} has {has}: there is no next check"
         self.check_index = (self.check_index + 1) % max(1, len(self.game.checks.checks))
         check = self.check
         self.values = check.defaults() if check is not None else {}
         self.preset = (None, None)
         self.apply_preset()
+        return None
 
     def next_who(self) -> None:
         self.roller_to((self.who_index + 1) % (len(self.party()) + 1))

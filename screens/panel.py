@@ -91,6 +91,8 @@ class PanelScreen(GameSafe, Screen[None]):
     """Tables whose change means this panel must redraw."""
     EVENT_LINE: ClassVar[bool] = True
     """The shared event line goes under the body (a panel with its own says False)."""
+    SHORT_HIDES_EVENT_LINE: ClassVar[bool] = False
+    """A short screen hides this panel's event line (its own .tcss says so)."""
     BINDINGS: ClassVar[list[BindingType]] = []
     FOOTER: ClassVar[tuple[str, ...]] = ()
     """Binding ids the Footer shows first, the one a GM needs most first, each while it fits
@@ -238,6 +240,14 @@ class PanelScreen(GameSafe, Screen[None]):
             line.say(lines)
             return
         self.notify("\n".join(lines[:8]), markup=False)
+
+    def say_word(self, line: str) -> None:
+        """A word that is no change (no line of the log says it): on the event line, or in a
+        toast where a short screen hides that line."""
+        if self.SHORT_HIDES_EVENT_LINE and self.has_class("-short"):
+            self.notify(line, markup=False)
+        else:
+            self.show_result([line])
 
     def action_list_move(self, delta: int) -> None:
         """j/k: move the focused list as the arrows do (every list moves with both)."""

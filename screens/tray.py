@@ -52,6 +52,7 @@ class TrayScreen(PanelScreen):
     PANEL_ID = "tray"
     PANEL_TITLE = "Tray"
     CSS_PATH = "tray.tcss"
+    SHORT_HIDES_EVENT_LINE = True  # the roll log's last line says a roll's result there
     # The dice line must not take focus on arrival: digits switch panels until the GM enters it.
     AUTO_FOCUS = "#roll-log"
     WATCHES = frozenset({"log", "decks", "party", "encounters"})
@@ -62,7 +63,6 @@ class TrayScreen(PanelScreen):
     # :meth:`_bind_game_actions` and hidden there too: the setup text names each beside its value.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "check", "Roll check", id="tray.check"),
-        # In the Footer (FOOTER) only for a game with a second check; X always answers.
         Binding("X", "next_check", "Next check", id="tray.next_check", show=False),
         Binding("p", "next_who", "Who rolls", id="tray.who", show=False),
         Binding("equals_sign", "type_setup", "Type the setup", id="tray.type_setup", show=False),
@@ -317,31 +317,17 @@ class TrayScreen(PanelScreen):
         except OSError as exc:
             self.notify(f"Session log not written: {exc.strerror or exc}", severity="error")
             return
-        self._say(f"Session log written to {path}")
+        self.say_word(f"Session log written to {path}")
 
     def footer_order(self) -> tuple[str, ...]:
-        if len(self.game.checks.checks) > 1:
-            return self.FOOTER
-        return tuple(key for key in self.FOOTER if key != "tray.next_check")
+        return tuple(k for k in self.FOOTER if k != "tray.next_check" or self.setup_box.steps)
 
     def action_next_check(self) -> None:
-        """The game's next check, at its defaults (the inputs are that check's own). A game
-        with one check says so: a GM who learnt X in another game gets an answer."""
-        checks = self.game.checks.checks
-        if len(checks) < 2:
-            has = f"one check only ({checks[0].name})" if checks else "no checks"
-            self._say(f"{self.game.name} has {has}: there is no next check")
-            return
-        self.setup_box.next_check()
-        self._show()
-
-    def _say(self, line: str) -> None:
-        """A word that is no change, so no line of the roll log says it: on the event line,
-        or in a toast where a short screen hides that line (tray.tcss)."""
-        if self.has_class("-short"):
-            self.notify(line, markup=False)
+        """The game's next check, at its defaults; a game with one says so."""
+        if refused := self.setup_box.next_check():
+            self.say_word(refused)
         else:
-            self.show_result([line])
+            self._show()
 
     def action_next_who(self) -> None:
         self.shown_holder = None
