@@ -80,6 +80,11 @@ def build_demo(game_id: str, rng: random.Random) -> dict[str, list[dict[str, Any
         )
 
     enc_rules.add_group(fight, "Goblin", 3, foe)
+    if turn_order(fight.model, game).uses_ap:
+        # Nobody has spent an AP before the fight: the column reads each pool full, as it
+        # does for anyone the GM adds (the start sets the same maxes).
+        for c in fight.combatants:
+            c.ap_max = c.ap = game.fight.ap_per_round(c.quickness or DEFAULT_QUICKNESS)
     return {"party": party, "npcs": npcs, "encounters": [fight.to_dict()], "log": [], "decks": []}
 
 

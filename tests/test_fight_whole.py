@@ -174,6 +174,20 @@ async def test_shadows_the_fights_end_shows_full_ap_and_the_next_fight_too(
     app.campaign.store.close()
 
 
+async def test_shadows_the_demo_fight_reads_full_ap_before_it_starts(tmp_path: Path) -> None:
+    """The demo's rows before alt+r read the AP the start gives them, not "0/0 AP"."""
+    app = demo_app(tmp_path, "shadows")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        before = {c["name"]: row_text(app, c["name"]) for c in saved(app)["combatants"]}
+        await pilot.press("alt+r")
+        await pilot.pause()
+        for name, text in before.items():
+            most = row(app, name)["ap"]["max"]
+            assert f"{most}/{most} AP" in text, text
+    app.campaign.store.close()
+
+
 async def test_shadows_a_new_encounter_s_rows_show_no_spent_ap_before_it_starts(
     tmp_path: Path,
 ) -> None:
