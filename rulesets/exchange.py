@@ -150,7 +150,9 @@ class Plan:
     steps: tuple[str, ...]
     """What happens, in order, with the chance at each step, as the GM reads it."""
     answer: str = "Defence"
-    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll)."""
+    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll);
+    blank: this exchange asks none, whatever the game's :attr:`ExchangeRules.defence_help`
+    (a Somnihil foe against a foe: no Cipher rolls)."""
 
 
 @frozen

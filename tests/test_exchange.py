@@ -112,6 +112,19 @@ def test_somnihil_a_ciphers_triumph_doubles_its_damage(opened: Opened) -> None:
     assert found.damage.get(12) == Fraction(1, 20) * Fraction(1, 6)  # a Triumph's 6, doubled
 
 
+def test_somnihil_a_foe_against_a_foe_asks_no_ciphers_roll(opened: Opened) -> None:
+    """SOM-01: only a Cipher's player rolls. A goblin against a goblin is its statblock's d20
+    against AC, and its plan asks no answer; a d20 typed for it is refused, not ignored."""
+    campaign = opened("somnihil")
+    found = odds(campaign, "Goblin 1", "Goblin 2")
+    assert found.answer == "" and "vs AC" in found.steps[0]
+    assert odds(campaign, "Goblin 1", "Vesna Kade").answer == "Defence"
+    version = campaign.version
+    with pytest.raises(CommandError, match="No Cipher rolls when Goblin 1 attacks Goblin 2"):
+        attack(campaign, "Goblin 1", "Goblin 2", defence="12")
+    assert campaign.version == version
+
+
 # --------------------------------------------------------------------------- Nemron
 
 

@@ -65,3 +65,42 @@ async def test_a_name_that_names_no_one_is_said_after_tab(tmp_path: Path) -> Non
         assert app.campaign.version == version
         assert "No one is named 'zq'" in amount_line(app), amount_line(app)
     app.campaign.store.close()
+
+
+async def test_a_somnihil_foe_attacking_a_foe_asks_no_ciphers_roll(tmp_path: Path) -> None:
+    """SOM: only a Cipher's player rolls; a goblin against a goblin is the statblock's d20
+    against AC, so `A` asks no Cipher's d20 and enter rolls it. A name typed back to a
+    Cipher goes on naming the target, and the line asks the Cipher's opposing roll again."""
+    from tests.test_exchange_keys import current
+    from tests.test_fight_by_keys import saved
+
+    app = demo_app(tmp_path, "somnihil")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await turn_of(pilot, app, "npc")
+        attacker = current(app)["name"]
+        other = next(
+            c["name"] for c in saved(app)["combatants"]
+            if c["side"] == "npc" and c["name"] != attacker
+        )  # fmt: skip
+        await pilot.press("A", "tab", *other, "enter")
+        await pilot.pause()
+        line = amount_line(app)
+        assert f"{attacker} → {other}" in line, line
+        assert "Cipher" not in line and "Defence" not in line, line
+        assert "vs AC" in line, line
+        await pilot.press(*"vesna", "enter")
+        await pilot.pause()
+        line = amount_line(app)
+        assert line.startswith("Defence (the Cipher's d20 as rolled"), line
+        assert f"{attacker} → Vesna Kade" in line, line
+        await pilot.press("tab", *other, "enter")
+        await pilot.pause()
+        version = app.campaign.version
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "▏" not in amount_line(app), amount_line(app)
+        assert app.campaign.version == version + 1
+        log = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
+        assert log[-1]["who"] == attacker and "vs AC" in log[-1]["expression"], log[-1]
+    app.campaign.store.close()

@@ -65,6 +65,9 @@ class Exchange:
     target_id: str
     typed: str = ""
     """The defender's answer as typed."""
+    asks: bool = True
+    """This exchange, as last counted, asks the defender an answer (where the game asks one:
+    a Somnihil foe against a foe asks none)."""
     aiming: bool = False
     """Tab: the keys name the target (a row number or the first letters of a name)."""
     aim: str = ""

@@ -76,8 +76,8 @@ class CombatExchange(CombatAmounts):
         """What a statblock attacks with: B's choice for that foe (each keeps its own)."""
         return self.rolls_with(found.attacker_id)
 
-    def _asks(self) -> bool:
-        return bool(self.game.exchange.defence_help)
+    def _asks(self, found: Exchange) -> bool:
+        return bool(self.game.exchange.defence_help) and found.asks
 
     def _odds(self, found: Exchange) -> Odds | str:
         """The exchange's exact odds, or why they cannot be counted (an answer refused)."""
@@ -102,6 +102,12 @@ class CombatExchange(CombatAmounts):
         if found is None or enc is None:
             return
         counted = self._odds(found)
+        if not isinstance(counted, str) and found.asks != bool(counted.answer):
+            # The target changed whom the game asks (a foe now attacks a foe): an answer
+            # typed for the other target is nobody's now.
+            found.asks, found.typed = bool(counted.answer), ""
+            # A name being typed goes on naming the target, not into the answer now asked.
+            found.aiming = found.aiming or (found.asks and bool(found.aim))
         try:
             who = f"{enc.get(found.attacker_id).name} → {enc.get(found.target_id).name}"
         except er.EncounterError:
@@ -112,7 +118,7 @@ class CombatExchange(CombatAmounts):
             odds, steps = ex.summary(counted), " · ".join(counted.steps)
         if found.aiming:
             ask = f"Target (row number or name): {found.aim}▏ (enter · esc)"
-        elif self._asks():
+        elif self._asks(found):
             help_ = self.game.exchange.defence_help
             answer = "Defence" if isinstance(counted, str) else counted.answer
             ask = f"{answer} ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
@@ -169,7 +175,7 @@ class CombatExchange(CombatAmounts):
         found = self._exchange
         if found is None:
             return False
-        what = self.amount_line.exchange_key(event, self._asks(), self._aim)
+        what = self.amount_line.exchange_key(event, self._asks(found), self._aim)
         if what is None:
             return False
         if what == "close":
