@@ -73,6 +73,24 @@ def test_resolution_a_pc_attacks_a_foe_against_its_ac_with_odds(opened: Opened) 
     assert rolls[-1]["who"] == "Sefa Ironwood"
 
 
+def test_rr05_a_pcs_hp_and_a_foes_are_written_alike(opened: Opened) -> None:
+    """RR-05: damage and healing read the same for a PC's sheet and a foe's HD HP in the log:
+    `Name takes N damage: before → after/max HP`, `Name heals N: before → after/max HP`."""
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    mara, goblin = by_name(campaign, "Mara Quell"), by_name(campaign, "Goblin 1")
+    pc_top = party(campaign, "Mara Quell")["resources"]["hp"]["max"]
+    foe_top = int(goblin.stats["hp_max"])
+    lines = campaign.apply(cmd.Damage(eid, combatant_id=mara.id, amount="2"))
+    assert lines[0] == f"Mara Quell takes 2 damage: {pc_top} → {pc_top - 2}/{pc_top} HP"
+    lines = campaign.apply(cmd.Damage(eid, combatant_id=goblin.id, amount="2"))
+    assert lines[0] == f"Goblin 1 takes 2 damage: {foe_top} → {foe_top - 2}/{foe_top} HP"
+    lines = campaign.apply(cmd.Heal(eid, combatant_id=mara.id, amount="1"))
+    assert lines[0] == f"Mara Quell heals 1: {pc_top - 2} → {pc_top - 1}/{pc_top} HP"
+    lines = campaign.apply(cmd.Heal(eid, combatant_id=goblin.id, amount="1"))
+    assert lines[0] == f"Goblin 1 heals 1: {foe_top - 2} → {foe_top - 1}/{foe_top} HP"
+
+
 def test_resolution_a_pcs_remembered_attack_is_its_own(opened: Opened) -> None:
     campaign = opened("resolution")
     sheet = party(campaign, "Dov Ashgrove")
