@@ -254,6 +254,11 @@ class ExchangeRules:
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
+    room: Callable[[Side, Doc], int] | None = None
+    """``room(side, health)``: how far that health is from out of the fight, in the game's own
+    measure (smaller: closer to out), for a danger estimate's ``weakest`` target. None: the sum
+    of its :attr:`pools`, which is health left only where hurt makes pools fall (HP); a game
+    whose pools grow when hurt (the aspects game's consequences) must say."""
 
 
 # --------------------------------------------------------------------------- counting

@@ -429,3 +429,26 @@ def test_shadows_the_demo_party_attacks_with_its_remembered_skill_and_can_win(
     assert "+ skill 10 =" in found.steps[0]
     estimate = danger.estimate(fight, 400, random.Random(4))
     assert estimate.win_chance > 0.2  # with skill 0 the party all but never won
+
+
+def test_asp06_the_weakest_is_the_one_nearest_taken_out_not_the_least_hurt(
+    tmp_path: Path,
+) -> None:
+    """ASP-06: in the aspects game hurt adds injuries and consequences, so the sum of the
+    pools grows; the foes' `weakest` target is the PC with the fewest consequences left before
+    Taken Out (Ada Wren, at one of two), not the one holding the fewest (the unhurt)."""
+    data = demo_data(tmp_path, "aspects")
+    ada = next(p for p in data["party"].values() if p["name"] == "Ada Wren")
+    ada["lists"]["consequences"] = [
+        {"name": "cracked ribs", "overlap": 4, "kind": "physical", "received": "2026-01-01"}
+    ]
+    prepared = danger.prepare(fight_of(data), danger.Choices(foes="weakest"))
+    bodies = prepared.bodies
+    party = [i for i, b in enumerate(bodies) if b.party]
+    foe = next(i for i, b in enumerate(bodies) if not b.party)
+    states = [0] * len(bodies)
+    picked = danger._target(
+        "weakest", foe, party, states, bodies, [-1] * len(bodies), random.Random(1)
+    )
+    assert bodies[picked].name == "Ada Wren"
+    assert [bodies[i].track.left(0) for i in party] == [2, 2, 2, 1]
