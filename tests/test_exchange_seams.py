@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from app.tui import TablesideApp
 from tests.apphelpers import demo_app
 from tests.test_exchange_keys import amount_line, health, turn_of
@@ -103,4 +105,39 @@ async def test_a_somnihil_foe_attacking_a_foe_asks_no_ciphers_roll(tmp_path: Pat
         assert app.campaign.version == version + 1
         log = [e for e in app.campaign.log_entries() if e.get("kind") == "roll"]
         assert log[-1]["who"] == attacker and "vs AC" in log[-1]["expression"], log[-1]
+    app.campaign.store.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        ("M", "Morale is a foe's statblock roll: Mara Quell is a PC"),
+        ("V", "Save is a foe's statblock roll: Mara Quell is a PC"),
+        ("K", "Skill is a foe's statblock roll: Mara Quell is a PC"),
+        ("E", "Effort is a foe's statblock roll: Mara Quell is a PC"),
+        ("B", "Brawl, Wit or Will is a foe's statblock choice: Mara Quell is a PC"),
+        ("F", "Full Effort is a foe's statblock refresh: Mara Quell is a PC"),
+    ],
+)
+async def test_a_statblock_key_with_a_pc_selected_says_why(
+    tmp_path: Path, key: str, said: str
+) -> None:
+    """The statblock's keys roll a foe's statblock: pressed with a PC selected they did
+    nothing and said nothing. One message says why; nothing is rolled or saved."""
+    from tests.apphelpers import select_named
+
+    app = demo_app(tmp_path, "resolution")
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("1", "alt+r")
+        await pilot.pause()
+        await select_named(pilot, "Mara Quell")
+        version, rolls = app.campaign.version, len(app.campaign.log_entries())
+        await pilot.press(key)
+        await pilot.pause()
+        assert toasts(app).count(said) == 1, toasts(app)
+        assert (app.campaign.version, len(app.campaign.log_entries())) == (version, rolls)
+        await select_named(pilot, "Goblin 1")
+        await pilot.press("M")
+        await pilot.pause()
+        assert app.campaign.version == version + 1  # a foe's statblock still rolls
     app.campaign.store.close()
