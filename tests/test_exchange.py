@@ -130,6 +130,16 @@ def test_somnihil_a_ciphers_triumph_doubles_its_damage(opened: Opened) -> None:
     assert found.damage.get(12) == Fraction(1, 20) * Fraction(1, 6)  # a Triumph's 6, doubled
 
 
+def test_som03_a_triumphs_step_shows_the_die_then_the_doubling(opened: Opened) -> None:
+    """SOM-03: a Triumph doubles the damage; the step says the die as rolled and the double,
+    so the GM reads `1d6: 2 ×2 = 4`, not `1d6: 4` for a die that showed 2."""
+    campaign = opened("somnihil")
+    head = attack(campaign, "Vesna Kade", "Goblin 1", defence="20")[0]
+    assert "d20 20: Triumph (damage doubled)" in head, head
+    rolled, doubled = (int(n) for n in head.split("1d6: ", 1)[1].split(" ×2 = "))
+    assert doubled == 2 * rolled, head
+
+
 def test_somnihil_a_foe_against_a_foe_asks_no_ciphers_roll(opened: Opened) -> None:
     """SOM-01: only a Cipher's player rolls. A goblin against a goblin is its statblock's d20
     against AC, and its plan asks no answer; a d20 typed for it is refused, not ignored."""

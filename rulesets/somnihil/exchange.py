@@ -191,8 +191,10 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         times = LANDS_ON_ATTACK.get(band, 0)
         steps.append(f"d20 {natural}: {band}" + (" (damage doubled)" if times == 2 else ""))
         if times:
-            dealt = max(0, dice.roll(damage, rng).total) * times
-            steps.append(f"{damage}: {dealt}")
+            rolled = max(0, dice.roll(damage, rng).total)
+            dealt = rolled * times
+            # The die as it fell, then the doubling: "1d6: 4" for a 2 doubled misread the die.
+            steps.append(f"{damage}: {rolled}" + (f" ×{times} = {dealt}" if times > 1 else ""))
             amounts.append(dealt)
             if band == somnihil.TOUGH_CHOICE:
                 steps.append("a Tough Choice: two setbacks offered, the player picks one")
