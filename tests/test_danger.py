@@ -442,13 +442,23 @@ def test_asp06_the_weakest_is_the_one_nearest_taken_out_not_the_least_hurt(
     ada["lists"]["consequences"] = [
         {"name": "cracked ribs", "overlap": 4, "kind": "physical", "received": "2026-01-01"}
     ]
-    prepared = danger.prepare(fight_of(data), danger.Choices(foes="weakest"))
-    bodies = prepared.bodies
+    assert weakest_pc(data) == ("Ada Wren", [2, 2, 2, 1])
+
+
+def test_nem08_the_weakest_is_the_one_whose_head_or_torso_is_lowest(tmp_path: Path) -> None:
+    """NEM-08: a major limb (torso, head) at 0 downs a character; minor limbs do not. Kesh
+    Varn with his head at 2 HP is nearer downed than Tomas Ert, whose limbs sum less."""
+    data = demo_data(tmp_path, "nemron")
+    kesh = next(p for p in data["party"].values() if p["name"] == "Kesh Varn")
+    kesh["tracks"]["limbs"]["head"]["hp"] = 2
+    assert weakest_pc(data) == ("Kesh Varn", [2, 9, 7, 8])
+
+
+def weakest_pc(data: Data) -> tuple[str, list[int]]:
+    """The PC a foe's `weakest` rule picks at the start, and each PC's room as counted."""
+    bodies = danger.prepare(fight_of(data), danger.Choices(foes="weakest")).bodies
     party = [i for i, b in enumerate(bodies) if b.party]
     foe = next(i for i, b in enumerate(bodies) if not b.party)
-    states = [0] * len(bodies)
-    picked = danger._target(
-        "weakest", foe, party, states, bodies, [-1] * len(bodies), random.Random(1)
-    )
-    assert bodies[picked].name == "Ada Wren"
-    assert [bodies[i].track.left(0) for i in party] == [2, 2, 2, 1]
+    states, last = [0] * len(bodies), [-1] * len(bodies)
+    picked = danger._target("weakest", foe, party, states, bodies, last, random.Random(1))
+    return bodies[picked].name, [bodies[i].track.left(0) for i in party]
