@@ -140,6 +140,19 @@ def test_som03_a_triumphs_step_shows_the_die_then_the_doubling(opened: Opened) -
     assert doubled == 2 * rolled, head
 
 
+def test_som06_an_exchanges_d20_logs_its_setbacks_as_the_trays_does(opened: Opened) -> None:
+    """SOM-06: a Failure suffers a setback of the Chronicler's choosing. The tray's d20 logs
+    its setbacks; the same d20 in an exchange logged none, and a failed attack said none."""
+    campaign = opened("somnihil")
+    head = attack(campaign, "Vesna Kade", "Goblin 1", defence="3")[0]
+    assert "d20 3: Failure · a Failure: one setback of the Chronicler's choosing" in head, head
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["detail"] == "setbacks: 1 offered, 1 taken (one setback of the Chronicler's choosing)"
+    attack(campaign, "Goblin 1", "Vesna Kade", defence="1")
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["who"] == "Vesna Kade" and "2 taken" in rolls[-1]["detail"], rolls[-1]
+
+
 def test_somnihil_a_foe_against_a_foe_asks_no_ciphers_roll(opened: Opened) -> None:
     """SOM-01: only a Cipher's player rolls. A goblin against a goblin is its statblock's d20
     against AC, and its plan asks no answer; a d20 typed for it is refused, not ignored."""

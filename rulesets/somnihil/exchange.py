@@ -183,13 +183,17 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         edge = _edge(setup.attacker)
         natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
+        # SOM-06: the setbacks on the roll, as the tray's same d20 logs them.
         mine.append(
             CheckResult(
-                "2d20kl1 attack" if edge else "d20 attack", natural, faces, band, natural=natural
-            )
+                "2d20kl1 attack" if edge else "d20 attack", natural, faces, band,
+                somnihil.setback_note(band), natural=natural,
+            )  # fmt: skip
         )
         times = LANDS_ON_ATTACK.get(band, 0)
         steps.append(f"d20 {natural}: {band}" + (" (damage doubled)" if times == 2 else ""))
+        if band in LANDS_ON_DEFENCE:
+            steps.append(f"a {band}: {somnihil.SETBACKS[band][2]}")
         if times:
             rolled = max(0, dice.roll(damage, rng).total)
             dealt = rolled * times
@@ -208,7 +212,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         theirs.append(
             CheckResult(
                 "2d20kl1 opposing" if edge else "d20 opposing", natural, faces, band,
-                natural=natural,
+                somnihil.setback_note(band), natural=natural,
             )  # fmt: skip
         )
         if band in LANDS_ON_DEFENCE:
