@@ -66,6 +66,13 @@ async def test_a_name_that_names_no_one_is_said_after_tab(tmp_path: Path) -> Non
         await pilot.pause()
         assert app.campaign.version == version
         assert "No one is named 'zq'" in amount_line(app), amount_line(app)
+        # Escape gives the name up: the target named before stands, and enter rolls at it.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "zq" not in amount_line(app) and "→ Goblin" in amount_line(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.campaign.version == version + 1
     app.campaign.store.close()
 
 

@@ -184,7 +184,8 @@ class AmountLine(Static):
         if key == "escape":
             if not found.aiming:
                 return "close"
-            found.aiming, found.aim = False, ""
+            # The name given up: the target stays the one named before, knowingly.
+            found.aiming, found.aim, found.unsure = False, "", ""
         elif key in ("enter", "T"):
             if found.unsure:
                 # Rolled now, it would land on the target named before: say so and wait.
