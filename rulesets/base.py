@@ -245,6 +245,17 @@ def default_health(sheet: SheetSpec, character: Character) -> str:
     return f"{res.get('current', 0)}/{res.get('max', 0)} {first.label}"
 
 
+def hp_change(
+    name: str, before: int, after: int, top: int, note: str = "", *, heal: bool = False
+) -> str:
+    """One HP change as the log writes it, a PC's and a foe's alike: ``"Goblin 1 takes 2
+    damage: 5 → 3/5 HP"``, ``"Mara Quell heals 3: 5 → 8/8 HP"``; ``note`` said after the
+    amount (what temporary HP took)."""
+    said = f" ({note})" if note else ""
+    what = f"heals {after - before}" if heal else f"takes {before - after} damage"
+    return f"{name} {what}{said}: {before} → {after}/{top} HP"
+
+
 def rng_or_new(rng: random.Random | None) -> random.Random:
     """Tests inject a seeded Random; the app passes its campaign Random."""
     return rng if rng is not None else random.Random()

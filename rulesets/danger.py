@@ -27,8 +27,9 @@ What a fight is here:
 
 Target choice is a rule the GM sees and may change (:data:`TARGET_RULES`).
 
-Reading: "the weakest" is the target with the least health left, the sum of its pools as
-``tableside export`` names them; ties go to the first in the order.
+Reading: "the weakest" is the target closest to being out of the fight, as its game measures
+it (:attr:`rulesets.exchange.ExchangeRules.room`; where a game does not say, the sum of its
+pools as ``tableside export`` names them, its health left); ties go to the first in the order.
 Reading: a PC's health spent is the change of each of those pools from the start to the end of a
 fight, however it goes (HP falls; the aspects game's consequences mount), added up.
 Reading: the party's side is every combatant on the PCs' side (allies too); ``drops`` names the
@@ -71,7 +72,7 @@ MAX_ROUNDS = 30
 RANDOM, WEAKEST, LAST = "random", "weakest", "last"
 TARGET_RULES: dict[str, str] = {
     RANDOM: "a random foe in reach",
-    WEAKEST: "the weakest (least health left)",
+    WEAKEST: "the weakest (closest to out of the fight)",
     LAST: "the last one that hurt them",
 }
 """How a combatant picks its target, by the name the GM types."""
@@ -223,6 +224,7 @@ class Track:
         self._hurt = ex.hp_hurt if plain else inspect.unwrap(rules.hurt)
         self._out = ex.hp_out if plain else inspect.unwrap(rules.out)
         self._pools = inspect.unwrap(rules.pools or ex.hd_pools)
+        self._room = None if plain or rules.room is None else inspect.unwrap(rules.room)
         self._share = share
         self._start: Doc = json.loads(json.dumps(setup.target.health, default=str))
         self._changing: set[str] = set()
@@ -295,10 +297,16 @@ class Track:
         return n
 
     def left(self, state: int) -> int:
-        """The health left in ``state``: the sum of its pools (module docstring)."""
+        """How far ``state`` is from out of the fight: the game's own measure, else the sum of
+        its pools (module docstring)."""
         found = self._left[state]
         if found is None:
-            found = self._left[state] = sum(self._pools(self.side, self.health(state)).values())
+            health = self.health(state)
+            found = (
+                int(self._room(self.side, health)) if self._room is not None
+                else sum(self._pools(self.side, health).values())
+            )  # fmt: skip
+            self._left[state] = found
         return found
 
     def spent(self, state: int) -> int:

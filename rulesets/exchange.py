@@ -35,7 +35,7 @@ import inspect
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -150,7 +150,9 @@ class Plan:
     steps: tuple[str, ...]
     """What happens, in order, with the chance at each step, as the GM reads it."""
     answer: str = "Defence"
-    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll)."""
+    """What the answer typed is in this exchange (Somnihil: a Cipher's own attack roll);
+    blank: this exchange asks none, whatever the game's :attr:`ExchangeRules.defence_help`
+    (a Somnihil foe against a foe: no Cipher rolls)."""
 
 
 @frozen
@@ -252,6 +254,11 @@ class ExchangeRules:
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
+    room: Callable[[Side, Doc], int] | None = None
+    """``room(side, health)``: how far that health is from out of the fight, in the game's own
+    measure (smaller: closer to out), for a danger estimate's ``weakest`` target. None: the sum
+    of its :attr:`pools`, which is health left only where hurt makes pools fall (HP); a game
+    whose pools grow when hurt (the aspects game's consequences) must say."""
 
 
 # --------------------------------------------------------------------------- counting
@@ -593,13 +600,26 @@ exchange: that attack is the foe's, rolled and landed as it says (it gives no od
 _HD_PLAN = d20_plan(remembered_d20)
 
 
+DEFAULT_ATTACK = "default_attack"
+"""``Side.extra`` of an attacker whose game declares its foes' own attack and no exchange, but
+has none for this side (a PC; a foe without a statblock): the game's name, so its odds say the
+attack is the default d20 rather than the game's."""
+
+
 def _hd_plan(setup: Setup) -> Plan:
     if setup.attacker.extra.get(OWN_ATTACK):
         raise RuleError(
             f"{setup.attacker.name} attacks by its game's own roll: no odds to count; rolled, "
             "it lands what hits"
         )
-    return _HD_PLAN(setup)
+    found = _HD_PLAN(setup)
+    game = setup.attacker.extra.get(DEFAULT_ATTACK)
+    if not game:
+        return found
+    # Its foes roll the game's own attack: the GM must not take this d20 for the game's.
+    whose = "a PC" if setup.attacker.is_pc else f"{setup.attacker.name} (no statblock)"
+    said = f"{game} gives {whose} no attack of its own: the default d20 its sheet keeps"
+    return replace(found, steps=(said, *found.steps))
 
 
 HD_EXCHANGE = ExchangeRules(
@@ -611,17 +631,20 @@ HD_EXCHANGE = ExchangeRules(
 """The NPC rules' own exchange (module docstring): any game that declares none has it."""
 
 
-def own_foe_attack(fight: Fight, c: er.Combatant) -> bool:
-    """A foe whose game declares its foes' attack and no exchange attacks by that attack: a
-    game written before the exchange keeps its foes' own roll."""
+def _own_foe_attacks(fight: Fight) -> bool:
+    """The game declares its foes' attack and no exchange."""
     game = fight.tx.game
     # An installed game's hooks come wrapped in the guard that names it: compare what they wrap.
     return (
         inspect.unwrap(game.exchange.plan) is _hd_plan
         and inspect.unwrap(game.foes.attack) is not d20_attack
-        and c.side != "pc"
-        and has_statblock(c)
     )
+
+
+def own_foe_attack(fight: Fight, c: er.Combatant) -> bool:
+    """A foe whose game declares its foes' attack and no exchange attacks by that attack: a
+    game written before the exchange keeps its foes' own roll."""
+    return _own_foe_attacks(fight) and c.side != "pc" and has_statblock(c)
 
 
 # --------------------------------------------------------------------------- in the fight
@@ -671,6 +694,8 @@ def side_of(fight: Fight, c: er.Combatant) -> Side:
     more = fight.tx.game.exchange.extra(fight, c)
     if own_foe_attack(fight, c):
         more = {**more, OWN_ATTACK: True}
+    elif _own_foe_attacks(fight):
+        more = {**more, DEFAULT_ATTACK: fight.tx.game.name}
     found_health = _game_health(fight, c, kind, health)
     if found_health is not None:
         more = {**more, GAME_HEALTH: found_health}

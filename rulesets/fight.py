@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from rulesets import dice, npc
 from rulesets import encounter as er
-from rulesets.base import Character, CheckResult, RuleError, accepts
+from rulesets.base import Character, CheckResult, RuleError, accepts, hp_change
 from rulesets.clock import rounds_passed
 from rulesets.table import Context, Field, Tx
 from rulesets.turn_orders import TurnOrder, turn_order
@@ -702,8 +702,7 @@ def _hp_damage(fight: Fight, hit: Hit, amount: int) -> list[str]:
     top = int(c.stats.get("hp_max", before))
     after = max(0, before - amount)
     c.stats["hp"] = after
-    said = f" ({note})" if note else ""
-    lines = [f"{c.name} takes {before - after} damage{said}: {before} → {after}/{top} HP"]
+    lines = [hp_change(c.name, before, after, top, note)]
     if after == 0 and before > 0:
         lines.append(f"{c.name} drops")
     return lines + _morale_after(fight, c, (before, top), (after, top), after == 0 < before)

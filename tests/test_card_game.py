@@ -183,14 +183,7 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("alt+r")
         await pilot.pause()
-        for _ in range(6):
-            enc = _encounter_of(app)
-            acting = next(c for c in enc["combatants"] if c["id"] == enc["current"])
-            if acting["side"] != "pc":
-                break
-            await pilot.press("n")
-            await pilot.pause()
-        assert acting["side"] != "pc"
+        enc, acting = await _turn_of(pilot, app, pc=False)
         pc = next(c for c in enc["combatants"] if c["side"] == "pc")
         await pilot.press("A")
         await pilot.pause()
@@ -215,6 +208,20 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
     app.campaign.store.close()
 
 
+async def _turn_of(
+    pilot: Any, app: TablesideApp, *, pc: bool
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``n`` until a PC (or a foe) acts; the encounter and who acts."""
+    for _ in range(6):
+        enc = _encounter_of(app)
+        acting = next(c for c in enc["combatants"] if c["id"] == enc["current"])
+        if (acting["side"] == "pc") == pc:
+            return enc, acting
+        await pilot.press("n")
+        await pilot.pause()
+    raise AssertionError(f"no {'PC' if pc else 'foe'} acts in six turns")
+
+
 def _encounter_of(app: TablesideApp) -> dict[str, Any]:
     (found,) = [d for _, d in app.campaign.rows("encounters")]
     return dict(found)
@@ -237,3 +244,20 @@ def test_the_attack_command_lands_the_games_own_foe_attack(
     assert main(["attack", str(save), "Doc", "Goblin 2", "--dry-run", "--json"]) == 0
     odds = json.loads(capsys.readouterr().out)
     assert odds["hit"] > 0 and odds["drops"] == odds["hit"], odds
+
+
+async def test_a_pcs_a_says_it_is_the_default_d20_not_the_games(aces: Path, tmp_path: Path) -> None:
+    """Aces High declares its foes' attack and none for a PC: a PC's A is the default d20
+    against AC, and its line says so before enter rolls it, where it read as the game's."""
+    app = demo_app(tmp_path, "aces", seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("alt+r")
+        await pilot.pause()
+        _, acting = await _turn_of(pilot, app, pc=True)
+        await pilot.press("A")
+        await pilot.pause()
+        line = " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
+        assert f"{acting['name']} → Goblin" in line, line
+        said = "Aces High gives a PC no attack of its own: the default d20 its sheet keeps"
+        assert said in line and "d20 vs AC" in line, line
+    app.campaign.store.close()

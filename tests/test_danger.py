@@ -429,3 +429,36 @@ def test_shadows_the_demo_party_attacks_with_its_remembered_skill_and_can_win(
     assert "+ skill 10 =" in found.steps[0]
     estimate = danger.estimate(fight, 400, random.Random(4))
     assert estimate.win_chance > 0.2  # with skill 0 the party all but never won
+
+
+def test_asp06_the_weakest_is_the_one_nearest_taken_out_not_the_least_hurt(
+    tmp_path: Path,
+) -> None:
+    """ASP-06: in the aspects game hurt adds injuries and consequences, so the sum of the
+    pools grows; the foes' `weakest` target is the PC with the fewest consequences left before
+    Taken Out (Ada Wren, at one of two), not the one holding the fewest (the unhurt)."""
+    data = demo_data(tmp_path, "aspects")
+    ada = next(p for p in data["party"].values() if p["name"] == "Ada Wren")
+    ada["lists"]["consequences"] = [
+        {"name": "cracked ribs", "overlap": 4, "kind": "physical", "received": "2026-01-01"}
+    ]
+    assert weakest_pc(data) == ("Ada Wren", [2, 2, 2, 1])
+
+
+def test_nem08_the_weakest_is_the_one_whose_head_or_torso_is_lowest(tmp_path: Path) -> None:
+    """NEM-08: a major limb (torso, head) at 0 downs a character; minor limbs do not. Kesh
+    Varn with his head at 2 HP is nearer downed than Tomas Ert, whose limbs sum less."""
+    data = demo_data(tmp_path, "nemron")
+    kesh = next(p for p in data["party"].values() if p["name"] == "Kesh Varn")
+    kesh["tracks"]["limbs"]["head"]["hp"] = 2
+    assert weakest_pc(data) == ("Kesh Varn", [2, 9, 7, 8])
+
+
+def weakest_pc(data: Data) -> tuple[str, list[int]]:
+    """The PC a foe's `weakest` rule picks at the start, and each PC's room as counted."""
+    bodies = danger.prepare(fight_of(data), danger.Choices(foes="weakest")).bodies
+    party = [i for i, b in enumerate(bodies) if b.party]
+    foe = next(i for i, b in enumerate(bodies) if not b.party)
+    states, last = [0] * len(bodies), [-1] * len(bodies)
+    picked = danger._target("weakest", foe, party, states, bodies, last, random.Random(1))
+    return bodies[picked].name, [bodies[i].track.left(0) for i in party]

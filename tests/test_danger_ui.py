@@ -248,7 +248,7 @@ async def test_the_detail_changes_how_targets_are_picked_and_the_meter_counts_ag
         assert screen.danger_estimate.choices.foes == "weakest"
         await pilot.press("ctrl+d")
         await pilot.pause()
-        assert "the weakest (least health left)" in "\n".join(screen_text(app))
+        assert "the weakest (closest to out of the fight)" in "\n".join(screen_text(app))
     app.campaign.store.close()
 
 

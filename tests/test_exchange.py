@@ -73,6 +73,24 @@ def test_resolution_a_pc_attacks_a_foe_against_its_ac_with_odds(opened: Opened) 
     assert rolls[-1]["who"] == "Sefa Ironwood"
 
 
+def test_rr05_a_pcs_hp_and_a_foes_are_written_alike(opened: Opened) -> None:
+    """RR-05: damage and healing read the same for a PC's sheet and a foe's HD HP in the log:
+    `Name takes N damage: before → after/max HP`, `Name heals N: before → after/max HP`."""
+    campaign = opened("resolution")
+    eid, _ = enc(campaign)
+    mara, goblin = by_name(campaign, "Mara Quell"), by_name(campaign, "Goblin 1")
+    pc_top = party(campaign, "Mara Quell")["resources"]["hp"]["max"]
+    foe_top = int(goblin.stats["hp_max"])
+    lines = campaign.apply(cmd.Damage(eid, combatant_id=mara.id, amount="2"))
+    assert lines[0] == f"Mara Quell takes 2 damage: {pc_top} → {pc_top - 2}/{pc_top} HP"
+    lines = campaign.apply(cmd.Damage(eid, combatant_id=goblin.id, amount="2"))
+    assert lines[0] == f"Goblin 1 takes 2 damage: {foe_top} → {foe_top - 2}/{foe_top} HP"
+    lines = campaign.apply(cmd.Heal(eid, combatant_id=mara.id, amount="1"))
+    assert lines[0] == f"Mara Quell heals 1: {pc_top - 2} → {pc_top - 1}/{pc_top} HP"
+    lines = campaign.apply(cmd.Heal(eid, combatant_id=goblin.id, amount="1"))
+    assert lines[0] == f"Goblin 1 heals 1: {foe_top - 2} → {foe_top - 1}/{foe_top} HP"
+
+
 def test_resolution_a_pcs_remembered_attack_is_its_own(opened: Opened) -> None:
     campaign = opened("resolution")
     sheet = party(campaign, "Dov Ashgrove")
@@ -110,6 +128,42 @@ def test_somnihil_a_ciphers_triumph_doubles_its_damage(opened: Opened) -> None:
     found = odds(campaign, "Vesna Kade", "Goblin 1")
     assert found.hit == Fraction(15, 20)  # 6-20: Tough Choice, Success, Triumph
     assert found.damage.get(12) == Fraction(1, 20) * Fraction(1, 6)  # a Triumph's 6, doubled
+
+
+def test_som03_a_triumphs_step_shows_the_die_then_the_doubling(opened: Opened) -> None:
+    """SOM-03: a Triumph doubles the damage; the step says the die as rolled and the double,
+    so the GM reads `1d6: 2 ×2 = 4`, not `1d6: 4` for a die that showed 2."""
+    campaign = opened("somnihil")
+    head = attack(campaign, "Vesna Kade", "Goblin 1", defence="20")[0]
+    assert "d20 20: Triumph (damage doubled)" in head, head
+    rolled, doubled = (int(n) for n in head.split("1d6: ", 1)[1].split(" ×2 = "))
+    assert doubled == 2 * rolled, head
+
+
+def test_som06_an_exchanges_d20_logs_its_setbacks_as_the_trays_does(opened: Opened) -> None:
+    """SOM-06: a Failure suffers a setback of the Chronicler's choosing. The tray's d20 logs
+    its setbacks; the same d20 in an exchange logged none, and a failed attack said none."""
+    campaign = opened("somnihil")
+    head = attack(campaign, "Vesna Kade", "Goblin 1", defence="3")[0]
+    assert "d20 3: Failure · a Failure: one setback of the Chronicler's choosing" in head, head
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["detail"] == "setbacks: 1 offered, 1 taken (one setback of the Chronicler's choosing)"
+    attack(campaign, "Goblin 1", "Vesna Kade", defence="1")
+    rolls = [e for e in campaign.log_entries() if e.get("kind") == "roll"]
+    assert rolls[-1]["who"] == "Vesna Kade" and "2 taken" in rolls[-1]["detail"], rolls[-1]
+
+
+def test_somnihil_a_foe_against_a_foe_asks_no_ciphers_roll(opened: Opened) -> None:
+    """SOM-01: only a Cipher's player rolls. A goblin against a goblin is its statblock's d20
+    against AC, and its plan asks no answer; a d20 typed for it is refused, not ignored."""
+    campaign = opened("somnihil")
+    found = odds(campaign, "Goblin 1", "Goblin 2")
+    assert found.answer == "" and "vs AC" in found.steps[0]
+    assert odds(campaign, "Goblin 1", "Vesna Kade").answer == "Defence"
+    version = campaign.version
+    with pytest.raises(CommandError, match="No Cipher rolls when Goblin 1 attacks Goblin 2"):
+        attack(campaign, "Goblin 1", "Goblin 2", defence="12")
+    assert campaign.version == version
 
 
 # --------------------------------------------------------------------------- Nemron

@@ -113,7 +113,7 @@ def test_the_same_statblock_in_each_game_is_that_games_foe() -> None:
 
 
 def test_t_after_a_deals_the_attacks_damage_never_its_to_hit_total(opened: Any) -> None:
-    """The issue: ``1d20+3 = 19, damage 3``, then T on Mara Quell: ``HP 8 -> 0/8``."""
+    """The issue: ``1d20+3 = 19, damage 3``, then T on Mara Quell: ``Mara Quell takes 8 damage: 8 → 0/8 HP``."""
     campaign = opened("resolution")
     eid = started(campaign)
     goblin, pc = by_name(campaign, "Goblin 1"), first_pc(campaign)

@@ -16,7 +16,7 @@ from typing import Any
 
 from rulesets import encounter as er
 from rulesets import npc
-from rulesets.base import CheckResult, RuleError
+from rulesets.base import CheckResult, RuleError, hp_change
 from rulesets.fight import (
     DEFAULT_QUICKNESS,
     FLED,
@@ -758,7 +758,7 @@ class Heal(EncounterCommand):
             was_out = counts_out(fight.rules, c, None)
             before, top = int(c.stats.get("hp", 0)), int(c.stats.get("hp_max", 0))
             c.stats["hp"] = min(top, before + amount)
-            healed = [f"{c.name} heals {c.stats['hp'] - before}: {hp_line(c.stats)}"]
+            healed = [hp_change(c.name, before, int(c.stats["hp"]), top, heal=True)]
             return healed + settle_defeated(fight, c, was_out, None)
         sheet = fight.sheet(c)
         assert sheet is not None

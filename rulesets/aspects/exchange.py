@@ -210,6 +210,18 @@ def pools(side: Side, health: Doc) -> dict[str, int]:
     return found
 
 
+def room(side: Side, health: Doc) -> int:
+    """ASP-06: how far from Taken Out: the consequences it may still take (an overlap past the
+    stress cap at the limit takes it out). Minor injuries and fate points, which the pools
+    count, grow or fall without bringing it nearer."""
+    held = len((health.get("lists") or {}).get("consequences") or [])
+    try:
+        limit = aspects.consequence_limit(health)
+    except (KeyError, TypeError, ValueError):
+        limit = aspects.DEFAULT_CONSEQUENCE_SLOTS
+    return max(0, limit - held)
+
+
 EXCHANGE = ExchangeRules(
     plan=plan,
     roll=roll,
@@ -217,6 +229,7 @@ EXCHANGE = ExchangeRules(
     out=out,
     spend=spend,
     costs=costs,
+    room=room,
     defence_help="blank: dodge · block · will · + fate · a total rolled",
     pools=pools,
     attack_fields=(

@@ -328,6 +328,15 @@ def pools(side: Side, health: Doc) -> dict[str, int]:
     return {str(k): int(v.get("hp", 0)) for k, v in limbs.items() if isinstance(v, Mapping)}
 
 
+def room(side: Side, health: Doc) -> int:
+    """NEM-08: how far from downed: the HP of its weakest major limb (torso, head), since
+    either at 0 downs it; minor limbs at 0 only stop working. A body with no major limb
+    counts every limb."""
+    found = pools(side, health)
+    major = [hp for limb, hp in found.items() if limb in nemron.MAJOR_LIMBS]
+    return min(major) if major else sum(found.values())
+
+
 def faces(side: Side) -> int:
     return len(nemron.LOCATION_DIE)
 
@@ -342,6 +351,7 @@ EXCHANGE = ExchangeRules(
     costs=costs,
     defence_help="blank: reaction · none · bonus: 2 Energy · both · a number rolled",
     pools=pools,
+    room=room,
     attack_fields=(
         Field("attribute", "Attribute", "power", "choice",
               choices=tuple(key for key, _ in nemron.ATTRIBUTES)),

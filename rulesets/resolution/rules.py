@@ -50,6 +50,7 @@ from rulesets.base import (
     Ruleset,
     SheetSpec,
     default_character,
+    hp_change,
     rederive,
     rng_or_new,
 )
@@ -481,7 +482,7 @@ def damage(character: Character, amount: int) -> list[str]:
     hp = _res(character, "hp")
     before = hp["current"]
     hp["current"] = max(0, before - amount)
-    lines = [f"{character['name']}: HP {before} -> {hp['current']}/{hp['max']}"]
+    lines = [hp_change(character["name"], before, hp["current"], hp["max"])]
     if hp["current"] == 0:
         lines.append(f"{character['name']} is at 0 HP")
     return lines
@@ -494,7 +495,7 @@ def heal(character: Character, amount: int) -> list[str]:
     hp = _res(character, "hp")
     before = hp["current"]
     hp["current"] = min(hp["max"], before + amount)
-    return [f"{character['name']}: HP {before} -> {hp['current']}/{hp['max']}"]
+    return [hp_change(character["name"], before, hp["current"], hp["max"], heal=True)]
 
 
 def add_system_strain(character: Character, amount: int) -> list[str]:

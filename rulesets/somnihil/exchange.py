@@ -10,6 +10,10 @@ and Catastrophe let its damage land. Inside an Anomaly the Cipher rolls with dis
 (SOM-05). Damage takes vitality; at 0 a Cheat Death d20 (SOM-08). A foe against a foe fights
 by the statblock's d20 against AC.
 
+Reading: the text has every die rolled by a Cipher's player, a foe's actions only ever opposed
+by a Cipher; a foe against a foe is the Chronicler's alone, so no player rolls and nothing is
+asked: the NPC rules' statblock d20 against AC decides it (a typed d20 is refused, not ignored).
+
 The answer typed is the Cipher's d20 as its player rolled it at the table (attacking or
 opposing); blank, the app rolls it.
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -104,9 +109,21 @@ def _cipher(side: Side) -> bool:
     return side.is_pc
 
 
+def _between_foes(setup: Setup) -> bool:
+    """No Cipher on either side (module docstring's reading); a d20 typed for it is refused."""
+    if _cipher(setup.attacker) or _cipher(setup.target):
+        return False
+    if setup.defence.strip():
+        raise RuleError(
+            f"No Cipher rolls when {setup.attacker.name} attacks {setup.target.name}: a foe "
+            "against a foe is its statblock's d20 against AC; leave the answer blank"
+        )
+    return True
+
+
 def plan(setup: Setup) -> Plan:
-    if not (_cipher(setup.attacker) or _cipher(setup.target)):
-        return HD_EXCHANGE.plan(setup)
+    if _between_foes(setup):
+        return replace(HD_EXCHANGE.plan(setup), answer="")
     damage = _damage_dice(setup)
     rolled = distribution(damage)
     if _cipher(setup.attacker):
@@ -155,7 +172,7 @@ def _d20(rng: random.Random, edge: str, typed: int | None) -> tuple[int, tuple[i
 
 
 def roll(setup: Setup, rng: random.Random) -> Rolled:
-    if not (_cipher(setup.attacker) or _cipher(setup.target)):
+    if _between_foes(setup):
         return HD_EXCHANGE.roll(setup, rng)
     damage = _damage_dice(setup)
     steps: list[str] = []
@@ -166,16 +183,22 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         edge = _edge(setup.attacker)
         natural, faces = _d20(rng, edge, typed_d20(setup))
         band = somnihil.band_for(natural)
+        # SOM-06: the setbacks on the roll, as the tray's same d20 logs them.
         mine.append(
             CheckResult(
-                "2d20kl1 attack" if edge else "d20 attack", natural, faces, band, natural=natural
-            )
+                "2d20kl1 attack" if edge else "d20 attack", natural, faces, band,
+                somnihil.setback_note(band), natural=natural,
+            )  # fmt: skip
         )
         times = LANDS_ON_ATTACK.get(band, 0)
         steps.append(f"d20 {natural}: {band}" + (" (damage doubled)" if times == 2 else ""))
+        if band in LANDS_ON_DEFENCE:
+            steps.append(f"a {band}: {somnihil.SETBACKS[band][2]}")
         if times:
-            dealt = max(0, dice.roll(damage, rng).total) * times
-            steps.append(f"{damage}: {dealt}")
+            rolled = max(0, dice.roll(damage, rng).total)
+            dealt = rolled * times
+            # The die as it fell, then the doubling: "1d6: 4" for a 2 doubled misread the die.
+            steps.append(f"{damage}: {rolled}" + (f" ×{times} = {dealt}" if times > 1 else ""))
             amounts.append(dealt)
             if band == somnihil.TOUGH_CHOICE:
                 steps.append("a Tough Choice: two setbacks offered, the player picks one")
@@ -189,7 +212,7 @@ def roll(setup: Setup, rng: random.Random) -> Rolled:
         theirs.append(
             CheckResult(
                 "2d20kl1 opposing" if edge else "d20 opposing", natural, faces, band,
-                natural=natural,
+                somnihil.setback_note(band), natural=natural,
             )  # fmt: skip
         )
         if band in LANDS_ON_DEFENCE:

@@ -65,9 +65,15 @@ class Exchange:
     target_id: str
     typed: str = ""
     """The defender's answer as typed."""
+    asks: bool = True
+    """This exchange, as last counted, asks the defender an answer (where the game asks one:
+    a Somnihil foe against a foe asks none)."""
     aiming: bool = False
     """Tab: the keys name the target (a row number or the first letters of a name)."""
     aim: str = ""
+    unsure: str = ""
+    """Why what is typed as the target names no one combatant (several begin so, or none):
+    the exchange is not rolled until it does, never at the target it had before."""
     said: str = ""
     """Why the last answer was refused (cleared by the next key)."""
 
@@ -163,13 +169,13 @@ class AmountLine(Static):
 
     # --- the exchange (A) ------------------------------------------------------------------------
     def exchange_key(
-        self, event: events.Key, asks: bool, aim: Callable[[str], str | None]
+        self, event: events.Key, asks: bool, aim: Callable[[str], tuple[str | None, str]]
     ) -> str | None:
         """A key while the exchange is open: ``close`` (escape), ``land`` (enter or T),
         ``edit`` (ctrl+e: the attacking PC's attack), ``typed`` (the answer, the target or
         the aiming changed), or None: not the exchange's key. ``asks``: the game asks the
         defender an answer (tab then aims at a target); ``aim`` names the combatant a row
-        number or a name's first letters name."""
+        number or a name's first letters name, or says why they name no one."""
         found = self.exchange
         if found is None:
             return None
@@ -178,8 +184,13 @@ class AmountLine(Static):
         if key == "escape":
             if not found.aiming:
                 return "close"
-            found.aiming, found.aim = False, ""
+            # The name given up: the target stays the one named before, knowingly.
+            found.aiming, found.aim, found.unsure = False, "", ""
         elif key in ("enter", "T"):
+            if found.unsure:
+                # Rolled now, it would land on the target named before: say so and wait.
+                found.said = found.unsure
+                return "typed"
             if not found.aiming:
                 return "land"
             found.aiming, found.aim = False, ""
@@ -189,25 +200,37 @@ class AmountLine(Static):
             found.aiming = not found.aiming
         elif key == "backspace":
             if found.aiming or not asks:
-                found.aim = found.aim[:-1]
+                self._aim_at(found, found.aim[:-1], aim)
             else:
                 found.typed = found.typed[:-1]
         elif key == "ctrl+u":  # clears the line, as in any text field
             if found.aiming or not asks:
-                found.aim = ""
+                self._aim_at(found, "", aim)
             else:
                 found.typed = ""
         elif event.is_printable and event.character:
             if found.aiming or not asks:
-                found.aim = (found.aim + event.character)[:30]
-                aimed = aim(found.aim)
-                if aimed is not None and aimed != found.attacker_id:
-                    found.target_id = aimed
+                self._aim_at(found, (found.aim + event.character)[:30], aim)
             else:
                 found.typed = (found.typed + event.character)[:40]
         else:
             return None
         return "typed"
+
+    @staticmethod
+    def _aim_at(found: Exchange, typed: str, aim: Callable[[str], tuple[str | None, str]]) -> None:
+        """The target as ``typed`` names it; where it names no one combatant, why (nothing
+        typed: the target stays as it was)."""
+        found.aim, found.unsure = typed, ""
+        if not typed.strip():
+            return
+        aimed, why = aim(typed)
+        if aimed is None:
+            found.unsure = why
+        elif aimed == found.attacker_id:
+            found.unsure = "An attacker cannot attack itself: pick a target"
+        else:
+            found.target_id = aimed
 
     # --- a jump by name (/) --------------------------------------------------------------------
     @property

@@ -76,8 +76,8 @@ class CombatExchange(CombatAmounts):
         """What a statblock attacks with: B's choice for that foe (each keeps its own)."""
         return self.rolls_with(found.attacker_id)
 
-    def _asks(self) -> bool:
-        return bool(self.game.exchange.defence_help)
+    def _asks(self, found: Exchange) -> bool:
+        return bool(self.game.exchange.defence_help) and found.asks
 
     def _odds(self, found: Exchange) -> Odds | str:
         """The exchange's exact odds, or why they cannot be counted (an answer refused)."""
@@ -102,6 +102,12 @@ class CombatExchange(CombatAmounts):
         if found is None or enc is None:
             return
         counted = self._odds(found)
+        if not isinstance(counted, str) and found.asks != bool(counted.answer):
+            # The target changed whom the game asks (a foe now attacks a foe): an answer
+            # typed for the other target is nobody's now.
+            found.asks, found.typed = bool(counted.answer), ""
+            # A name being typed goes on naming the target, not into the answer now asked.
+            found.aiming = found.aiming or (found.asks and bool(found.aim))
         try:
             who = f"{enc.get(found.attacker_id).name} → {enc.get(found.target_id).name}"
         except er.EncounterError:
@@ -112,7 +118,7 @@ class CombatExchange(CombatAmounts):
             odds, steps = ex.summary(counted), " · ".join(counted.steps)
         if found.aiming:
             ask = f"Target (row number or name): {found.aim}▏ (enter · esc)"
-        elif self._asks():
+        elif self._asks(found):
             help_ = self.game.exchange.defence_help
             answer = "Defence" if isinstance(counted, str) else counted.answer
             ask = f"{answer} ({help_}): {found.typed}▏ (enter rolls · tab: target · esc)"
@@ -120,23 +126,36 @@ class CombatExchange(CombatAmounts):
             ask = f"Target (row or name): {found.aim}▏ (enter rolls · esc)"
         if self._pc_ref(found.attacker_id) is not None:
             ask += " · ctrl+e: the attack"
+        if found.unsure and not found.said:
+            # The odds shown would be the last target's: the name typed has not chosen one.
+            odds, steps = f"✗ {found.unsure}", ""
         why = f"✗ {found.said} · " if found.said else ""
         text = clean(f"{why}{ask} · {odds}" + (f" · {steps}" if steps else ""), 600)
         self.set_class(True, "-exchanging")
         self._set_text("#combat-amount", text, style="bold")
 
-    def _aim(self, typed: str) -> str | None:
-        """The combatant a row number or a name's first letters name (None: none or several)."""
+    def _aim(self, typed: str) -> tuple[str | None, str]:
+        """The combatant a row number or a name's first letters name, or why none: several
+        names begin so (listed), or none does."""
         enc = self.encounter
         text = typed.strip().casefold()
         if enc is None or not text:
-            return None
+            return None, ""
         if text.isdigit():
             index = int(text) - 1
-            return enc.combatants[index].id if 0 <= index < len(enc.combatants) else None
-        found = [c.id for c in enc.combatants if c.name.casefold().startswith(text)]
-        exact = [c.id for c in enc.combatants if c.name.casefold() == text]
-        return exact[0] if len(exact) == 1 else found[0] if len(found) == 1 else None
+            if 0 <= index < len(enc.combatants):
+                return enc.combatants[index].id, ""
+            return None, f"No row {text}: there are {len(enc.combatants)}"
+        exact = [c for c in enc.combatants if c.name.casefold() == text]
+        found = [c for c in enc.combatants if c.name.casefold().startswith(text)]
+        if len(exact) == 1:
+            return exact[0].id, ""
+        if len(found) == 1:
+            return found[0].id, ""
+        if not found:
+            return None, f"No one is named {typed.strip()!r}"
+        names = ", ".join(c.name for c in found)
+        return None, f"{typed.strip()!r} is ambiguous: {names} (type more)"
 
     def _show_detail(self) -> None:
         """An open exchange keeps the line: a redraw (a form confirmed, a change from
@@ -156,7 +175,7 @@ class CombatExchange(CombatAmounts):
         found = self._exchange
         if found is None:
             return False
-        what = self.amount_line.exchange_key(event, self._asks(), self._aim)
+        what = self.amount_line.exchange_key(event, self._asks(found), self._aim)
         if what is None:
             return False
         if what == "close":

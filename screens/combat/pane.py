@@ -11,7 +11,7 @@ from app.lazy import LazyModule
 from rulesets import fight as fr
 from rulesets.npc import NPC, statblock_of
 from screens.combat.amount_line import IDLE_AMOUNT
-from screens.combat.base import ROLL_WITH, _Seen
+from screens.combat.base import ROLL_WITH, _Seen, roll_kind
 from screens.combat.rows import CombatRows
 from screens.combat.statblock_pane import StatblockPane
 from widgets.literal import clean
@@ -114,11 +114,59 @@ class CombatPane(CombatRows):
 
     def _key(self, bid: str) -> str:
         """A key of this panel as the GM's keymap has it (``sb_attack`` -> ``A``)."""
+        return self.app.get_key_display(Binding(self._raw_keys(bid)[0], ""))
+
+    STATBLOCK_WORDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "sb_save": ("save", "roll"),
+        "sb_skill": ("skill", "roll"),
+        "sb_morale": ("morale", "roll"),
+        "sb_effort": ("effort", "roll"),
+        "sb_roll_with": ("roll_with", "choice"),
+        "sb_full_effort": ("effort", "refresh"),
+    }
+    """The statblock's own keys: the roll each needs the game to have, and what it is."""
+
+    def refuse_statblock_key(self, key: str) -> bool:
+        """A statblock key (V, K, M, E, B, F) pressed where it does nothing (a PC selected, a
+        foe without a statblock): one message says why; True when ``key`` was one."""
+        bid = next(
+            (b for b in self.STATBLOCK_WORDS if key in self._raw_keys(b)), None
+        )  # fmt: skip
+        if bid is None:
+            return False  # asked after the cheap test: j and k come here at every press
+        found = self.active_bindings.get(key)
+        if found is not None and found.enabled:
+            return False  # a key bound to something that applies now (a game's own key)
+        needs, noun = self.STATBLOCK_WORDS[bid]
+        rules = self.game.foes
+        what = {
+            "sb_save": roll_kind(self.game, "save").capitalize(),
+            "sb_roll_with": "Brawl, Wit or Will",
+            "sb_full_effort": "Full Effort",
+        }.get(bid, needs.capitalize())
+        has = rules.roll_with if needs == "roll_with" else roll_kind(self.game, needs) in rules.rolls
+        c = self._selected()
+        if not has:
+            said = f"{self.game.name} gives a foe's statblock no {what.casefold()} {noun}"
+        elif c is None:
+            said = f"{what} is a foe's statblock {noun}: select a foe"
+        elif c.side == "pc":
+            said = f"{what} is a foe's statblock {noun}: {c.name} is a PC"
+        else:
+            said = (
+                f"{what} is a foe's statblock {noun}: {c.name} has none (library NPCs (b) have "
+                "theirs; quick add (q) with an HD)"
+            )
+        self.notify(said, severity="warning")
+        return True
+
+    def _raw_keys(self, bid: str) -> list[str]:
+        """The keys a binding of this panel has in the GM's keymap (``sb_morale`` -> ``M``)."""
         default = next(
             b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == f"combat.{bid}"
         )
         keys = str(getattr(self.app, "keymap", {}).get(f"combat.{bid}", default))
-        return self.app.get_key_display(Binding(keys.split(",")[0].strip() or default, ""))
+        return [k.strip() for k in keys.split(",") if k.strip()] or [default]
 
     def action_roll_with(self) -> None:
         """B: the selected foe's statblock rolls with the next attribute (Brawl, Wit, Will);

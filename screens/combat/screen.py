@@ -347,6 +347,9 @@ class CombatScreen(CombatDanger, PanelScreen):
         inline = self._inline
         what = self.amount_line.amount_key(event)
         if what is None:
+            if self.refuse_statblock_key(event.key):
+                event.stop()
+                event.prevent_default()
             return
         event.stop()
         event.prevent_default()
