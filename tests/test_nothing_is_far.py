@@ -405,7 +405,7 @@ async def test_slash_jumps_to_a_combatant_by_part_of_its_name(tmp_path: Path) ->
         await pilot.press("slash", *"gob")
         await pilot.pause()
         assert selected_name(app) == "Goblin 1"
-        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        line = " ".join(str(app.screen.query_one("#combat-find").render()).split())
         assert "Find: gob" in line and "Goblin 1 (1 of 3)" in line
         await pilot.press("tab", "tab")  # the next matches
         await pilot.pause()

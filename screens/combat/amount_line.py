@@ -1,28 +1,24 @@
-"""The line under the tracker's table where the GM types: an amount, an answer to an attack,
-a jump by name (/); while nothing is typed, it says the selected combatant's detail.
+"""The line under the tracker's table where the GM types an amount or an answer to an attack;
+while nothing is typed, it says the selected combatant's detail.
 
-The line keeps what it shows, so the tracker can tell it the same text at every keypress for
-free, and it holds a jump by name whole: what is typed, which match, and where the selection
-was (escape goes back there). The tracker hands it the keys while a jump is typed and moves the
-selection where :meth:`AmountLine.find_key` says.
+The line keeps what it shows (:class:`UnderTable`, which the find bar and the exchange view
+share), so the tracker can tell it the same text at every keypress for free.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
-from rulesets import encounter as er
 from rulesets.values import record
 from screens.form import Field
 from widgets.literal import literal
 
 IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
 """What the amount line says while nothing is being typed in it."""
-FIND_KEYS = "tab: next · enter: stay · esc: back"
 
 
 @record
@@ -72,15 +68,6 @@ class Exchange:
     """Why the last answer was refused (cleared by the next key)."""
 
 
-@record
-class FindStep:
-    """What a key typed into a jump does: the combatant to select (None: none), and whether
-    the jump is over."""
-
-    select: str | None
-    over: bool = False
-
-
 def update_sized(
     static: Static, text: Text, wrapped: dict[int, tuple[int, tuple[int, int]]]
 ) -> None:
@@ -95,24 +82,14 @@ def update_sized(
     static.update(text, layout=not same)
 
 
-class AmountLine(Static):
-    """One line (wrapping to its max height) that the GM types into or reads."""
+class UnderTable(Static):
+    """A line under the tracker's table (wrapping to its max height) that keeps what it shows."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(IDLE_AMOUNT, id=id)
+    def __init__(self, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id)
         self.said: tuple[str, str] | None = None
         """The text and style last shown: the same again costs nothing."""
         self.wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
-        self.find_start: str | None = None
-        """Where the selection was when a jump by name began (escape goes back there)."""
-        self.find_typed: str | None = None
-        """What is typed of a name (None: no jump under way)."""
-        self.find_hit = 0
-        self.found: list[str] = []
-        self.inline: Inline | None = None
-        """An amount being typed (damage, healing, an answer to an attack), if any."""
-        self.exchange: Exchange | None = None
-        """The exchange (A) being set up, if any."""
 
     def say(self, text: str, style: str = "") -> None:
         """Show ``text``; the screen is laid out again only if the line's height changes."""
@@ -121,6 +98,17 @@ class AmountLine(Static):
         if self.said != (text, style):
             self.said = (text, style)
             update_sized(self, literal(text, style=style, limit=1000), self.wrapped)
+
+
+class AmountLine(UnderTable):
+    """One line that the GM types an amount into, or reads the selected combatant's detail."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(IDLE_AMOUNT, id=id)
+        self.inline: Inline | None = None
+        """An amount being typed (damage, healing, an answer to an attack), if any."""
+        self.exchange: Exchange | None = None
+        """The exchange (A) being set up, if any."""
 
     # --- an amount ----------------------------------------------------------------------------
     def open_amount(self, inline: Inline) -> None:
@@ -208,61 +196,3 @@ class AmountLine(Static):
         else:
             return None
         return "typed"
-
-    # --- a jump by name (/) --------------------------------------------------------------------
-    @property
-    def finding(self) -> bool:
-        return self.find_typed is not None
-
-    def start_find(self, start: str | None) -> None:
-        """Begin a jump by name from the selected combatant ``start``."""
-        self.find_start, self.find_typed, self.find_hit, self.found = start, "", 0, []
-        self._show_find(None)
-
-    def find_key(self, event: events.Key, combatants: Sequence[er.Combatant]) -> FindStep | None:
-        """A key typed into the jump: what it does (None: not the jump's key)."""
-        typed = self.find_typed
-        assert typed is not None
-        if event.key == "escape":
-            self.find_typed = None
-            return FindStep(self.find_start, over=True)
-        if event.key == "enter":
-            self.find_typed = None
-            return FindStep(None, over=True)
-        if event.key == "tab":
-            self.find_hit += 1
-        elif event.key == "shift+tab":
-            self.find_hit -= 1
-        elif event.key == "backspace":
-            self.find_typed, self.find_hit = typed[:-1], 0
-        elif event.is_printable and event.character and len(typed) < 40:
-            self.find_typed, self.find_hit = typed + event.character, 0
-        else:
-            return None
-        self.found = matches(combatants, self.find_typed or "")
-        return FindStep(self.found[self.find_hit % len(self.found)] if self.found else None)
-
-    def show_found(self, name: str | None) -> None:
-        """Say what is typed and where it leads (``name``: the match selected)."""
-        self._show_find(name)
-
-    def _show_find(self, name: str | None) -> None:
-        typed, found = self.find_typed or "", self.found
-        if not typed:
-            where = "type part of a name"
-        elif not found:
-            where = "no one"
-        else:
-            where = f"{name or '?'} ({self.find_hit % len(found) + 1} of {len(found)})"
-        self.say(f"Find: {typed}▏ → {where}  ({FIND_KEYS})", "bold")
-
-
-def matches(combatants: Sequence[er.Combatant], typed: str) -> list[str]:
-    """Ids of the combatants whose name holds ``typed`` (any case), in turn order, those
-    whose name starts with it first."""
-    needle = typed.strip().casefold()
-    if not needle:
-        return []
-    starts = [c.id for c in combatants if c.name.casefold().startswith(needle)]
-    inside = [c.id for c in combatants if needle in c.name.casefold()]
-    return starts + [cid for cid in inside if cid not in starts]

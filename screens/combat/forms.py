@@ -10,7 +10,7 @@ from app.lazy import LazyModule
 from rulesets import fight as fr
 from rulesets.npc import MAX_QUICK_HD
 from rulesets.turn_orders import known as known_orders
-from screens.combat.find import CombatFind
+from screens.combat.exchange import CombatExchange
 from screens.form import Field
 from widgets.literal import clean
 
@@ -22,7 +22,7 @@ else:
     npcs = LazyModule("app.commands.npcs")
 
 
-class CombatForms(CombatFind):
+class CombatForms(CombatExchange):
     """The forms that add to and edit the fight."""
 
     def action_party_initiative(self) -> None:

@@ -54,7 +54,7 @@ class CombatPane(CombatRows):
     def _show_detail(self) -> None:
         """The line under the table, while no amount is typed: the game's detail about the
         selected combatant (a Nemron character's limbs), or what the keys there do."""
-        if self._inline is not None or self.amount_line.finding:
+        if self._inline is not None or not self.amount_line.display:
             return
         text = ""
         enc, cid = self.encounter, self.table.selected_id

@@ -27,6 +27,7 @@ from rulesets.turn_orders import BUILT_IN
 from screens.combat.base import _b
 from screens.combat.danger import CombatDanger, DangerMeter
 from screens.combat.encounter_list import EncounterList
+from screens.combat.find_bar import FindBar
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
@@ -223,6 +224,37 @@ class CombatScreen(CombatDanger, PanelScreen):
             self._set_text("#combat-last", "")
         self.danger_follow()
 
+    # --- the jump by name -----------------------------------------------------------------------
+    def action_find(self) -> None:
+        """/: type part of a name; the selection jumps to the first combatant holding it (tab:
+        the next), enter stays there, escape goes back."""
+        if self.encounter is None or not self.encounter.combatants:
+            self.notify("Nobody to find: add combatants first", severity="warning")
+            return
+        self.close_amount()
+        found = self.query(FindBar)
+        # Mounted at the first jump: most sessions never open it.
+        bar = found.first() if found else FindBar(id="combat-find")
+        if not found:
+            self.query_one("#encounter-pane").mount(bar, after=self.amount_line)
+        self.amount_line.display = False
+        bar.open(self.table.selected_id)
+
+    def on_find_bar_jump(self, event: FindBar.Jump) -> None:
+        """The find bar moved the selection, or the jump ended (the line under the table then
+        says the detail again)."""
+        if event.over:
+            event.control.display = False
+            self.amount_line.display = True
+            if event.combatant_id is not None:
+                self.table.select_id(event.combatant_id)
+            self._show_detail()
+            return
+        if event.combatant_id is not None:
+            self.table.select_id(event.combatant_id)
+            self._chosen = event.combatant_id
+            self._follow_selection()
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.build_done(event.worker)
 
@@ -337,8 +369,12 @@ class CombatScreen(CombatDanger, PanelScreen):
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
         form, escape cancels. A jump by name (/) takes the keys the same way."""
-        if self.amount_line.finding:
-            self._find_key(event)
+        found = self.query(FindBar)
+        if found and found.first().display:
+            enc = self.encounter
+            if found.first().key(event, enc.combatants if enc is not None else ()):
+                event.stop()
+                event.prevent_default()
             return
         if self.exchange_key(event):
             event.stop()
