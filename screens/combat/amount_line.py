@@ -7,8 +7,6 @@ share), so the tracker can tell it the same text at every keypress for free.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
@@ -53,21 +51,6 @@ class Inline:
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
 
-@record
-class Exchange:
-    """The exchange being set up on the line under the table."""
-
-    attacker_id: str
-    target_id: str
-    typed: str = ""
-    """The defender's answer as typed."""
-    aiming: bool = False
-    """Tab: the keys name the target (a row number or the first letters of a name)."""
-    aim: str = ""
-    said: str = ""
-    """Why the last answer was refused (cleared by the next key)."""
-
-
 def update_sized(
     static: Static, text: Text, wrapped: dict[int, tuple[int, tuple[int, int]]]
 ) -> None:
@@ -107,8 +90,6 @@ class AmountLine(UnderTable):
         super().__init__(IDLE_AMOUNT, id=id)
         self.inline: Inline | None = None
         """An amount being typed (damage, healing, an answer to an attack), if any."""
-        self.exchange: Exchange | None = None
-        """The exchange (A) being set up, if any."""
 
     # --- an amount ----------------------------------------------------------------------------
     def open_amount(self, inline: Inline) -> None:
@@ -148,51 +129,3 @@ class AmountLine(UnderTable):
         if self.inline is not None:
             self.inline.typed = (self.inline.typed + text.replace("\n", " "))[:40]
             self.show_amount()
-
-    # --- the exchange (A) ------------------------------------------------------------------------
-    def exchange_key(
-        self, event: events.Key, asks: bool, aim: Callable[[str], str | None]
-    ) -> str | None:
-        """A key while the exchange is open: ``close`` (escape), ``land`` (enter or T),
-        ``edit`` (ctrl+e: the attacking PC's attack), ``typed`` (the answer, the target or
-        the aiming changed), or None: not the exchange's key. ``asks``: the game asks the
-        defender an answer (tab then aims at a target); ``aim`` names the combatant a row
-        number or a name's first letters name."""
-        found = self.exchange
-        if found is None:
-            return None
-        key = event.key
-        found.said = ""
-        if key == "escape":
-            if not found.aiming:
-                return "close"
-            found.aiming, found.aim = False, ""
-        elif key in ("enter", "T"):
-            if not found.aiming:
-                return "land"
-            found.aiming, found.aim = False, ""
-        elif key == "ctrl+e":
-            return "edit"
-        elif key == "tab" and asks:
-            found.aiming = not found.aiming
-        elif key == "backspace":
-            if found.aiming or not asks:
-                found.aim = found.aim[:-1]
-            else:
-                found.typed = found.typed[:-1]
-        elif key == "ctrl+u":  # clears the line, as in any text field
-            if found.aiming or not asks:
-                found.aim = ""
-            else:
-                found.typed = ""
-        elif event.is_printable and event.character:
-            if found.aiming or not asks:
-                found.aim = (found.aim + event.character)[:30]
-                aimed = aim(found.aim)
-                if aimed is not None and aimed != found.attacker_id:
-                    found.target_id = aimed
-            else:
-                found.typed = (found.typed + event.character)[:40]
-        else:
-            return None
-        return "typed"

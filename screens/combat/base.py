@@ -1,10 +1,10 @@
 """The combat tracker's ground floor: its state, the reads every part shares, and sending a
 command. Its widgets own what they show: the table (:mod:`widgets.combat_table`), the
 statblock pane (:mod:`.statblock_pane`), the line the GM types into (:mod:`.amount_line`), the
-encounter list (:mod:`.encounter_list`), the find bar (:mod:`.find_bar`) and the danger meter
+encounter list (:mod:`.encounter_list`), the find bar (:mod:`.find_bar`), the exchange view (:mod:`.exchange_view`) and the danger meter
 (:mod:`.danger`). The rest is
 built in floors, each a class on the one below: :mod:`.rows` (the rows, title and status line), :mod:`.pane` (following the
-selection), :mod:`.amounts` (landing damage, heals and attacks), :mod:`.exchange` (A),
+selection), :mod:`.amounts` (landing damage, heals and attacks),
 :mod:`.forms` (the forms that add and edit), :mod:`.danger`
 (the build to a danger) and :mod:`.screen` (the keys and the layout). Each floor calls only
 its own and the floors below; the turn order's own parts are asked of the encounter's

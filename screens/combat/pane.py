@@ -12,6 +12,7 @@ from rulesets import fight as fr
 from rulesets.npc import NPC, statblock_of
 from screens.combat.amount_line import IDLE_AMOUNT
 from screens.combat.base import ROLL_WITH, _Seen
+from screens.combat.exchange_view import ExchangeView
 from screens.combat.rows import CombatRows
 from screens.combat.statblock_pane import StatblockPane
 from widgets.literal import clean
@@ -53,7 +54,13 @@ class CombatPane(CombatRows):
 
     def _show_detail(self) -> None:
         """The line under the table, while no amount is typed: the game's detail about the
-        selected combatant (a Nemron character's limbs), or what the keys there do."""
+        selected combatant (a Nemron character's limbs), or what the keys there do. An open
+        exchange keeps the line: a redraw (a form confirmed, a change from elsewhere) shows its
+        odds again."""
+        views = self.query(ExchangeView)
+        if views and views.first().exchange is not None:
+            views.first().follow(self.encounter_id, self.encounter)
+            return
         if self._inline is not None or not self.amount_line.display:
             return
         text = ""

@@ -11,7 +11,7 @@ and in the command palette).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -24,14 +24,18 @@ from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import BUILT_IN
+from screens.combat.amount_line import UnderTable
 from screens.combat.base import _b
 from screens.combat.danger import CombatDanger, DangerMeter
 from screens.combat.encounter_list import EncounterList
+from screens.combat.exchange_view import Exchange, ExchangeView, exchange_pair
 from screens.combat.find_bar import FindBar
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
 from widgets.footer import GAME_KEYS
+
+LineT = TypeVar("LineT", bound=UnderTable)
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
@@ -224,6 +228,49 @@ class CombatScreen(CombatDanger, PanelScreen):
             self._set_text("#combat-last", "")
         self.danger_follow()
 
+    # --- the exchange (A) ----------------------------------------------------------------------
+    def action_exchange(self) -> None:
+        """A: the one acting attacks the selected (or, with itself selected, its last target;
+        before the fight, the selected attacks its default target)."""
+        enc, eid = self.encounter, self._need_encounter()
+        if enc is None or eid is None:
+            return
+        pair = exchange_pair(enc, self.table.selected_id if self.is_mounted else None)
+        if pair is None:
+            self.notify(
+                "Nobody to attack: select a combatant on the other side", severity="warning"
+            )
+            return
+        self.close_amount()
+        view = self._under_table(ExchangeView, "combat-exchange")
+        self.amount_line.display = False
+        view.open(Exchange(*pair, self.rolls_with(pair[0])), eid, enc)
+
+    def on_exchange_view_land(self, event: ExchangeView.Land) -> None:
+        refusal: list[str] = []
+        if self.send(event.command, refused=refusal.append) is None:
+            event.view.refused(refusal[0] if refusal else "Not done")
+        elif event.close:
+            event.view.close()
+            self.on_exchange_view_closed()
+        elif event.view.exchange is not None:
+            event.view.show()
+
+    def on_exchange_view_closed(self, _: ExchangeView.Closed | None = None) -> None:
+        self.query_one(ExchangeView).display = False
+        self.amount_line.display = True
+        self._show_detail()
+
+    def _under_table(self, kind: type[LineT], id: str) -> LineT:
+        """The line of ``kind`` under the table, mounted the first time it is wanted: most
+        sessions never open some of them."""
+        found = self.query(kind)
+        if found:
+            return found.first()
+        line = kind(id=id)
+        self.query_one("#encounter-pane").mount(line, after=self.amount_line)
+        return line
+
     # --- the jump by name -----------------------------------------------------------------------
     def action_find(self) -> None:
         """/: type part of a name; the selection jumps to the first combatant holding it (tab:
@@ -232,11 +279,7 @@ class CombatScreen(CombatDanger, PanelScreen):
             self.notify("Nobody to find: add combatants first", severity="warning")
             return
         self.close_amount()
-        found = self.query(FindBar)
-        # Mounted at the first jump: most sessions never open it.
-        bar = found.first() if found else FindBar(id="combat-find")
-        if not found:
-            self.query_one("#encounter-pane").mount(bar, after=self.amount_line)
+        bar = self._under_table(FindBar, "combat-find")
         self.amount_line.display = False
         bar.open(self.table.selected_id)
 
@@ -376,7 +419,8 @@ class CombatScreen(CombatDanger, PanelScreen):
                 event.stop()
                 event.prevent_default()
             return
-        if self.exchange_key(event):
+        views = self.query(ExchangeView)
+        if views and views.first().key(event):
             event.stop()
             event.prevent_default()
             return
