@@ -14,6 +14,7 @@ from rulesets import encounter as er
 from rulesets import exchange as ex
 from rulesets import fight as fr
 from rulesets import foes as fo
+from screens.combat import forms
 from screens.combat.amount_line import Inline
 from screens.combat.pane import CombatPane
 from screens.form import Field, FieldError, FormScreen
@@ -249,13 +250,8 @@ class CombatAmounts(CombatPane):
 
     def action_temp_hp(self) -> None:
         eid, c = self._need_encounter(), self._selected()
-        if eid is None or c is None:
-            return
-        self._ask(
-            f"Temporary HP: {c.name}",
-            [Field("n", "Temporary HP (0 removes)", "5", "int")],
-            lambda v: self._apply(cmd.TempHp(eid, c.id, int(v["n"]))),
-        )
+        if eid is not None and c is not None:
+            self._form(forms.temp_hp(eid, c))
 
     def action_statblock_roll(self, kind: RollKind) -> None:
         """A, V, K, M, E: the selected combatant's attack (by its game's mechanic, at a named

@@ -5,8 +5,8 @@ encounter list (:mod:`.encounter_list`), the find bar (:mod:`.find_bar`), the ex
 (:mod:`.danger`). The rest is
 built in floors, each a class on the one below: :mod:`.rows` (the rows, title and status line), :mod:`.pane` (following the
 selection), :mod:`.amounts` (landing damage, heals and attacks),
-:mod:`.forms` (the forms that add and edit), :mod:`.danger`
-(the build to a danger) and :mod:`.screen` (the keys and the layout). Each floor calls only
+:mod:`.screen` (the keys and the layout, the forms of :mod:`.forms`, the build to a danger of
+:mod:`.danger`). Each floor calls only
 its own and the floors below; the turn order's own parts are asked of the encounter's
 :class:`rulesets.turn_orders.TurnOrder`.
 
@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import Static
 
 from rulesets import encounter as er
@@ -34,6 +33,7 @@ from rulesets.npc import NPC
 from rulesets.table import Context
 from rulesets.turn_orders import TurnOrder, turn_order
 from rulesets.values import record
+from screens.combat import forms
 from screens.combat.amount_line import AmountLine, Inline, update_sized
 from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
@@ -45,10 +45,6 @@ if TYPE_CHECKING:
     _Floor = PanelScreen
 else:
     _Floor = object  # see the module's docstring
-
-
-def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
-    return Binding(key, action, text, show=show, id=f"combat.{bid}", key_display=display or None)
 
 
 ROLL_WITH = ("brawl", "wit", "will")
@@ -222,6 +218,9 @@ class CombatBase(_Floor):
         self._set_text("#combat-last", fitted(lines, self._last_rows))
         self._said_version = self.campaign.version
 
+    def _say_last(self, text: str) -> None:
+        self._set_text("#combat-last", text)
+
     def _last_rows(self, text: str) -> int:
         static = self.query_one("#combat-last", Static)
         width = static.content_size.width or max(1, self.app.size.width - 2)
@@ -241,13 +240,17 @@ class CombatBase(_Floor):
 
         self.app.push_screen(FormScreen(title, fields), done)
 
-    def _on_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
+    def _form(self, ask: forms.Ask) -> None:
+        """Show ``ask``'s form; its answers make the command sent."""
+        self._ask(ask.title, ask.fields, lambda v: self._apply(ask.make(v)))
+
+    def for_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
         eid = self._need_encounter()
         c = self._selected() if eid is not None else None
         if eid is not None and c is not None:
             self._apply(make(eid, c), c.id if follow else None)
 
-    def _on_encounter(self, make: Callable[[int], Any]) -> None:
+    def for_encounter(self, make: Callable[[int], Any]) -> None:
         eid = self._need_encounter()
         if eid is not None:
             self._apply(make(eid))

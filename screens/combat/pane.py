@@ -142,4 +142,4 @@ class CombatPane(CombatRows):
 
     def action_full_effort(self) -> None:
         """F: the selected combatant's Effort is full again (after a rest)."""
-        self._on_selected(lambda e, c: npcs.RefreshInstanceEffort(e, c.id))
+        self.for_selected(lambda e, c: npcs.RefreshInstanceEffort(e, c.id))

@@ -11,6 +11,7 @@ and in the command palette).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
@@ -18,22 +19,30 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
-from textual.worker import Worker
 
 from app.lazy import LazyModule
 from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
-from rulesets.turn_orders import BUILT_IN
+from rulesets.turn_orders import known as known_orders
+from screens.combat import forms
 from screens.combat.amount_line import UnderTable
-from screens.combat.base import _b
-from screens.combat.danger import CombatDanger, DangerMeter
+from screens.combat.amounts import CombatAmounts
+from screens.combat.danger import DangerMeter, build_fields
 from screens.combat.encounter_list import EncounterList
 from screens.combat.exchange_view import Exchange, ExchangeView, exchange_pair
 from screens.combat.find_bar import FindBar
+from screens.combat.keys import (
+    BINDINGS,
+    FOOTER,
+    FOOTER_WORDS,
+    MODEL_KEYS,
+    SETUP_FOOTER,
+    encounter_key,
+    selected_key,
+)
 from screens.combat.statblock_pane import StatblockPane
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
-from widgets.footer import GAME_KEYS
 
 LineT = TypeVar("LineT", bound=UnderTable)
 
@@ -41,11 +50,12 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from app.commands import combat as cmd
+    from rulesets.danger import Choices, Estimate
 else:
     cmd = LazyModule("app.commands.combat")
 
 
-class CombatScreen(CombatDanger, PanelScreen):
+class CombatScreen(CombatAmounts, PanelScreen):
     """The tracker: j/k select, n next turn, t damage, l heal … (``?`` lists every key)."""
 
     PANEL_ID = "combat"
@@ -54,103 +64,10 @@ class CombatScreen(CombatDanger, PanelScreen):
     AUTO_FOCUS = "#combatants"
     WATCHES = frozenset({"encounters", "party", "npcs"})
     EVENT_LINE = False  # its own line under the tracker (#combat-last)
-    BINDINGS: ClassVar[list[BindingType]] = [
-        _b("n", "next_turn", "Next turn", "next_turn"),
-        _b("alt+n", "previous_turn", "Prev turn", "previous_turn"),
-        _b("j", "cursor(1)", "Down", "down"),
-        _b("k", "cursor(-1)", "Up", "up"),
-        _b("alt+j", "move(1)", "Move down", "move_down"),
-        _b("alt+k", "move(-1)", "Move up", "move_up"),
-        _b("t", "damage", "Damage", "damage"),
-        _b("l", "heal", "Heal", "heal"),
-        _b("plus", "mark", "Mark for an area (moves down)", "mark", show=False, display="+"),
-        _b("T", "damage_last_roll", "Land the attack (or the last roll)", "damage_last", False),
-        _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
-        _b("g", "add_effect", "Condition", "add_effect"),
-        _b("h", "hide", "Hide/reveal", "hide"),
-        _b("e", "edit", "Edit", "edit"),
-        _b("alt+d", "duplicate", "Duplicate", "duplicate"),
-        _b("delete", "remove", "Remove", "remove"),
-        _b("alt+r", "start", "Start", "start"),
-        _b("alt+shift+r,shift+alt+r", "end", "End", "end", display="shift+alt+r"),
-        _b("a", "spend_ap", "Spend AP", "spend_ap"),
-        _b("i", "roll_initiative", "Initiative", "roll_initiative"),
-        _b("I", "reroll_initiative", "Re-roll everyone (between rounds)", "reroll", show=False),
-        _b("alt+p", "party_initiative", "Players' initiative rolls", "party_init", show=False),
-        _b("X", "defeated", "Defeated / back in", "defeated", show=False),
-        _b("p", "add_party", "Add party", "add_party", show=False),
-        _b("b", "add_npc", "Add NPCs from the library", "add_npc", show=False),
-        _b("q", "quick_add", "Quick add a foe", "quick_add", show=False),
-        _b("ctrl+n", "new_encounter", "New encounter", "new_encounter", show=False),
-        _b("right_square_bracket", "switch(1)", "Next encounter", "next_enc", False, "]"),
-        _b("left_square_bracket", "switch(-1)", "Previous encounter", "prev_enc", False, "["),
-        _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
-        _b("L", "fold_list", "Show/hide the encounter list", "fold_list", show=False),
-        _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
-        _b("G", "group_initiative", "Group initiative on/off", "group_init", show=False),
-        _b("w", "delay", "Delay (move down the order)", "delay", show=False),
-        _b("o", "hold", "Hold the action", "hold", show=False),
-        _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
-        _b("c", "choose_next", "Choose the selected to act next", "choose_next", show=False),
-        _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
-        _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
-        _b("s", "morale", "Morale check", "morale", show=False),
-        _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
-        _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
-        _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
-        _b("ctrl+d", "danger", "Danger: the estimate whole", "danger", show=False),
-        _b(
-            "ctrl+b",
-            "build_danger",
-            "Build to a danger (easy, hard, deadly)",
-            "build_danger",
-            False,
-        ),
-        # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
-        _b("A", "exchange", "Attack: whoever acts attacks the selected", "sb_attack"),
-        _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
-        _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
-        _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
-        _b("E", "statblock_roll('effort')", "Effort", "sb_effort"),
-        _b("B", "roll_with", "Roll with Brawl/Wit/Will", "sb_roll_with", show=False),
-        _b("F", "full_effort", "Full Effort again", "sb_full_effort", show=False),
-    ]
-    SETUP_FOOTER: ClassVar[tuple[str, ...]] = (
-        *("combat.start", "combat.quick_add", "combat.add_npc", "combat.add_party"),
-        *("combat.roll_initiative", "app.help", GAME_KEYS, "combat.new_encounter"),
-        *("combat.damage", "combat.heal", "combat.add_effect", "app.undo", "combat.edit"),
-    )
-    """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
-    FOOTER: ClassVar[tuple[str, ...]] = (
-        # A foe's turn is A then enter.
-        *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
-        *("combat.damage_last", "combat.find", "combat.spend_ap", "combat.choose_next"),
-        "combat.add_effect",
-        GAME_KEYS,
-        *("combat.previous_turn", "app.undo", "combat.counter"),
-        *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
-        *("combat.end",),
-    )
-    """The Footer in a running fight: the turn, damage and healing first, then ``?`` and the
-    game's keys (they show only while they apply)."""
-    FOOTER_WORDS: ClassVar[dict[str, str]] = {
-        "combat.sb_attack": "Attack",
-        "combat.damage_last": "Land",
-        "combat.quick_add": "Quick add",
-        "combat.add_npc": "NPCs",
-        "combat.add_party": "Party",
-        "combat.roll_initiative": "Init",
-        "combat.new_encounter": "New",
-        "combat.previous_turn": "Back",
-        "combat.counter": "Counter",
-        "combat.choose_next": "Choose next",
-        "combat.find": "Find",
-    }
-    MODEL_KEYS: ClassVar[frozenset[str]] = frozenset().union(
-        *(o.actions for o in BUILT_IN.values())
-    )
-    """Shell keys of one turn model (its TurnOrder's actions): hidden (and inert) in an
-    encounter of another."""
+    BINDINGS: ClassVar[list[BindingType]] = list(BINDINGS)
+    SETUP_FOOTER: ClassVar[tuple[str, ...]] = SETUP_FOOTER
+    FOOTER: ClassVar[tuple[str, ...]] = FOOTER
+    FOOTER_WORDS: ClassVar[dict[str, str]] = FOOTER_WORDS
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
@@ -194,7 +111,7 @@ class CombatScreen(CombatDanger, PanelScreen):
             self._has_hd = False
             self._follow_selection(refresh_keys=False)
             self._offer_keys((None, False, False))
-            self.danger_follow()
+            self._danger_follow()
             return
         self.encounter_id, self._doc = found
         self._next_seen = {}
@@ -226,7 +143,7 @@ class CombatScreen(CombatDanger, PanelScreen):
         if self.campaign.version != self._said_version:
             # Undone, redone or changed from another panel: the last line no longer holds.
             self._set_text("#combat-last", "")
-        self.danger_follow()
+        self._danger_follow()
 
     # --- the exchange (A) ----------------------------------------------------------------------
     def action_exchange(self) -> None:
@@ -298,17 +215,51 @@ class CombatScreen(CombatDanger, PanelScreen):
             self._chosen = event.combatant_id
             self._follow_selection()
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.build_done(event.worker)
+    # --- the danger meter ------------------------------------------------------------------------
+    @property
+    def meter(self) -> DangerMeter:
+        return self.query_one(DangerMeter)
+
+    @property
+    def danger_estimate(self) -> Estimate | None:
+        """The newest estimate of the encounter as it stands (None: none yet, or none)."""
+        return self.meter.estimate
+
+    def _danger_follow(self) -> None:
+        """After a refresh: the meter estimates the encounter again if the campaign changed."""
+        enabled = bool(getattr(self.app, "danger_meter", True))
+        self.meter.follow(self.campaign, self.encounter_id, enabled)
 
     def action_danger(self) -> None:
         """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
         from screens.danger_detail import DangerDetail
 
         if self.danger_estimate is None:
-            self.notify(self.danger_line or "Danger: still counting", timeout=3)
+            self.notify(self.meter.line or "Danger: still counting", timeout=3)
             return
-        self.app.push_screen(DangerDetail(self.danger_estimate), self.danger_choose)
+
+        def chosen(choices: Choices | None) -> None:
+            self.meter.choose(choices, self.campaign, self.encounter_id)
+
+        self.app.push_screen(DangerDetail(self.danger_estimate), chosen)
+
+    def action_build_danger(self) -> None:
+        """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
+        the quick add form opens with it filled in, for enter to add them."""
+        eid = self._need_encounter()
+        if eid is not None:
+            build = self.meter.build_to
+            self._ask(
+                "Build to a danger",
+                build_fields(),
+                lambda v: self._say_last(build(self.campaign, eid, v)),
+            )
+
+    def on_danger_meter_said(self, event: DangerMeter.Said) -> None:
+        self._say_last(event.text)
+
+    def on_danger_meter_proposed(self, event: DangerMeter.Proposed) -> None:
+        self.action_quick_add(event.preset, event.title)
 
     def footer_words(self) -> dict[str, str]:
         """The Footer's words, n's as the running turn order says it (AP rounds: Pass)."""
@@ -321,7 +272,7 @@ class CombatScreen(CombatDanger, PanelScreen):
         return self.FOOTER if running else self.SETUP_FOOTER
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MODEL_KEYS and self.encounter is not None:
+        if action in MODEL_KEYS and self.encounter is not None:
             return action in self._turn_order(self.encounter).actions
         if action == "morale" and self.encounter is not None:
             return self._has_hd or bool(self._doc.get("morale_due"))
@@ -336,56 +287,125 @@ class CombatScreen(CombatDanger, PanelScreen):
             return self._block is not None and "effort" in self.game.foes.rolls
         return super().check_action(action, parameters)
 
-    # --- actions: turns -------------------------------------------------------------------------
-    def action_next_turn(self) -> None:
-        self._on_encounter(lambda e: cmd.NextTurn(e))
-
-    def action_previous_turn(self) -> None:
-        self._on_encounter(lambda e: cmd.PreviousTurn(e))
-
-    def action_start(self) -> None:
-        self._on_encounter(lambda e: cmd.StartEncounter(e))
-
-    def action_end(self) -> None:
-        self._on_encounter(lambda e: cmd.EndEncounter(e))
-
-    def action_delay(self) -> None:
-        self._on_encounter(lambda e: cmd.Delay(e))
-
-    def action_hold(self) -> None:
-        self._on_encounter(lambda e: cmd.Hold(e))
-
-    def action_use_held(self) -> None:
-        self._on_selected(lambda e, c: cmd.UseHeld(e, c.id))
-
-    def action_choose_next(self) -> None:
-        self._on_selected(lambda e, c: cmd.ChooseNext(e, c.id))
-
-    def action_roll_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.RollInitiative(e))
-
-    def action_roll_initiative_npcs(self) -> None:
-        self._on_encounter(lambda e: cmd.RollInitiative(e, npcs_only=True))
-
-    def action_reroll_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.RerollInitiative(e))
-
-    def action_group_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.ToggleGroupInitiative(e))
-
-    def action_defeated(self) -> None:
-        self._on_selected(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
-
+    # --- actions: one command, for the encounter or for the selected combatant ----------------
+    action_next_turn = encounter_key(lambda e: cmd.NextTurn(e))
+    action_previous_turn = encounter_key(lambda e: cmd.PreviousTurn(e))
+    action_start = encounter_key(lambda e: cmd.StartEncounter(e))
+    action_end = encounter_key(lambda e: cmd.EndEncounter(e))
+    action_delay = encounter_key(lambda e: cmd.Delay(e))
+    action_hold = encounter_key(lambda e: cmd.Hold(e))
+    action_use_held = selected_key(lambda e, c: cmd.UseHeld(e, c.id))
+    action_choose_next = selected_key(lambda e, c: cmd.ChooseNext(e, c.id))
+    action_roll_initiative = encounter_key(lambda e: cmd.RollInitiative(e))
+    action_roll_initiative_npcs = encounter_key(lambda e: cmd.RollInitiative(e, npcs_only=True))
+    action_reroll_initiative = encounter_key(lambda e: cmd.RerollInitiative(e))
+    action_group_initiative = encounter_key(lambda e: cmd.ToggleGroupInitiative(e))
+    action_defeated = selected_key(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
     def action_move(self, delta: int) -> None:
-        self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
+        self.for_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
-    def action_counter(self) -> None:
-        self._on_selected(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+    action_counter = selected_key(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+    # --- actions: the forms ----------------------------------------------------------------------
+    def action_party_initiative(self) -> None:
+        eid, enc = self._need_encounter(), self.encounter
+        if eid is None or enc is None:
+            return
+        pcs = [c for c in enc.combatants if c.side == "pc"]
+        if not pcs:
+            self.notify("No PCs in this encounter (p adds the party)", severity="warning")
+            return
+        self._form(forms.party_initiative(eid, pcs))
 
+    def action_spend_ap(self) -> None:
+        """a: spend AP of whose turn it is (SOH-10), or of the row the GM moved to since the
+        last change (a defence, a counter by another); the form names whose, and may change it."""
+        eid, enc = self._need_encounter(), self.encounter
+        if eid is None or enc is None:
+            return
+        chosen = self._chosen if self._chosen == self.table.selected_id else None
+        cid = chosen or enc.current or self.table.selected_id
+        c = next((x for x in enc.combatants if x.id == cid), None)
+        if c is None:
+            self.notify("Select a combatant first (j/k)", severity="warning")
+            return
+        self._form(forms.spend_ap(eid, enc, c))
+
+    def action_new_encounter(self) -> None:
+        self._form(forms.new_encounter(self.game, len(self.campaign.rows("encounters"))))
+
+    def action_add_npc(self) -> None:
+        """b: pick a library NPC by typing part of its name (the list narrows as the GM
+        types), then how many and their HP."""
+        if self._need_encounter() is None:
+            return
+        library = self.campaign.rows("npcs")
+        if not library:
+            self.notify("The NPC library is empty (panel 3)", severity="warning")
+            return
+        from screens.npc_pick import NpcPickScreen
+
+        def picked(npc_id: int | None) -> None:
+            doc = self.campaign.doc("npcs", npc_id) if npc_id is not None else None
+            if doc is not None and npc_id is not None:
+                self._form(forms.add_npcs(self.game, npc_id, doc))
+
+        self.app.push_screen(NpcPickScreen(library, "Add NPCs from the library"), picked)
+
+    def action_quick_add(self, preset: Mapping[str, str] | None = None, title: str = "") -> None:
+        """q: an ad-hoc foe or group; ``preset`` fills the name, count and HD (a build to a
+        danger proposes them), ``title`` says why."""
+        eid = self._need_encounter()
+        if eid is None:
+            return
+        # Only the initiative turn model orders by initiative.
+        ordered = self.encounter is None or self._turn_order(self.encounter).uses_initiative
+        self._form(forms.quick_add(eid, self.rules.foe, ordered, preset, title))
+
+    def action_edit(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is not None and c is not None:
+            enc = self.encounter
+            self._form(forms.edit(eid, c, enc is not None and self._turn_order(enc).uses_ap))
+
+    def action_add_effect(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        enc = self.encounter
+        if eid is not None and c is not None and enc is not None:
+            self._form(forms.add_effect(eid, enc, c, self.rules.ranked_conditions))
+
+    def action_remove_effect(self) -> None:
+        eid, c = self._need_encounter(), self._selected()
+        if eid is None or c is None:
+            return
+        if not c.conditions:
+            self.notify(f"{c.name} has no conditions", markup=False)
+            return
+        self._form(forms.remove_effect(eid, c))
+
+    def action_turn_model(self) -> None:
+        eid = self._need_encounter()
+        if eid is None or self.encounter is None:
+            return
+        models = known_orders(self.game)
+        nxt = models[(models.index(self.encounter.model) + 1) % len(models)]
+        self._apply(cmd.SetModel(eid, nxt))
+
+    def action_morale(self) -> None:
+        eid = self._need_encounter()
+        if eid is None or self.encounter is None:
+            return
+        due = self._doc.get("morale_due", [])
+        cid = self.table.selected_id
+        target = cid if cid and any(d.get("id") == cid for d in due) else None
+        if target is None and due:
+            target = due[0]["id"]
+        target = target or cid
+        if target:
+            self._apply(cmd.MoraleCheck(eid, target))
+
+    action_morale_due = encounter_key(lambda e: cmd.MoraleDue(e))
     # --- actions: roster ------------------------------------------------------------------------
-    def action_add_party(self) -> None:
-        self._on_encounter(lambda e: cmd.AddParty(e))
-
+    action_add_party = encounter_key(lambda e: cmd.AddParty(e))
     def action_switch(self, delta: int) -> None:
         ids = [doc_id for doc_id, _ in self.campaign.rows("encounters")]
         if len(ids) < 2 or self.encounter_id is None:
@@ -399,15 +419,9 @@ class CombatScreen(CombatDanger, PanelScreen):
             self._apply(cmd.SelectEncounter(int(event.row_key.value)))
             self.table.focus()
 
-    def action_remove(self) -> None:
-        self._on_selected(lambda e, c: cmd.RemoveCombatant(e, c.id))
-
-    def action_duplicate(self) -> None:
-        self._on_selected(lambda e, c: cmd.DuplicateCombatant(e, c.id))
-
-    def action_hide(self) -> None:
-        self._on_selected(lambda e, c: cmd.ToggleHidden(e, c.id))
-
+    action_remove = selected_key(lambda e, c: cmd.RemoveCombatant(e, c.id))
+    action_duplicate = selected_key(lambda e, c: cmd.DuplicateCombatant(e, c.id))
+    action_hide = selected_key(lambda e, c: cmd.ToggleHidden(e, c.id))
     def on_key(self, event: events.Key) -> None:
         """While an amount is being typed, the keys go to it (the focus stays on the table, so
         nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
