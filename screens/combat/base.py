@@ -240,9 +240,12 @@ class CombatBase(_Floor):
 
         self.app.push_screen(FormScreen(title, fields), done)
 
-    def _form(self, ask: forms.Ask) -> None:
-        """Show ``ask``'s form; its answers make the command sent."""
-        self._ask(ask.title, ask.fields, lambda v: self._apply(ask.make(v)))
+    def _form(self, ask: forms.Ask | str) -> None:
+        """Show ``ask``'s form, its answers make the command sent; or say why there is none."""
+        if isinstance(ask, str):
+            self.notify(ask, severity="warning")
+        else:
+            self._ask(ask.title, ask.fields, lambda v: self._apply(ask.make(v)))
 
     def for_selected(self, make: Callable[[int, er.Combatant], Any], follow: bool = False) -> None:
         eid = self._need_encounter()
@@ -278,6 +281,21 @@ class CombatBase(_Floor):
         ):
             return actor.combatant, seen.combatant
         return None, None
+
+    def _area(self) -> tuple[str, ...]:
+        """The marked combatants still in the fight, in turn order."""
+        enc = self.encounter
+        if enc is None or not self._marked:
+            return ()
+        return tuple(c.id for c in enc.combatants if c.id in self._marked)
+
+    def _strike(self) -> dict[str, Any] | None:
+        """The attack waiting to land in the running encounter (an older Tableside rolled it)."""
+        if self.encounter_id is None:
+            return None
+        doc = self.campaign.doc("encounters", self.encounter_id) or {}
+        found = doc.get(fo.STRIKE_KEY)
+        return found if isinstance(found, dict) else None
 
     def _roll_kind(self, kind: str) -> str:
         return roll_kind(self.game, kind)

@@ -211,7 +211,32 @@ class DangerMeter(Static):
             self.show_line("Danger: counting…")
             self.follow(campaign, encounter_id, True)
 
+    def open_detail(self, campaign: Campaign, encounter_id: int | None) -> None:
+        """The estimate whole (per PC, the rounds as a chart); its target rules, once the GM
+        changes them there, count again."""
+        from screens.danger_detail import DangerDetail
+
+        estimate = self.estimate
+        if estimate is None:
+            self.notify(self.line or "Danger: still counting", timeout=3)
+            return
+
+        def chosen(choices: Choices | None) -> None:
+            self.choose(choices, campaign, encounter_id)
+
+        self.app.push_screen(DangerDetail(estimate), chosen)
+
     # --- build to a danger ----------------------------------------------------------------------
+    def ask_build(self, campaign: Campaign, eid: int) -> None:
+        """The build's form (the band, what to find); its answers start the search."""
+        from screens.form import FormScreen
+
+        def done(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.post_message(self.Said(self.build_to(campaign, eid, values)))
+
+        self.app.push_screen(FormScreen("Build to a danger", build_fields()), done)
+
     def build_to(self, campaign: Campaign, eid: int, values: Mapping[str, Any]) -> str:
         """Search in a worker for the value that brings the fight into the band (it posts
         :class:`Proposed` or :class:`Said` when done); what to say meanwhile."""

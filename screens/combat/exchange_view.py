@@ -7,7 +7,7 @@ The target is changed on the same line by its row number or the first letters of
 typed straight away where the game asks the defender nothing, after tab where it does.
 
 The view holds the exchange being set up and reads the campaign for its odds; it posts
-:class:`ExchangeView.Land` (a command for the tracker to send) and :class:`ExchangeView.Closed`,
+:class:`UnderTable.Land` (a command for the tracker to send) and :class:`ExchangeView.Closed`,
 and the tracker tells it back whether the command was refused.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.message import Message
 
-from app.state import Command, Transaction
+from app.state import Transaction
 from rulesets import encounter as er
 from rulesets import exchange as ex
 from rulesets import foes as fo
@@ -89,20 +89,6 @@ def aim(enc: er.Encounter | None, typed: str) -> str | None:
 class ExchangeView(CampaignReader, UnderTable):
     """A: the exchange, from the attacker's roll to the pools it lands on."""
 
-    class Land(Message):
-        """Send ``command`` (the exchange rolled, a PC's attack remembered); ``close``: the
-        exchange is over once it is done."""
-
-        def __init__(self, view: ExchangeView, command: Command, close: bool) -> None:
-            super().__init__()
-            self.view = view
-            self.command = command
-            self.close = close
-
-        @property
-        def control(self) -> ExchangeView:
-            return self.view
-
     class Closed(Message):
         """Escape: the exchange left with nothing applied."""
 
@@ -130,6 +116,14 @@ class ExchangeView(CampaignReader, UnderTable):
         """The command posted was refused: the line stays, with what was typed and why."""
         if self.exchange is not None:
             self.exchange.said = why
+            self.show()
+
+    def landed(self, close: bool) -> None:
+        """The exchange landed (it is over), or the PC's attack was remembered."""
+        if close:
+            self.exchange = None
+            self.post_message(self.Closed())
+        elif self.exchange is not None:
             self.show()
 
     def _asks(self) -> bool:
@@ -199,7 +193,7 @@ class ExchangeView(CampaignReader, UnderTable):
                 defence=found.typed,
                 attribute=found.attribute,
             )
-            self.post_message(self.Land(self, command, close=True))
+            self.post_message(self.Land(self, command, answer=True))
         elif what == "edit":
             self._edit_attack(found)
         else:
@@ -273,7 +267,9 @@ class ExchangeView(CampaignReader, UnderTable):
 
         def done(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.post_message(self.Land(self, ex.RememberAttack(ref, values), close=False))
+                self.post_message(
+                    self.Land(self, ex.RememberAttack(ref, values), answer=True, close=False)
+                )
             elif self.exchange is found:
                 self.show()
 

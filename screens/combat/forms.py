@@ -38,8 +38,11 @@ class Ask:
     make: Callable[[dict[str, Any]], Command]
 
 
-def party_initiative(eid: int, pcs: list[er.Combatant]) -> Ask:
-    """The players' initiative rolls, each PC's blank to leave it as it is."""
+def party_initiative(eid: int, enc: er.Encounter) -> Ask | str:
+    """The players' initiative rolls, each PC's blank to leave it as it is (or why not)."""
+    pcs = [c for c in enc.combatants if c.side == "pc"]
+    if not pcs:
+        return "No PCs in this encounter (p adds the party)"
     fields = [
         Field(
             c.id,
@@ -57,8 +60,11 @@ def party_initiative(eid: int, pcs: list[er.Combatant]) -> Ask:
     )
 
 
-def spend_ap(eid: int, enc: er.Encounter, c: er.Combatant) -> Ask:
-    """AP spent by ``c``; the form names whose, and may change it."""
+def spend_ap(eid: int, enc: er.Encounter, cid: str | None) -> Ask | str:
+    """AP spent by ``cid``; the form names whose, and may change it (or why not)."""
+    c = next((x for x in enc.combatants if x.id == cid), None)
+    if c is None:
+        return "Select a combatant first (j/k)"
     by_name = {x.name: x.id for x in enc.combatants if not x.defeated or x.id == c.id}
 
     def spend(v: dict[str, Any]) -> Command:

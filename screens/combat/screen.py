@@ -25,9 +25,9 @@ from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
 from rulesets.turn_orders import known as known_orders
 from screens.combat import forms
-from screens.combat.amount_line import UnderTable
+from screens.combat.amount_line import AmountLine, UnderTable
 from screens.combat.amounts import CombatAmounts
-from screens.combat.danger import DangerMeter, build_fields
+from screens.combat.danger import DangerMeter
 from screens.combat.encounter_list import EncounterList
 from screens.combat.exchange_view import Exchange, ExchangeView, exchange_pair
 from screens.combat.find_bar import FindBar
@@ -50,9 +50,11 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from app.commands import combat as cmd
-    from rulesets.danger import Choices, Estimate
+    from app.commands import npcs
+    from rulesets.danger import Estimate
 else:
     cmd = LazyModule("app.commands.combat")
+    npcs = LazyModule("app.commands.npcs")
 
 
 class CombatScreen(CombatAmounts, PanelScreen):
@@ -163,19 +165,31 @@ class CombatScreen(CombatAmounts, PanelScreen):
         self.amount_line.display = False
         view.open(Exchange(*pair, self.rolls_with(pair[0])), eid, enc)
 
-    def on_exchange_view_land(self, event: ExchangeView.Land) -> None:
-        refusal: list[str] = []
-        if self.send(event.command, refused=refusal.append) is None:
-            event.view.refused(refusal[0] if refusal else "Not done")
-        elif event.close:
-            event.view.close()
-            self.on_exchange_view_closed()
-        elif event.view.exchange is not None:
-            event.view.show()
-
-    def on_exchange_view_closed(self, _: ExchangeView.Closed | None = None) -> None:
+    def on_exchange_view_closed(self, _: ExchangeView.Closed) -> None:
         self.query_one(ExchangeView).display = False
         self.amount_line.display = True
+        self._show_detail()
+
+    def on_under_table_land(self, event: UnderTable.Land) -> None:
+        """A line under the table has a command to send (an amount, the exchange)."""
+        refusal: list[str] = []
+        if self.send(event.command, refused=refusal.append if event.answer else None) is None:
+            event.line.refused(refusal[0] if refusal else "Not done")
+            return
+        if event.unmark:
+            self._marked = set()
+            self.refresh_data()
+        event.line.landed(event.close)
+
+    def on_amount_line_closed(self, _: AmountLine.Closed) -> None:
+        self._show_detail()
+
+    def on_amount_line_refused(self, event: AmountLine.Refused) -> None:
+        self._say_last(event.text)
+        self._said_version = self.campaign.version
+
+    def close_amount(self) -> None:
+        self.amount_line.inline = None
         self._show_detail()
 
     def _under_table(self, kind: type[LineT], id: str) -> LineT:
@@ -232,28 +246,14 @@ class CombatScreen(CombatAmounts, PanelScreen):
 
     def action_danger(self) -> None:
         """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
-        from screens.danger_detail import DangerDetail
-
-        if self.danger_estimate is None:
-            self.notify(self.meter.line or "Danger: still counting", timeout=3)
-            return
-
-        def chosen(choices: Choices | None) -> None:
-            self.meter.choose(choices, self.campaign, self.encounter_id)
-
-        self.app.push_screen(DangerDetail(self.danger_estimate), chosen)
+        self.meter.open_detail(self.campaign, self.encounter_id)
 
     def action_build_danger(self) -> None:
         """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
         the quick add form opens with it filled in, for enter to add them."""
         eid = self._need_encounter()
         if eid is not None:
-            build = self.meter.build_to
-            self._ask(
-                "Build to a danger",
-                build_fields(),
-                lambda v: self._say_last(build(self.campaign, eid, v)),
-            )
+            self.meter.ask_build(self.campaign, eid)
 
     def on_danger_meter_said(self, event: DangerMeter.Said) -> None:
         self._say_last(event.text)
@@ -301,34 +301,25 @@ class CombatScreen(CombatAmounts, PanelScreen):
     action_reroll_initiative = encounter_key(lambda e: cmd.RerollInitiative(e))
     action_group_initiative = encounter_key(lambda e: cmd.ToggleGroupInitiative(e))
     action_defeated = selected_key(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
+
     def action_move(self, delta: int) -> None:
         self.for_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
     action_counter = selected_key(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+
     # --- actions: the forms ----------------------------------------------------------------------
     def action_party_initiative(self) -> None:
         eid, enc = self._need_encounter(), self.encounter
-        if eid is None or enc is None:
-            return
-        pcs = [c for c in enc.combatants if c.side == "pc"]
-        if not pcs:
-            self.notify("No PCs in this encounter (p adds the party)", severity="warning")
-            return
-        self._form(forms.party_initiative(eid, pcs))
+        if eid is not None and enc is not None:
+            self._form(forms.party_initiative(eid, enc))
 
     def action_spend_ap(self) -> None:
         """a: spend AP of whose turn it is (SOH-10), or of the row the GM moved to since the
         last change (a defence, a counter by another); the form names whose, and may change it."""
-        eid, enc = self._need_encounter(), self.encounter
-        if eid is None or enc is None:
-            return
-        chosen = self._chosen if self._chosen == self.table.selected_id else None
-        cid = chosen or enc.current or self.table.selected_id
-        c = next((x for x in enc.combatants if x.id == cid), None)
-        if c is None:
-            self.notify("Select a combatant first (j/k)", severity="warning")
-            return
-        self._form(forms.spend_ap(eid, enc, c))
+        eid, enc, selected = self._need_encounter(), self.encounter, self.table.selected_id
+        if eid is not None and enc is not None:
+            chosen = self._chosen if self._chosen == selected else None
+            self._form(forms.spend_ap(eid, enc, chosen or enc.current or selected))
 
     def action_new_encounter(self) -> None:
         self._form(forms.new_encounter(self.game, len(self.campaign.rows("encounters"))))
@@ -406,6 +397,7 @@ class CombatScreen(CombatAmounts, PanelScreen):
     action_morale_due = encounter_key(lambda e: cmd.MoraleDue(e))
     # --- actions: roster ------------------------------------------------------------------------
     action_add_party = encounter_key(lambda e: cmd.AddParty(e))
+
     def action_switch(self, delta: int) -> None:
         ids = [doc_id for doc_id, _ in self.campaign.rows("encounters")]
         if len(ids) < 2 or self.encounter_id is None:
@@ -422,10 +414,10 @@ class CombatScreen(CombatAmounts, PanelScreen):
     action_remove = selected_key(lambda e, c: cmd.RemoveCombatant(e, c.id))
     action_duplicate = selected_key(lambda e, c: cmd.DuplicateCombatant(e, c.id))
     action_hide = selected_key(lambda e, c: cmd.ToggleHidden(e, c.id))
+
     def on_key(self, event: events.Key) -> None:
-        """While an amount is being typed, the keys go to it (the focus stays on the table, so
-        nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
-        form, escape cancels. A jump by name (/) takes the keys the same way."""
+        """While an amount, an exchange or a jump by name is typed, the keys go to its line (the
+        focus stays on the table, so nothing else repaints)."""
         found = self.query(FindBar)
         if found and found.first().display:
             enc = self.encounter
@@ -434,21 +426,12 @@ class CombatScreen(CombatAmounts, PanelScreen):
                 event.prevent_default()
             return
         views = self.query(ExchangeView)
-        if views and views.first().key(event):
+        if (views and views.first().key(event)) or self.amount_line.key(event):
             event.stop()
             event.prevent_default()
-            return
-        inline = self._inline
-        what = self.amount_line.amount_key(event)
-        if what is None:
-            return
-        event.stop()
-        event.prevent_default()
-        if what == "close":
-            self.close_amount()
-        elif what == "apply":
-            self._amount_typed()
-        elif what == "form":
-            self.amount_form()
-        if self._inline is inline:
-            self.amount_line.show_amount()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste while an amount is typed goes into it (cut at 40 characters)."""
+        if self.amount_line.inline is not None:
+            event.stop()
+            self.amount_line.paste(event.text)
