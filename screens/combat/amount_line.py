@@ -10,6 +10,7 @@ the game's whole form on tab, and posts :class:`UnderTable.Land` with the comman
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from app.lazy import LazyModule
+from rulesets import encounter as er
+from rulesets import fight as fr
 from rulesets.values import record
 from screens.form import Field, FieldError, FormScreen
 from screens.form import clean as clean_field
@@ -152,6 +155,19 @@ class AmountLine(UnderTable):
         super().__init__(IDLE_AMOUNT, id=id)
         self.inline: Inline | None = None
         """An amount being typed (damage, healing), if any."""
+
+    def open_health(
+        self,
+        verb: str,
+        form: Callable[[fr.HealthKind], tuple[Field, ...]],
+        eid: int,
+        c: er.Combatant,
+        area: tuple[str, ...],
+    ) -> None:
+        """Damage or heal ``c`` (or the marked ``area``): the game's form for where its health
+        lives, the amount typed here and the rest behind tab."""
+        who = f"{len(area)} marked" if area else c.name
+        self.open_amount(Inline(verb, tuple(form(fr.health_kind(c))), c.id, who, eid, area))
 
     def open_amount(self, inline: Inline) -> None:
         """Type ``inline``'s amount on the line (what it is for, and the keys, said)."""

@@ -156,9 +156,10 @@ class DangerMeter(Static):
         """How each side picks its targets, as the GM set them in the detail (None: the
         party at random, the foes as the game declares)."""
 
-    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool) -> None:
-        """After a refresh: estimate the encounter again if the campaign changed."""
-        if not enabled:
+    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool = True) -> None:
+        """After a refresh: estimate the encounter again if the campaign changed (unless the
+        app runs without the meter)."""
+        if not enabled or not getattr(self.app, "danger_meter", True):
             self.display = False
             return
         if encounter_id is None:

@@ -24,6 +24,9 @@ from widgets.literal import clean
 if TYPE_CHECKING:
     from app.commands import combat as cmd
     from app.commands import npcs
+    from app.state import Campaign
+    from screens.combat.tracker_state import TrackerState
+    from screens.npc_pick import NpcPickScreen
 else:
     cmd = LazyModule("app.commands.combat")
     npcs = LazyModule("app.commands.npcs")
@@ -206,9 +209,11 @@ def edit(eid: int, c: er.Combatant, uses_ap: bool) -> Ask:
     )
 
 
-def add_effect(eid: int, enc: er.Encounter, c: er.Combatant, ranked: bool) -> Ask:
-    """A condition or effect on ``c``: how long, when it ticks, on whose turn (``ranked``: the
-    game's conditions have a rank that decays)."""
+def add_effect(state: TrackerState, eid: int, c: er.Combatant) -> Ask:
+    """A condition or effect on ``c``: how long, when it ticks, on whose turn (and its rank,
+    where the game's conditions have one that decays)."""
+    enc, ranked = state.encounter, state.rules.ranked_conditions
+    assert enc is not None  # c was selected in it
     names = tuple(x.name for x in enc.combatants)
     fields = [
         Field("name", "Condition or effect", "", "text"),
@@ -249,6 +254,30 @@ def remove_effect(eid: int, c: er.Combatant) -> Ask:
         [Field("name", "Condition", names[-1], "choice", choices=names)],
         lambda v: cmd.RemoveEffect(eid, c.id, v["name"]),
     )
+
+
+def next_model(game: Game, model: str) -> str:
+    """The turn model after ``model`` among the game's (alt+m steps through them)."""
+    models = known_orders(game)
+    return models[(models.index(model) + 1) % len(models)]
+
+
+def pick_npc(
+    campaign: Campaign, then: Callable[[Ask], None]
+) -> tuple[NpcPickScreen, Callable[[int | None], None]] | str:
+    """b: the library to pick an NPC from (or why not), and what follows the pick: ``then``
+    is handed the form that asks how many and their HP."""
+    library = campaign.rows("npcs")
+    if not library:
+        return "The NPC library is empty (panel 3)"
+    from screens.npc_pick import NpcPickScreen
+
+    def picked(npc_id: int | None) -> None:
+        doc = campaign.doc("npcs", npc_id) if npc_id is not None else None
+        if doc is not None and npc_id is not None:
+            then(add_npcs(campaign.game, npc_id, doc))
+
+    return NpcPickScreen(library, "Add NPCs from the library"), picked
 
 
 def temp_hp(eid: int, c: er.Combatant) -> Ask:

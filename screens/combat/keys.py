@@ -5,7 +5,7 @@ before and during a fight."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 
@@ -13,9 +13,13 @@ from rulesets.turn_orders import BUILT_IN
 from widgets.footer import GAME_KEYS
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from app.state import Command
     from rulesets.encounter import Combatant
+    from screens.combat.forms import Ask
     from screens.combat.screen import CombatScreen
+    from screens.combat.tracker_state import TrackerState
 
 
 def _b(key: str, action: str, text: str, bid: str, show: bool = True, display: str = "") -> Binding:
@@ -114,9 +118,21 @@ FOOTER_WORDS: dict[str, str] = {
     "combat.choose_next": "Choose next",
     "combat.find": "Find",
 }
+STATBLOCK_KEYS: tuple[str, ...] = (
+    *("sb_attack", "sb_save", "sb_skill", "sb_morale", "sb_effort"),
+    *("sb_roll_with", "sb_full_effort", "damage_last"),
+)
+"""Binding ids of the selected combatant's statblock keys, which the pane lists."""
 MODEL_KEYS: frozenset[str] = frozenset().union(*(o.actions for o in BUILT_IN.values()))
 """Shell keys of one turn model (its TurnOrder's actions): hidden (and inert) in an encounter of
 another."""
+
+
+def key_display(app: App[Any], bid: str) -> str:
+    """A key of the tracker as the GM's keymap has it (``sb_attack`` -> ``A``)."""
+    default = next(b.key for b in BINDINGS if b.id == f"combat.{bid}")
+    keys = str(getattr(app, "keymap", {}).get(f"combat.{bid}", default))
+    return app.get_key_display(Binding(keys.split(",")[0].strip() or default, ""))
 
 
 def encounter_key(make: Callable[[int], Command]) -> Callable[[CombatScreen], None]:
@@ -124,6 +140,17 @@ def encounter_key(make: Callable[[int], Command]) -> Callable[[CombatScreen], No
 
     def action(screen: CombatScreen) -> None:
         screen.for_encounter(make)
+
+    return action
+
+
+def selected_form(
+    make: Callable[[TrackerState, int, Combatant], Ask],
+) -> Callable[[CombatScreen], None]:
+    """A key's action that shows ``make``'s form for the selected combatant."""
+
+    def action(screen: CombatScreen) -> None:
+        screen.form_for_selected(make)
 
     return action
 
