@@ -131,6 +131,12 @@ class UnderTable(Line):
         def control(self) -> UnderTable:
             return self.line
 
+    def land(self, command: Command, **how: bool) -> None:
+        """Post :class:`Land` with ``command`` (``how``: its flags) to the screen."""
+        # Straight to the screen, not bubbled through the columns' queues: the screen takes it
+        # before it next repaints, and the key's result shows in the frame after the key.
+        self.screen.post_message(self.Land(self, command, **how))
+
     def refused(self, why: str) -> None:
         """The command posted was refused (asked by ``answer``)."""
 
@@ -214,7 +220,7 @@ class AmountLine(UnderTable):
         self.post_message(self.Closed())
 
     def _land(self, inline: Inline, answers: dict[str, Any]) -> None:
-        self.post_message(self.Land(self, inline.command(answers), unmark=bool(inline.area)))
+        self.land(inline.command(answers), unmark=bool(inline.area))
 
     def _send(self, inline: Inline) -> None:
         try:
@@ -225,7 +231,7 @@ class AmountLine(UnderTable):
         except FieldError as exc:
             self.post_message(self.Refused(f"✗ {exc}"))
             return
-        self._close()
+        self.inline = None  # the screen says the detail again as it sends
         self._land(inline, values)
 
     def _whole_form(self, inline: Inline) -> None:

@@ -193,7 +193,7 @@ class ExchangeView(CampaignReader, UnderTable):
                 defence=found.typed,
                 attribute=found.attribute,
             )
-            self.post_message(self.Land(self, command, answer=True))
+            self.land(command, answer=True)
         elif what == "edit":
             self._edit_attack(found)
         else:
@@ -267,9 +267,7 @@ class ExchangeView(CampaignReader, UnderTable):
 
         def done(values: dict[str, Any] | None) -> None:
             if values is not None:
-                self.post_message(
-                    self.Land(self, ex.RememberAttack(ref, values), answer=True, close=False)
-                )
+                self.land(ex.RememberAttack(ref, values), answer=True, close=False)
             elif self.exchange is found:
                 self.show()
 

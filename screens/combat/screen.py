@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -244,15 +243,10 @@ class CombatScreen(PanelScreen):
         self.app.push_screen(FormScreen(ask.title, ask.fields), done)
 
     # --- the lines under the table --------------------------------------------------------------
-    def on_key(self, event: events.Key) -> None:
-        # Handed down from here, not from the view: what a line posts meanwhile then bubbles
-        # past the view (Textual stops a message at the node that was handling when it posted).
-        if self.tracker.line_key(event):
-            event.stop()
-            event.prevent_default()
-
     def on_under_table_land(self, event: UnderTable.Land) -> None:
         """A line under the table has a command to send (an amount, the exchange)."""
+        if event.line is self.tracker.amount_line:
+            self._show_detail()  # the amount is over: the line says the detail again
         refusal: list[str] = []
         if self.send(event.command, refused=refusal.append if event.answer else None) is None:
             event.line.refused(refusal[0] if refusal else "Not done")

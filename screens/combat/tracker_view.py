@@ -151,8 +151,14 @@ class TrackerView(Vertical):
         self.amount_line.say(clean(self.state.detail(cid), 200) or IDLE_AMOUNT)
 
     # --- the lines the GM types into --------------------------------------------------------
-    def line_key(self, event: events.Key) -> bool:
-        """A key for the jump, the exchange or the amount being typed; True when it was one's."""
+    def on_key(self, event: events.Key) -> None:
+        """While an amount, an exchange or a jump by name is typed, the keys go to its line (the
+        focus stays on the table, so nothing else repaints)."""
+        if self._line_key(event):
+            event.stop()
+            event.prevent_default()
+
+    def _line_key(self, event: events.Key) -> bool:
         found = self.query(FindBar)
         if found and found.first().display:
             enc = self.state.encounter
