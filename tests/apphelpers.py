@@ -90,3 +90,13 @@ def pane_text(app: TablesideApp) -> str:
     blanks as one space: ``HP 5/5 (3d8)``."""
     lines = screen_text(app)[1:-1]
     return "\n".join(" ".join(line.split("▏", 1)[1].split()) for line in lines if "▏" in line)
+
+
+def under_table(app: TablesideApp) -> str:
+    """The line under the tracker's table as the GM reads it: the amount line, or the exchange
+    view or the find bar shown in its place."""
+    from screens.combat.amount_line import UnderTable
+
+    shown = [line for line in app.screen.query(UnderTable) if line.display]
+    assert len(shown) == 1, shown
+    return str(shown[0].render())

@@ -27,7 +27,7 @@ from app.store import read_campaign
 from app.tui import TablesideApp
 from rulesets import registry
 from tableside_api.testing import check_game, installed_games
-from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.apphelpers import SIZE, demo_app, screen_text, under_table
 from tests.test_toy_package import GUIDE, ROOT, _guide_files, _wheel
 
 FIXTURE = ROOT / "tests" / "fixtures" / "card_game"
@@ -187,7 +187,7 @@ async def test_a_foes_a_is_the_games_own_attack_not_the_d20(aces: Path, tmp_path
         pc = next(c for c in enc["combatants"] if c["side"] == "pc")
         await pilot.press("A")
         await pilot.pause()
-        line = " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
+        line = " ".join(under_table(app).split())
         assert "AC 10" not in line and "its game's own roll" in line, line
         assert line.endswith("lands what hits"), line
         await pilot.press(*pc["name"], "enter")

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from app.tui import TablesideApp
 from screens.combat import CombatScreen
-from tests.apphelpers import SIZE, demo_app
+from tests.apphelpers import SIZE, demo_app, under_table
 from tests.games import BUILT_IN
 from tests.test_foes import row, saved, select, sheet_of
 
@@ -32,7 +32,7 @@ POOLS = {
 
 
 def amount_line(app: TablesideApp) -> str:
-    return " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
+    return " ".join(under_table(app).split())
 
 
 def current(app: TablesideApp) -> dict[str, Any]:

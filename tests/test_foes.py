@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from app.commands import combat as cmd
 from app.commands.npcs import AddNpcsToEncounter, RollStatblock, SaveNpc, npc_document
@@ -29,7 +28,7 @@ from rulesets.nemron import rules as nemron
 from rulesets.shadows import foes as shadows_foes
 from rulesets.shadows import rules as shadows
 from screens.combat import CombatScreen
-from tests.apphelpers import SIZE, demo_app, screen_text
+from tests.apphelpers import SIZE, demo_app, screen_text, under_table
 from tests.games import BUILT_IN
 from tests.test_combat_commands import by_name, enc, opened
 
@@ -281,7 +280,7 @@ def health(app: TablesideApp, name: str) -> Any:
 
 
 def amount_line(app: TablesideApp) -> str:
-    return str(app.screen.query_one("#combat-amount", Static).render()).replace("\n", " ")
+    return under_table(app).replace("\n", " ")
 
 
 @pytest.mark.parametrize("game", ["nemron", "aspects", "shadows"])

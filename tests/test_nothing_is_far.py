@@ -405,7 +405,7 @@ async def test_slash_jumps_to_a_combatant_by_part_of_its_name(tmp_path: Path) ->
         await pilot.press("slash", *"gob")
         await pilot.pause()
         assert selected_name(app) == "Goblin 1"
-        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        line = " ".join(str(app.screen.query_one("#combat-find").render()).split())
         assert "Find: gob" in line and "Goblin 1 (1 of 3)" in line
         await pilot.press("tab", "tab")  # the next matches
         await pilot.pause()
@@ -521,7 +521,7 @@ async def test_gen04_a_new_encounter_chooses_group_initiative(tmp_path: Path) ->
 async def test_A_on_a_pc_with_no_one_acting_is_that_pcs_attack(tmp_path: Path) -> None:
     """Tried at 80x24 in the aspects demo: A on a PC before anyone acts did nothing at all; a PC
     attacks as a foe does (the exchange), at the foe the GM names or its default."""
-    from tests.apphelpers import demo_app
+    from tests.apphelpers import demo_app, under_table
 
     app = demo_app(tmp_path, "aspects")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -529,7 +529,7 @@ async def test_A_on_a_pc_with_no_one_acting_is_that_pcs_attack(tmp_path: Path) -
         await pilot.pause()
         await pilot.press("A")
         await pilot.pause()
-        line = " ".join(str(app.screen.query_one("#combat-amount").render()).split())
+        line = " ".join(under_table(app).split())
         assert "Rowan Pike → Goblin 1" in line, line
         await pilot.press("escape", "j", "j", "j", "j", "c", "A", "enter")  # Goblin 1 acts
         await pilot.pause()

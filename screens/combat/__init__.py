@@ -1,5 +1,5 @@
-"""Panel 1: the combat tracker (:class:`CombatScreen`), in parts by what each shows (see
-:mod:`screens.combat.base`)."""
+"""Panel 1: the combat tracker (:class:`CombatScreen`), composed of widgets that each own what
+they show (see :mod:`screens.combat.screen`)."""
 
 from screens.combat.screen import CombatScreen
 

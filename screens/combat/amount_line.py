@@ -1,28 +1,40 @@
-"""The line under the tracker's table where the GM types: an amount, an answer to an attack,
-a jump by name (/); while nothing is typed, it says the selected combatant's detail.
+"""The line under the tracker's table where the GM types an amount (damage, healing, on one
+combatant or on the marked ones); while nothing is typed, it says the selected combatant's
+detail.
 
-The line keeps what it shows, so the tracker can tell it the same text at every keypress for
-free, and it holds a jump by name whole: what is typed, which match, and where the selection
-was (escape goes back there). The tracker hands it the keys while a jump is typed and moves the
-selection where :meth:`AmountLine.find_key` says.
+The line keeps what it shows (:class:`UnderTable`, which the find bar and the exchange view
+share), so the tracker can tell it the same text at every keypress for free. The amount being
+typed is the line's: it takes the keys from the tracker (the focus stays on the table), opens
+the game's whole form on tab, and posts :class:`UnderTable.Land` with the command to send.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.widgets import Static
 
+from app.lazy import LazyModule
 from rulesets import encounter as er
+from rulesets import fight as fr
 from rulesets.values import record
-from screens.form import Field
+from screens.form import Field, FieldError, FormScreen
+from screens.form import clean as clean_field
 from widgets.literal import literal
+
+if TYPE_CHECKING:
+    from app.commands import combat as cmd
+    from app.state import Command
+else:
+    cmd = LazyModule("app.commands.combat")
 
 IDLE_AMOUNT = "A attacks · t damage · l heal · + marks an area · T lands the last damage roll"
 """What the amount line says while nothing is being typed in it."""
-FIND_KEYS = "tab: next · enter: stay · esc: back"
 
 
 @record
@@ -33,21 +45,12 @@ class Inline:
     fields: tuple[Field, ...]
     combatant_id: str
     who: str
+    encounter_id: int
+    area: tuple[str, ...] = ()
+    """The marked combatants it lands on, in turn order (none: ``combatant_id`` alone)."""
     typed: str = ""
-    strike: str = ""
-    """Landing an attack (A): what it came to; T or enter lands it with what is typed."""
-    hint: str = ""
 
     def line(self) -> str:
-        if self.strike:
-            label = self.fields[0].label if self.fields else "Answer"
-            name, _, said = label.partition(" (")
-            line = (
-                f"{self.strike} · {name}: {self.typed}▏  (T/enter lands · tab: form · esc: later)"
-            )
-            # What a blank answer means comes last (a Nemron foe rolls its own defence when left
-            # blank, a PC has none): cut first where the two rows run out, never the strike.
-            return " · ".join(filter(None, (line, self.hint, said.removesuffix(")"))))
         more = [f.label.split(" (")[0] for f in self.fields[1:]]
         label = self.fields[0].label if self.fields else "Amount"
         # The first two fields tab opens, and how many more: the amount line has two rows, and
@@ -56,35 +59,15 @@ class Inline:
         hint = f"tab: {named} · " if more else ""
         return f"{self.verb} {self.who} · {label}: {self.typed}▏  ({hint}enter · escape)"
 
-
-@record
-class Exchange:
-    """The exchange being set up on the line under the table."""
-
-    attacker_id: str
-    target_id: str
-    typed: str = ""
-    """The defender's answer as typed."""
-    asks: bool = True
-    """This exchange, as last counted, asks the defender an answer (where the game asks one:
-    a Somnihil foe against a foe asks none)."""
-    aiming: bool = False
-    """Tab: the keys name the target (a row number or the first letters of a name)."""
-    aim: str = ""
-    unsure: str = ""
-    """Why what is typed as the target names no one combatant (several begin so, or none):
-    the exchange is not rolled until it does, never at the target it had before."""
-    said: str = ""
-    """Why the last answer was refused (cleared by the next key)."""
-
-
-@record
-class FindStep:
-    """What a key typed into a jump does: the combatant to select (None: none), and whether
-    the jump is over."""
-
-    select: str | None
-    over: bool = False
+    def command(self, answers: dict[str, Any]) -> Command:
+        """The change the game's answers make: on the marked combatants, or on the one."""
+        amount, heal = str(answers.get("amount") or ""), self.verb == "Heal"
+        eid, one = self.encounter_id, self.combatant_id
+        if self.area:
+            return cmd.Area(eid, self.area, amount, answers, heal)
+        return (
+            cmd.Heal(eid, one, amount, answers) if heal else cmd.Damage(eid, one, amount, answers)
+        )
 
 
 def update_sized(
@@ -101,24 +84,14 @@ def update_sized(
     static.update(text, layout=not same)
 
 
-class AmountLine(Static):
-    """One line (wrapping to its max height) that the GM types into or reads."""
+class Line(Static):
+    """A line of the tracker (wrapping to its max height) that keeps what it shows."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(IDLE_AMOUNT, id=id)
+    def __init__(self, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id)
         self.said: tuple[str, str] | None = None
         """The text and style last shown: the same again costs nothing."""
         self.wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
-        self.find_start: str | None = None
-        """Where the selection was when a jump by name began (escape goes back there)."""
-        self.find_typed: str | None = None
-        """What is typed of a name (None: no jump under way)."""
-        self.find_hit = 0
-        self.found: list[str] = []
-        self.inline: Inline | None = None
-        """An amount being typed (damage, healing, an answer to an attack), if any."""
-        self.exchange: Exchange | None = None
-        """The exchange (A) being set up, if any."""
 
     def say(self, text: str, style: str = "") -> None:
         """Show ``text``; the screen is laid out again only if the line's height changes."""
@@ -128,7 +101,80 @@ class AmountLine(Static):
             self.said = (text, style)
             update_sized(self, literal(text, style=style, limit=1000), self.wrapped)
 
-    # --- an amount ----------------------------------------------------------------------------
+
+class UnderTable(Line):
+    """A line under the tracker's table that the GM types into (an amount, the exchange, a
+    jump by name): the tracker hands it the keys, as the focus stays on the table."""
+
+    class Land(Message):
+        """Send ``command``. ``answer``: a refusal is handed back to the line (:meth:`refused`)
+        instead of told by the app; ``unmark``: it lands on the marked combatants, unmarked once
+        it is done; ``close``: the line's business is over once it is done."""
+
+        def __init__(
+            self,
+            line: UnderTable,
+            command: Command,
+            *,
+            answer: bool = False,
+            unmark: bool = False,
+            close: bool = True,
+        ) -> None:
+            super().__init__()
+            self.line = line
+            self.command = command
+            self.answer = answer
+            self.unmark = unmark
+            self.close = close
+
+        @property
+        def control(self) -> UnderTable:
+            return self.line
+
+    def land(self, command: Command, **how: bool) -> None:
+        """Post :class:`Land` with ``command`` (``how``: its flags) to the screen."""
+        # Straight to the screen, not bubbled through the columns' queues: the screen takes it
+        # before it next repaints, and the key's result shows in the frame after the key.
+        self.screen.post_message(self.Land(self, command, **how))
+
+    def refused(self, why: str) -> None:
+        """The command posted was refused (asked by ``answer``)."""
+
+    def landed(self, close: bool) -> None:
+        """The command posted was done."""
+
+
+class AmountLine(UnderTable):
+    """One line that the GM types an amount into, or reads the selected combatant's detail."""
+
+    class Closed(Message):
+        """The amount is over (sent, or escape): the line may say the detail again."""
+
+    class Refused(Message):
+        """The typed amount is not one the form takes: ``text`` says why."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(IDLE_AMOUNT, id=id)
+        self.inline: Inline | None = None
+        """An amount being typed (damage, healing), if any."""
+
+    def open_health(
+        self,
+        verb: str,
+        form: Callable[[fr.HealthKind], tuple[Field, ...]],
+        eid: int,
+        c: er.Combatant,
+        area: tuple[str, ...],
+    ) -> None:
+        """Damage or heal ``c`` (or the marked ``area``): the game's form for where its health
+        lives, the amount typed here and the rest behind tab."""
+        who = f"{len(area)} marked" if area else c.name
+        self.open_amount(Inline(verb, tuple(form(fr.health_kind(c))), c.id, who, eid, area))
+
     def open_amount(self, inline: Inline) -> None:
         """Type ``inline``'s amount on the line (what it is for, and the keys, said)."""
         self.inline = inline
@@ -138,28 +184,30 @@ class AmountLine(Static):
         if self.inline is not None:
             self.say(self.inline.line(), style="bold")
 
-    def amount_key(self, event: events.Key) -> str | None:
-        """A key while an amount is typed: ``close`` (escape), ``apply`` (enter; T lands an
-        attack), ``form`` (tab: the game's whole form), ``typed`` (the amount changed; ctrl+u
-        clears it, as in any text field), or None: not the amount's key."""
+    def key(self, event: events.Key) -> bool:
+        """A key while an amount is typed; True when it was the amount's: escape closes it,
+        enter sends it, tab opens the game's whole form, ctrl+u clears it (as in any text
+        field), anything printable is typed."""
         inline = self.inline
         if inline is None:
-            return None
+            return False
         if event.key == "escape":
-            return "close"
-        if event.key == "enter" or (inline.strike and event.key == "T"):
-            return "apply"
-        if event.key == "tab":
-            return "form"
-        if event.key == "backspace":
+            self._close()
+        elif event.key == "enter":
+            self._send(inline)
+        elif event.key == "tab":
+            self._whole_form(inline)
+        elif event.key == "backspace":
             inline.typed = inline.typed[:-1]
         elif event.key == "ctrl+u":
             inline.typed = ""
         elif event.is_printable and event.character and len(inline.typed) < 40:
             inline.typed += event.character
         else:
-            return None
-        return "typed"
+            return False
+        if self.inline is inline:
+            self.show_amount()
+        return True
 
     def paste(self, text: str) -> None:
         """A paste goes into the amount (cut at 40 characters)."""
@@ -167,125 +215,37 @@ class AmountLine(Static):
             self.inline.typed = (self.inline.typed + text.replace("\n", " "))[:40]
             self.show_amount()
 
-    # --- the exchange (A) ------------------------------------------------------------------------
-    def exchange_key(
-        self, event: events.Key, asks: bool, aim: Callable[[str], tuple[str | None, str]]
-    ) -> str | None:
-        """A key while the exchange is open: ``close`` (escape), ``land`` (enter or T),
-        ``edit`` (ctrl+e: the attacking PC's attack), ``typed`` (the answer, the target or
-        the aiming changed), or None: not the exchange's key. ``asks``: the game asks the
-        defender an answer (tab then aims at a target); ``aim`` names the combatant a row
-        number or a name's first letters name, or says why they name no one."""
-        found = self.exchange
-        if found is None:
-            return None
-        key = event.key
-        found.said = ""
-        if key == "escape":
-            if not found.aiming:
-                return "close"
-            # The name given up: the target stays the one named before, knowingly.
-            found.aiming, found.aim, found.unsure = False, "", ""
-        elif key in ("enter", "T"):
-            if found.unsure:
-                # Rolled now, it would land on the target named before: say so and wait.
-                found.said = found.unsure
-                return "typed"
-            if not found.aiming:
-                return "land"
-            found.aiming, found.aim = False, ""
-        elif key == "ctrl+e":
-            return "edit"
-        elif key == "tab" and asks:
-            found.aiming = not found.aiming
-        elif key == "backspace":
-            if found.aiming or not asks:
-                self._aim_at(found, found.aim[:-1], aim)
-            else:
-                found.typed = found.typed[:-1]
-        elif key == "ctrl+u":  # clears the line, as in any text field
-            if found.aiming or not asks:
-                self._aim_at(found, "", aim)
-            else:
-                found.typed = ""
-        elif event.is_printable and event.character:
-            if found.aiming or not asks:
-                self._aim_at(found, (found.aim + event.character)[:30], aim)
-            else:
-                found.typed = (found.typed + event.character)[:40]
-        else:
-            return None
-        return "typed"
+    def _close(self) -> None:
+        self.inline = None
+        self.post_message(self.Closed())
 
-    @staticmethod
-    def _aim_at(found: Exchange, typed: str, aim: Callable[[str], tuple[str | None, str]]) -> None:
-        """The target as ``typed`` names it; where it names no one combatant, why (nothing
-        typed: the target stays as it was)."""
-        found.aim, found.unsure = typed, ""
-        if not typed.strip():
+    def _land(self, inline: Inline, answers: dict[str, Any]) -> None:
+        self.land(inline.command(answers), unmark=bool(inline.area))
+
+    def _send(self, inline: Inline) -> None:
+        try:
+            values = {
+                f.key: clean_field(f, inline.typed if k == 0 else f.default)
+                for k, f in enumerate(inline.fields)
+            }
+        except FieldError as exc:
+            self.post_message(self.Refused(f"✗ {exc}"))
             return
-        aimed, why = aim(typed)
-        if aimed is None:
-            found.unsure = why
-        elif aimed == found.attacker_id:
-            found.unsure = "An attacker cannot attack itself: pick a target"
-        else:
-            found.target_id = aimed
+        self.inline = None  # the screen says the detail again as it sends
+        self._land(inline, values)
 
-    # --- a jump by name (/) --------------------------------------------------------------------
-    @property
-    def finding(self) -> bool:
-        return self.find_typed is not None
+    def _whole_form(self, inline: Inline) -> None:
+        """The game's whole damage or heal form, the typed amount filled in."""
+        typed = inline.typed
+        fields = [replace(f, default=typed) if k == 0 else f for k, f in enumerate(inline.fields)]
+        self._close()
+        # The form starts past the amount once it is typed, or where the game lets it be blank
+        # (an attack card instead); a required amount not typed yet is where it starts.
+        skip = len(fields) > 1 and (typed.strip() or not fields[0].required)
 
-    def start_find(self, start: str | None) -> None:
-        """Begin a jump by name from the selected combatant ``start``."""
-        self.find_start, self.find_typed, self.find_hit, self.found = start, "", 0, []
-        self._show_find(None)
+        def done(v: dict[str, Any] | None) -> None:
+            if v is not None:
+                self._land(inline, v)
 
-    def find_key(self, event: events.Key, combatants: Sequence[er.Combatant]) -> FindStep | None:
-        """A key typed into the jump: what it does (None: not the jump's key)."""
-        typed = self.find_typed
-        assert typed is not None
-        if event.key == "escape":
-            self.find_typed = None
-            return FindStep(self.find_start, over=True)
-        if event.key == "enter":
-            self.find_typed = None
-            return FindStep(None, over=True)
-        if event.key == "tab":
-            self.find_hit += 1
-        elif event.key == "shift+tab":
-            self.find_hit -= 1
-        elif event.key == "backspace":
-            self.find_typed, self.find_hit = typed[:-1], 0
-        elif event.is_printable and event.character and len(typed) < 40:
-            self.find_typed, self.find_hit = typed + event.character, 0
-        else:
-            return None
-        self.found = matches(combatants, self.find_typed or "")
-        return FindStep(self.found[self.find_hit % len(self.found)] if self.found else None)
-
-    def show_found(self, name: str | None) -> None:
-        """Say what is typed and where it leads (``name``: the match selected)."""
-        self._show_find(name)
-
-    def _show_find(self, name: str | None) -> None:
-        typed, found = self.find_typed or "", self.found
-        if not typed:
-            where = "type part of a name"
-        elif not found:
-            where = "no one"
-        else:
-            where = f"{name or '?'} ({self.find_hit % len(found) + 1} of {len(found)})"
-        self.say(f"Find: {typed}▏ → {where}  ({FIND_KEYS})", "bold")
-
-
-def matches(combatants: Sequence[er.Combatant], typed: str) -> list[str]:
-    """Ids of the combatants whose name holds ``typed`` (any case), in turn order, those
-    whose name starts with it first."""
-    needle = typed.strip().casefold()
-    if not needle:
-        return []
-    starts = [c.id for c in combatants if c.name.casefold().startswith(needle)]
-    inside = [c.id for c in combatants if needle in c.name.casefold()]
-    return starts + [cid for cid in inside if cid not in starts]
+        title = f"{inline.verb} {inline.who}"
+        self.app.push_screen(FormScreen(title, fields, start=1 if skip else 0), done)

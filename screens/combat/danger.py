@@ -1,4 +1,5 @@
-"""The tracker's danger floor: the one-line meter under the encounter's title and its detail.
+"""The tracker's danger meter: the one-line meter under the encounter's title, and the build to a
+danger (ctrl+b).
 
 After each change to the campaign the fight is played out again (:mod:`rulesets.danger`) in a
 thread worker, one at a time: a newer change cancels the one still running, and a result that
@@ -16,11 +17,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.combat.amount_line import update_sized
-from screens.combat.forms import CombatForms
 from screens.form import Field
 from widgets.literal import literal
 
@@ -123,10 +124,28 @@ def _yield() -> bool:
 
 class DangerMeter(Static):
     """The one-line meter under the encounter's title: it counts the fight again in a worker
-    after each change and keeps the newest estimate (module docstring)."""
+    after each change and keeps the newest estimate (module docstring). It also runs the build
+    to a danger (ctrl+b) and posts what it found."""
+
+    class Said(Message):
+        """A line for under the table: what a build to a danger found, or why nothing fits."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Proposed(Message):
+        """A build to a danger found its foes: the quick add form, ``preset`` filled in."""
+
+        def __init__(self, preset: dict[str, str], title: str) -> None:
+            super().__init__()
+            self.preset = preset
+            self.title = title
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
+        self.build_ask: tuple[str, str, int] = ("Foe", "count", 1)
+        """The name, what is varied, and the other value of the build under way."""
         self.token: object = None
         """What the estimate under way is of (encounter, campaign version, target rules)."""
         self.estimate: Estimate | None = None
@@ -137,9 +156,10 @@ class DangerMeter(Static):
         """How each side picks its targets, as the GM set them in the detail (None: the
         party at random, the foes as the game declares)."""
 
-    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool) -> None:
-        """After a refresh: estimate the encounter again if the campaign changed."""
-        if not enabled:
+    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool = True) -> None:
+        """After a refresh: estimate the encounter again if the campaign changed (unless the
+        app runs without the meter)."""
+        if not enabled or not getattr(self.app, "danger_meter", True):
             self.display = False
             return
         if encounter_id is None:
@@ -157,7 +177,13 @@ class DangerMeter(Static):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker finished: show its estimate unless the fight has changed since."""
         worker = event.worker
-        if worker.group != GROUP or worker.state != WorkerState.SUCCESS:
+        if worker.state != WorkerState.SUCCESS:
+            return
+        if worker.group == BUILD_GROUP:
+            event.stop()
+            self._build_done(worker)
+            return
+        if worker.group != GROUP:
             return
         found = worker.result
         if not isinstance(found, tuple) or found[0] != self.token:
@@ -186,87 +212,78 @@ class DangerMeter(Static):
             self.show_line("Danger: counting…")
             self.follow(campaign, encounter_id, True)
 
+    def open_detail(self, campaign: Campaign, encounter_id: int | None) -> None:
+        """The estimate whole (per PC, the rounds as a chart); its target rules, once the GM
+        changes them there, count again."""
+        from screens.danger_detail import DangerDetail
 
-class CombatDanger(CombatForms):
-    """The danger meter (:class:`DangerMeter`) and the build to a danger (ctrl+b)."""
+        estimate = self.estimate
+        if estimate is None:
+            self.notify(self.line or "Danger: still counting", timeout=3)
+            return
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._build_ask: tuple[str, str, int] = ("Foe", "count", 1)
+        def chosen(choices: Choices | None) -> None:
+            self.choose(choices, campaign, encounter_id)
 
-    @property
-    def meter(self) -> DangerMeter:
-        return self.query_one(DangerMeter)
-
-    @property
-    def danger_estimate(self) -> Estimate | None:
-        """The newest estimate of the encounter as it stands (None: none yet, or none)."""
-        return self.meter.estimate
-
-    @property
-    def danger_line(self) -> str:
-        return self.meter.line
-
-    def danger_follow(self) -> None:
-        """After a refresh: the meter estimates the encounter again if the campaign changed."""
-        enabled = bool(getattr(self.app, "danger_meter", True))
-        self.meter.follow(self.campaign, self.encounter_id, enabled)
-
-    def danger_choose(self, choices: Choices | None) -> None:
-        self.meter.choose(choices, self.campaign, self.encounter_id)
+        self.app.push_screen(DangerDetail(estimate), chosen)
 
     # --- build to a danger ----------------------------------------------------------------------
-    def action_build_danger(self) -> None:
-        """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
-        the quick add form opens with it filled in, for enter to add them."""
-        from rulesets.danger import BANDS
+    def ask_build(self, campaign: Campaign, eid: int) -> None:
+        """The build's form (the band, what to find); its answers start the search."""
+        from screens.form import FormScreen
 
-        eid = self._need_encounter()
-        if eid is None:
-            return
-        fields = [
-            Field("band", "Band (easy, hard, deadly)", "hard", "choice", choices=tuple(BANDS)),
-            Field("vary", "Find the HD or the count", "count", "choice", choices=("count", "hd")),
-            Field("name", "Name", "Foe"),
-            Field("fixed", "The other: the HD (finding the count) or how many", "1", "int"),
-        ]
-        self._ask("Build to a danger", fields, lambda v: self.build_to(eid, v))
+        def done(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.post_message(self.Said(self.build_to(campaign, eid, values)))
 
-    def build_to(self, eid: int, values: Mapping[str, Any]) -> None:
-        """Search in a worker for the value that brings the fight into the band."""
+        self.app.push_screen(FormScreen("Build to a danger", build_fields()), done)
+
+    def build_to(self, campaign: Campaign, eid: int, values: Mapping[str, Any]) -> str:
+        """Search in a worker for the value that brings the fight into the band (it posts
+        :class:`Proposed` or :class:`Said` when done); what to say meanwhile."""
         wanted, vary = str(values["band"]), str(values["vary"])
         name, fixed = str(values["name"] or "Foe"), int(values["fixed"] or 1)
-        data = tables(self.campaign)
-        game = self.game
+        data = tables(campaign)
+        game = campaign.game
         what = "HD" if vary == "hd" else "count"
-        self._set_text("#combat-last", f"Danger: finding the {what} that makes it {wanted}…")
-        self._build_ask = (name, vary, fixed)
+        self.build_ask = (name, vary, fixed)
         span = BUILD_RANGES[vary]
         add = quick_foes(eid, name, vary, fixed)
         in_thread(self, lambda: search(data, game, eid, wanted, span, add), BUILD_GROUP)
+        return f"Danger: finding the {what} that makes it {wanted}…"
 
-    def build_done(self, worker: Worker[Any]) -> None:
+    def _build_done(self, worker: Worker[Any]) -> None:
         """The search finished: the quick add form, filled in; or why nothing fits."""
         from rulesets.danger import Proposal
 
-        if worker.group != BUILD_GROUP or worker.state != WorkerState.SUCCESS:
-            return
         found = worker.result
         if isinstance(found, str):
-            self._set_text("#combat-last", found)
+            self.post_message(self.Said(found))
             return
         if not isinstance(found, Proposal):
             return
-        name, vary, fixed = self._build_ask
+        name, vary, fixed = self.build_ask
         what = "HD" if vary == "hd" else "count"
         if found.value is None:
-            self._set_text("#combat-last", proposal_line(found, what))
+            self.post_message(self.Said(proposal_line(found, what)))
             return
         hd, count = (found.value, fixed) if vary == "hd" else (fixed, found.value)
         said = f"{count} × HD {hd}: {proposal_line(found, what)}"
-        self._set_text("#combat-last", said)
+        self.post_message(self.Said(said))
         preset = {"name": name, "count": str(count), "hd": str(hd)}
-        self.action_quick_add(preset, f"Quick add · {said}")
+        self.post_message(self.Proposed(preset, f"Quick add · {said}"))
+
+
+def build_fields() -> list[Field]:
+    """The build to a danger's form: the band, what to find, and the other."""
+    from rulesets.danger import BANDS
+
+    return [
+        Field("band", "Band (easy, hard, deadly)", "hard", "choice", choices=tuple(BANDS)),
+        Field("vary", "Find the HD or the count", "count", "choice", choices=("count", "hd")),
+        Field("name", "Name", "Foe"),
+        Field("fixed", "The other: the HD (finding the count) or how many", "1", "int"),
+    ]
 
 
 BUILD_RUNS = 400

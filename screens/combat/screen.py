@@ -1,46 +1,68 @@
 """Panel 1: the combat tracker — the encounter list and the running encounter.
 
-The screen reads the encounter document and the party, builds one row of plain cells per
-combatant and hands them to :class:`widgets.combat_table.CombatTable`, which repaints only
-the cells that changed (a keypress in a 300-combatant fight touches two or three rows). Every
-change is a command from :mod:`app.commands.combat` sent through ``self.tableside.apply``, so
-each is undoable and the whole encounter is saved after it. The keys follow Improved
-Initiative's defaults; every one is a Binding with an id (rebindable, in the Footer, in ``?``
-and in the command palette).
+The screen composes widgets that own what they show and take its method calls: the encounter
+list, the middle column (:class:`~screens.combat.tracker_view.TrackerView`: the title, the
+danger meter, the table and the lines under it) and the statblock pane. The lines the GM types
+into (the amount line, the exchange view, the find bar) post messages up: a command to send, a
+jump, the line closed. What the tracker knows of the running encounter is one
+:class:`~screens.combat.tracker_state.TrackerState`, read again after every change and handed
+down. Every change is a command from :mod:`app.commands.combat` sent through
+``self.tableside.apply``, so each is undoable and the whole encounter is saved after it. The
+keys are in :mod:`screens.combat.keys`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
-from textual.worker import Worker
+from textual.containers import Horizontal
 
+import screens.combat.forms as forms
 from app.lazy import LazyModule
-from app.queries import current_encounter, timed_effect_lines
 from rulesets import encounter as er
-from rulesets.turn_orders import BUILT_IN
-from screens.combat.base import _b
-from screens.combat.danger import CombatDanger, DangerMeter
+from rulesets import fight as fr
+from rulesets.table import Context
+from screens.combat.amount_line import UnderTable
+from screens.combat.danger import DangerMeter
 from screens.combat.encounter_list import EncounterList
+from screens.combat.forms import Ask
+from screens.combat.keys import (
+    BINDINGS,
+    FOOTER,
+    FOOTER_WORDS,
+    SETUP_FOOTER,
+    encounter_key,
+    key_display,
+    selected_form,
+    selected_key,
+    statblock_refusal,
+)
 from screens.combat.statblock_pane import StatblockPane
+from screens.combat.tracker_state import TrackerState
+from screens.combat.tracker_view import TrackerView
+from screens.form import Field, FormScreen
 from screens.panel import PanelScreen
 from widgets.combat_table import CombatTable
-from widgets.footer import GAME_KEYS
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from app.commands import combat as cmd
+    from app.commands import npcs
+    from app.commands.npcs import RollKind
+    from app.state import Command
+    from rulesets.danger import Estimate
 else:
     cmd = LazyModule("app.commands.combat")
+    npcs = LazyModule("app.commands.npcs")
 
 
-class CombatScreen(CombatDanger, PanelScreen):
+class CombatScreen(PanelScreen):
     """The tracker: j/k select, n next turn, t damage, l heal … (``?`` lists every key)."""
 
     PANEL_ID = "combat"
@@ -49,121 +71,44 @@ class CombatScreen(CombatDanger, PanelScreen):
     AUTO_FOCUS = "#combatants"
     WATCHES = frozenset({"encounters", "party", "npcs"})
     EVENT_LINE = False  # its own line under the tracker (#combat-last)
-    BINDINGS: ClassVar[list[BindingType]] = [
-        _b("n", "next_turn", "Next turn", "next_turn"),
-        _b("alt+n", "previous_turn", "Prev turn", "previous_turn"),
-        _b("j", "cursor(1)", "Down", "down"),
-        _b("k", "cursor(-1)", "Up", "up"),
-        _b("alt+j", "move(1)", "Move down", "move_down"),
-        _b("alt+k", "move(-1)", "Move up", "move_up"),
-        _b("t", "damage", "Damage", "damage"),
-        _b("l", "heal", "Heal", "heal"),
-        _b("plus", "mark", "Mark for an area (moves down)", "mark", show=False, display="+"),
-        _b("T", "damage_last_roll", "Land the attack (or the last roll)", "damage_last", False),
-        _b("alt+t", "temp_hp", "Temp HP", "temp_hp"),
-        _b("g", "add_effect", "Condition", "add_effect"),
-        _b("h", "hide", "Hide/reveal", "hide"),
-        _b("e", "edit", "Edit", "edit"),
-        _b("alt+d", "duplicate", "Duplicate", "duplicate"),
-        _b("delete", "remove", "Remove", "remove"),
-        _b("alt+r", "start", "Start", "start"),
-        _b("alt+shift+r,shift+alt+r", "end", "End", "end", display="shift+alt+r"),
-        _b("a", "spend_ap", "Spend AP", "spend_ap"),
-        _b("i", "roll_initiative", "Initiative", "roll_initiative"),
-        _b("I", "reroll_initiative", "Re-roll everyone (between rounds)", "reroll", show=False),
-        _b("alt+p", "party_initiative", "Players' initiative rolls", "party_init", show=False),
-        _b("X", "defeated", "Defeated / back in", "defeated", show=False),
-        _b("p", "add_party", "Add party", "add_party", show=False),
-        _b("b", "add_npc", "Add NPCs from the library", "add_npc", show=False),
-        _b("q", "quick_add", "Quick add a foe", "quick_add", show=False),
-        _b("ctrl+n", "new_encounter", "New encounter", "new_encounter", show=False),
-        _b("right_square_bracket", "switch(1)", "Next encounter", "next_enc", False, "]"),
-        _b("left_square_bracket", "switch(-1)", "Previous encounter", "prev_enc", False, "["),
-        _b("alt+m", "turn_model", "Switch turn model", "turn_model", show=False),
-        _b("L", "fold_list", "Show/hide the encounter list", "fold_list", show=False),
-        _b("alt+i", "roll_initiative_npcs", "Roll initiative for NPCs only", "init_npcs", False),
-        _b("G", "group_initiative", "Group initiative on/off", "group_init", show=False),
-        _b("w", "delay", "Delay (move down the order)", "delay", show=False),
-        _b("o", "hold", "Hold the action", "hold", show=False),
-        _b("alt+o", "use_held", "Selected uses its held action now", "use_held", show=False),
-        _b("c", "choose_next", "Choose the selected to act next", "choose_next", show=False),
-        _b("x", "counter", "Counter action: 1 AP", "counter", show=False),
-        _b("alt+g", "remove_effect", "Remove a condition", "remove_effect", show=False),
-        _b("s", "morale", "Morale check", "morale", show=False),
-        _b("S", "morale_due", "Every due morale check", "morale_due", show=False),
-        _b("alt+s", "statblock", "Show/hide the statblock beside the table", "statblock", False),
-        _b("slash", "find", "Jump to a combatant by name", "find", display="/"),
-        _b("ctrl+d", "danger", "Danger: the estimate whole", "danger", show=False),
-        _b(
-            "ctrl+b",
-            "build_danger",
-            "Build to a danger (easy, hard, deadly)",
-            "build_danger",
-            False,
-        ),
-        # Last, so the Footer's first keys stay put as the selection moves on and off a statblock.
-        _b("A", "exchange", "Attack: whoever acts attacks the selected", "sb_attack"),
-        _b("V", "statblock_roll('save')", "Save / defence", "sb_save"),
-        _b("K", "statblock_roll('skill')", "Skill check", "sb_skill"),
-        _b("M", "statblock_roll('morale')", "Morale roll", "sb_morale"),
-        _b("E", "statblock_roll('effort')", "Effort", "sb_effort"),
-        _b("B", "roll_with", "Roll with Brawl/Wit/Will", "sb_roll_with", show=False),
-        _b("F", "full_effort", "Full Effort again", "sb_full_effort", show=False),
-    ]
-    SETUP_FOOTER: ClassVar[tuple[str, ...]] = (
-        *("combat.start", "combat.quick_add", "combat.add_npc", "combat.add_party"),
-        *("combat.roll_initiative", "app.help", GAME_KEYS, "combat.new_encounter"),
-        *("combat.damage", "combat.heal", "combat.add_effect", "app.undo", "combat.edit"),
-    )
-    """The Footer before the fight: what sets it up (the game's keys after ``?``)."""
-    FOOTER: ClassVar[tuple[str, ...]] = (
-        # A foe's turn is A then enter.
-        *("combat.next_turn", "combat.sb_attack", "combat.damage", "combat.heal", "app.help"),
-        *("combat.damage_last", "combat.find", "combat.spend_ap", "combat.choose_next"),
-        "combat.add_effect",
-        GAME_KEYS,
-        *("combat.previous_turn", "app.undo", "combat.counter"),
-        *("combat.roll_initiative", "combat.quick_add", "combat.add_npc", "combat.edit"),
-        *("combat.end",),
-    )
-    """The Footer in a running fight: the turn, damage and healing first, then ``?`` and the
-    game's keys (they show only while they apply)."""
-    FOOTER_WORDS: ClassVar[dict[str, str]] = {
-        "combat.sb_attack": "Attack",
-        "combat.damage_last": "Land",
-        "combat.quick_add": "Quick add",
-        "combat.add_npc": "NPCs",
-        "combat.add_party": "Party",
-        "combat.roll_initiative": "Init",
-        "combat.new_encounter": "New",
-        "combat.previous_turn": "Back",
-        "combat.counter": "Counter",
-        "combat.choose_next": "Choose next",
-        "combat.find": "Find",
-    }
-    MODEL_KEYS: ClassVar[frozenset[str]] = frozenset().union(
-        *(o.actions for o in BUILT_IN.values())
-    )
-    """Shell keys of one turn model (its TurnOrder's actions): hidden (and inert) in an
-    encounter of another."""
+    BINDINGS: ClassVar[list[BindingType]] = list(BINDINGS)
+    SETUP_FOOTER: ClassVar[tuple[str, ...]] = SETUP_FOOTER
+    FOOTER: ClassVar[tuple[str, ...]] = FOOTER
+    FOOTER_WORDS: ClassVar[dict[str, str]] = FOOTER_WORDS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = TrackerState(lambda: self.campaign)
+        self.tracker = TrackerView(self.state, id="encounter-pane")
+        self.pane = StatblockPane(id="statblock-pane")
+
+    @property
+    def table(self) -> CombatTable:
+        return self.tracker.table
 
     # --- layout -------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="combat-body"):
             yield EncounterList(id="encounter-list-pane")
-            with Vertical(id="encounter-pane"):
-                yield Static("", id="encounter-title")
-                yield DangerMeter(id="danger-meter")
-                yield CombatTable(id="combatants")
-                yield Static("", id="combat-detail")
-                yield self.amount_line
-                yield Static("", id="combat-last")
-                yield Static("", id="combat-status")
-            yield StatblockPane(id="statblock-pane")
+            yield self.tracker
+            yield self.pane
 
-    def on_combat_table_cursor_moved(self, event: CombatTable.CursorMoved) -> None:
-        self._follow_table()
-        self._follow_selection()  # the pane, and the keys that work on this combatant only
+    def _fit_size(self, width: int, height: int) -> None:
+        super()._fit_size(width, height)
+        self._fit_pane(width=width)
+
+    def _fit_pane(self, width: int | None = None, toggle: bool = False) -> None:
+        """The pane beside the table, and whether the encounter list still fits with it."""
+        shown, crowded = self.pane.fit(width, self.NARROW, toggle)
+        self.set_class(shown, "-statblock", update=self.is_mounted)
+        self.set_class(crowded, "-crowded", update=self.is_mounted)
+        if shown and self.is_mounted:
+            self._follow_selection(refresh_keys=False)
+        self._follow_list()
+
+    def action_statblock(self) -> None:
+        """alt+s: show or hide the statblock pane (the table takes or gives back the room)."""
+        self._fit_pane(toggle=True)
 
     def action_fold_list(self) -> None:
         """L: fold the encounter list away or bring it back (it folds by itself when narrow)."""
@@ -172,192 +117,346 @@ class CombatScreen(CombatDanger, PanelScreen):
         self.set_class(shown, "-list-hidden")
         self._follow_list()
 
-    def _fit_size(self, width: int, height: int) -> None:
-        super()._fit_size(width, height)
-        self._width = width
-        self._fit_pane()
+    def _follow_list(self) -> None:
+        """The encounter list's table is built the first time the list shows."""
+        found = self.query(EncounterList)  # none yet while the screen composes
+        if found:
+            found.first().follow(self.campaign.rows("encounters"), self.state.encounter_id)
 
     # --- reading ------------------------------------------------------------------------------
     def refresh_data(self) -> None:
-        found = current_encounter(self.campaign)
-        self._show_list(found[0] if found else None)
-        if found is None:
-            self.encounter_id, self.encounter, self._doc = None, None, {}
-            self._set_text("#encounter-title", "No encounter yet: ctrl+n")
-            self.table.show([], [])
-            self._set_text("#combat-status", "  ·  ".join(timed_effect_lines(self.campaign.meta)))
-            self._has_hd = False
-            self._follow_selection(refresh_keys=False)
-            self._offer_keys((None, False, False))
-            self.danger_follow()
-            return
-        self.encounter_id, self._doc = found
-        self._next_seen = {}
-        self.encounter = er.Encounter.from_dict(self._doc, combatant=self._read_combatant)
-        self._seen, self._next_seen = self._next_seen, {}
-        enc = self.encounter
-        self._set_text("#encounter-title", self._title(enc), style="bold")
-        self.table.show(
-            [c.id for c in enc.combatants],
-            self._rows_of(enc),
-            self._turn_order(enc).heading,
-        )
-        if self._follow is None and enc.current is not None and enc.current != self._last_current:
-            # As in Improved Initiative, the selection jumps to whoever's turn it now is, in
-            # every turn model (in AP rounds a spend typed next lands on the actor); the GM
-            # then moves to the target with j/k.
-            self.table.select_id(enc.current)
-        self._last_current = enc.current
-        if self._follow is not None:
-            self.table.select_id(self._follow)
-            self._follow = None
-        self._set_text("#combat-status", self._status(enc))
-        self._show_detail()
-        # Here, not only on the table's CursorMoved message: that one arrives after the first
-        # repaint, and an update there cost a second repaint a frame later.
-        self._follow_table()
+        enc = self.state.read()
+        found = self.query(EncounterList)
+        if found:
+            found.first().show(self.campaign.rows("encounters"), self.state.encounter_id)
+        self.tracker.show(enc)
+        if enc is not None:
+            self._show_detail()
+            # Here, not only on the table's CursorMoved message: that one arrives after the
+            # first repaint, and an update there cost a second repaint a frame later.
+            self.tracker.follow_table()
         self._follow_selection(refresh_keys=False)
-        self._offer_keys(self._keys_now(enc.model))
-        if self.campaign.version != self._said_version:
-            # Undone, redone or changed from another panel: the last line no longer holds.
-            self._set_text("#combat-last", "")
-        self.danger_follow()
+        self._offer_keys(self._keys_now(enc.model) if enc is not None else (None, False, False))
+        if enc is not None:
+            self.tracker.forget_result()
+        self.meter.follow(self.campaign, self.state.encounter_id)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.build_done(event.worker)
+    def _show_detail(self) -> None:
+        self.tracker.show_detail(self.table.selected_id)
 
-    def action_danger(self) -> None:
-        """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
-        from screens.danger_detail import DangerDetail
+    def on_combat_table_cursor_moved(self, _: CombatTable.CursorMoved) -> None:
+        self.tracker.follow_table()
+        self._follow_selection()  # the pane, and the keys that work on this combatant only
 
-        if self.danger_estimate is None:
-            self.notify(self.danger_line or "Danger: still counting", timeout=3)
-            return
-        self.app.push_screen(DangerDetail(self.danger_estimate), self.danger_choose)
+    def on_key(self, event: events.Key) -> None:
+        # A statblock key that does nothing here (a PC selected) says why, once.
+        if (said := statblock_refusal(self, event.key)) is not None:
+            event.stop()
+            event.prevent_default()
+            self.notify(said, severity="warning", markup=False)
+
+    def action_cursor(self, delta: int) -> None:
+        table = self.table
+        if table.row_count:
+            table.move_cursor(row=max(0, min(table.cursor_row + delta, table.row_count - 1)))
+            self.tracker.chosen = table.selected_id
+            self._show_detail()
+            self._follow_selection()
+
+    def _follow_selection(self, refresh_keys: bool = True) -> None:
+        """The selection moved or changed: its statblock (the keys that roll it, the pane)."""
+        seen = self.state.follow_block(self.table.selected_id if self.is_mounted else None)
+        if refresh_keys and self.state.encounter is not None:
+            self._offer_keys(self._keys_now(self.state.encounter.model))
+        if self.has_class("-statblock"):
+            self.pane.follow(self.state, seen, partial(key_display, self.app))
+
+    # --- the keys on offer ----------------------------------------------------------------------
+    def _keys_now(self, model: str) -> tuple[object, ...]:
+        """What the keys on offer depend on (:meth:`TrackerState.keys_now`)."""
+        ctx = self.game_context()
+        game = tuple(a.id for a in self.game.actions_for("combat") if self._works_now(a, ctx))
+        return self.state.keys_now(model, game, self.table.selected_id if self.is_mounted else None)
+
+    def _offer_keys(self, what: tuple[object, ...]) -> None:
+        # The Footer and help ask check_action again only when what the keys depend on changed,
+        # not on every keypress.
+        if self.state.keys_changed(what):
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        found = self.state.offers(action, parameters)
+        return found if found is not None else super().check_action(action, parameters)
 
     def footer_words(self) -> dict[str, str]:
         """The Footer's words, n's as the running turn order says it (AP rounds: Pass)."""
-        if self.encounter is None:
-            return self.FOOTER_WORDS
-        return {**self.FOOTER_WORDS, "combat.next_turn": self._turn_order(self.encounter).next_word}
+        order = self.state.order
+        words = {"combat.next_turn": order.next_word} if order is not None else {}
+        return {**self.FOOTER_WORDS, **words}
 
     def footer_order(self) -> tuple[str, ...]:
-        running = self.encounter is not None and self.encounter.started
+        running = self.state.encounter is not None and self.state.encounter.started
         return self.FOOTER if running else self.SETUP_FOOTER
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.MODEL_KEYS and self.encounter is not None:
-            return action in self._turn_order(self.encounter).actions
-        if action == "morale" and self.encounter is not None:
-            return self._has_hd or bool(self._doc.get("morale_due"))
-        if action == "morale_due" and self.encounter is not None:
-            return self._has_hd
-        if action == "statblock_roll":
-            kind = str(parameters[0]) if parameters else ""
-            return self._block is not None and self._roll_kind(kind) in self.game.foes.rolls
-        if action == "roll_with":
-            return self._block is not None and self.game.foes.roll_with
-        if action == "full_effort":
-            return self._block is not None and "effort" in self.game.foes.rolls
-        return super().check_action(action, parameters)
+    # --- sending a command ------------------------------------------------------------------------
+    def game_context(self) -> Context:
+        cid = self.table.selected_id if self.is_mounted else None
+        return self.state.context(cid, self.PANEL_ID)
 
-    # --- actions: turns -------------------------------------------------------------------------
-    def action_next_turn(self) -> None:
-        self._on_encounter(lambda e: cmd.NextTurn(e))
+    def send(
+        self, command: Command, refused: Callable[[str], None] | None = None
+    ) -> list[str] | None:
+        # A change made on the row the GM moved to (damage on a target) uses that choice up:
+        # the next spend of AP is the acting combatant's again.
+        self.tracker.chosen = None
+        return super().send(command, refused)
 
-    def action_previous_turn(self) -> None:
-        self._on_encounter(lambda e: cmd.PreviousTurn(e))
+    def _apply(self, command: Command, follow: str | None = None) -> list[str] | None:
+        self.tracker.follow = follow
+        return self.send(command)
 
-    def action_start(self) -> None:
-        self._on_encounter(lambda e: cmd.StartEncounter(e))
+    def show_result(self, lines: list[str]) -> None:
+        # What just happened goes on a line under the table, not in a toast: at the table a GM
+        # presses n forty times a fight, and stacked toasts would cover the order.
+        self.tracker.show_result(lines)
 
-    def action_end(self) -> None:
-        self._on_encounter(lambda e: cmd.EndEncounter(e))
+    def for_selected(self, make: Callable[[int, er.Combatant], Command], follow: bool) -> None:
+        """Send ``make``'s command for the selected (``follow``: the selection stays on it)."""
+        eid = self.tracker.need_encounter()
+        c = self.tracker.selected() if eid is not None else None
+        if eid is not None and c is not None:
+            self._apply(make(eid, c), c.id if follow else None)
 
-    def action_delay(self) -> None:
-        self._on_encounter(lambda e: cmd.Delay(e))
+    def form_for_selected(self, make: Callable[[TrackerState, int, er.Combatant], Ask]) -> None:
+        """Show ``make``'s form for the selected (its answers make the command sent)."""
+        eid, c = self.tracker.need_encounter(), self.tracker.selected()
+        if eid is not None and c is not None:
+            self._form(make(self.state, eid, c))
 
-    def action_hold(self) -> None:
-        self._on_encounter(lambda e: cmd.Hold(e))
+    def for_encounter(self, make: Callable[[int], Command]) -> None:
+        """Send ``make``'s command for the running encounter."""
+        eid = self.tracker.need_encounter()
+        if eid is not None:
+            self._apply(make(eid))
 
-    def action_use_held(self) -> None:
-        self._on_selected(lambda e, c: cmd.UseHeld(e, c.id))
+    def _form(self, ask: forms.Ask | str) -> None:
+        """Show ``ask``'s form, its answers make the command sent; or say why there is none."""
+        if isinstance(ask, str):
+            self.notify(ask, severity="warning")
+            return
 
-    def action_choose_next(self) -> None:
-        self._on_selected(lambda e, c: cmd.ChooseNext(e, c.id))
+        def done(result: dict[str, Any] | None) -> None:
+            if result is not None:
+                self._apply(ask.make(result))
 
-    def action_roll_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.RollInitiative(e))
+        self.app.push_screen(FormScreen(ask.title, ask.fields), done)
 
-    def action_roll_initiative_npcs(self) -> None:
-        self._on_encounter(lambda e: cmd.RollInitiative(e, npcs_only=True))
+    # --- the lines under the table --------------------------------------------------------------
+    def on_under_table_land(self, event: UnderTable.Land) -> None:
+        """A line under the table has a command to send (an amount, the exchange)."""
+        if event.line is self.tracker.amount_line:
+            self._show_detail()  # the amount is over: the line says the detail again
+        refusal: list[str] = []
+        if self.send(event.command, refused=refusal.append if event.answer else None) is None:
+            event.line.refused(refusal[0] if refusal else "Not done")
+            return
+        if event.unmark:
+            self.state.marked = set()
+            self.refresh_data()
+        event.line.landed(event.close)
 
-    def action_reroll_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.RerollInitiative(e))
+    def action_exchange(self) -> None:
+        """A: the one acting attacks the selected (or, with itself selected, its last target;
+        before the fight, the selected attacks its default target)."""
+        eid = self.tracker.need_encounter()
+        if eid is not None:
+            self.tracker.open_exchange(eid)
 
-    def action_group_initiative(self) -> None:
-        self._on_encounter(lambda e: cmd.ToggleGroupInitiative(e))
+    def action_find(self) -> None:
+        """/: type part of a name; the selection jumps to the first combatant holding it (tab:
+        the next), enter stays there, escape goes back."""
+        self.tracker.open_find()
 
-    def action_defeated(self) -> None:
-        self._on_selected(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
+    # --- the danger meter ------------------------------------------------------------------------
+    @property
+    def meter(self) -> DangerMeter:
+        return self.query_one(DangerMeter)
+
+    @property
+    def danger_estimate(self) -> Estimate | None:
+        """The newest estimate of the encounter as it stands (None: none yet, or none)."""
+        return self.meter.estimate
+
+    def action_danger(self) -> None:
+        """ctrl+d: the danger meter's estimate whole (per PC, the rounds as a chart)."""
+        self.meter.open_detail(self.campaign, self.state.encounter_id)
+
+    def action_build_danger(self) -> None:
+        """ctrl+b: the HD or the count of quick-added foes that brings the fight into a band;
+        the quick add form opens with it filled in, for enter to add them."""
+        eid = self.tracker.need_encounter()
+        if eid is not None:
+            self.meter.ask_build(self.campaign, eid)
+
+    def on_danger_meter_proposed(self, event: DangerMeter.Proposed) -> None:
+        self.action_quick_add(event.preset, event.title)
+
+    # --- actions: damage, healing, areas, the statblock's rolls --------------------------------
+    def action_damage(self) -> None:
+        self._health_change("Damage", self.game.fight.damage_form)
+
+    def action_heal(self) -> None:
+        self._health_change("Heal", self.game.fight.heal_form)
+
+    def _health_change(self, verb: str, form: Callable[[fr.HealthKind], tuple[Field, ...]]) -> None:
+        """Type the amount on the line under the table (on every marked combatant when some are
+        marked)."""
+        eid, c = self.tracker.need_encounter(), self.tracker.selected()
+        if eid is not None and c is not None:
+            self.tracker.amount_line.open_health(verb, form, eid, c, self.state.area())
+
+    def action_mark(self) -> None:
+        """+: mark or unmark the selected for an area; the cursor then moves down one row (the
+        next foe of a group is one + away), and the line under the table says so."""
+        c = self.tracker.selected()
+        if c is None:
+            return
+        self.state.marked ^= {c.id}
+        self.refresh_data()
+        row = self.table.cursor_row
+        self.action_cursor(1)
+        after = self.tracker.selected() if self.table.cursor_row != row else None
+        self.show_result([self.state.marked_line(c, after)])
+
+    def action_damage_last_roll(self) -> None:
+        """T: an attack rolled by an older Tableside and waiting to land lands on its target;
+        else the log's last roll lands on the selected (or the marked), once: an attack's
+        damage or a plain roll's total, never a check."""
+        c = None if self.state.strike() is not None else self.tracker.selected()
+        landing = self.state.landing(c)
+        if isinstance(landing, str):
+            self.notify(landing, severity="warning")
+        elif landing is not None and self._apply(landing) is not None and c is not None:
+            self.state.marked = set()
+
+    action_temp_hp = selected_form(lambda s, e, c: forms.temp_hp(e, c))
+
+    def action_statblock_roll(self, kind: RollKind) -> None:
+        """A, V, K, M, E: the selected combatant's attack (by its game's mechanic, at a named
+        target: T lands it), save or defence, skill, morale or Effort roll."""
+        eid, c = self.tracker.need_encounter(), self.tracker.selected()
+        if eid is not None and c is not None:
+            attribute = self.state.rolls_with(self.table.selected_id)
+            self._apply(npcs.RollStatblock(eid, c.id, kind=kind, attribute=attribute))
+
+    def action_roll_with(self) -> None:
+        """B: the selected foe's statblock rolls with the next attribute (Brawl, Wit, Will);
+        every other foe keeps its own."""
+        cid = self.table.selected_id
+        if cid is None:
+            return
+        now = self.state.step_rolls_with(cid)
+        c = self.state.combatant(cid)
+        name = c.name if c is not None else "The statblock"
+        self.tracker.say_last(f"{name} rolls with {now.capitalize()}")
+        self._follow_selection()
+
+    action_full_effort = selected_key(lambda e, c: npcs.RefreshInstanceEffort(e, c.id))
+
+    # --- actions: one command, for the encounter or for the selected combatant ----------------
+    action_next_turn = encounter_key(lambda e: cmd.NextTurn(e))
+    action_previous_turn = encounter_key(lambda e: cmd.PreviousTurn(e))
+    action_start = encounter_key(lambda e: cmd.StartEncounter(e))
+    action_end = encounter_key(lambda e: cmd.EndEncounter(e))
+    action_delay = encounter_key(lambda e: cmd.Delay(e))
+    action_hold = encounter_key(lambda e: cmd.Hold(e))
+    action_use_held = selected_key(lambda e, c: cmd.UseHeld(e, c.id))
+    action_choose_next = selected_key(lambda e, c: cmd.ChooseNext(e, c.id))
+    action_roll_initiative = encounter_key(lambda e: cmd.RollInitiative(e))
+    action_roll_initiative_npcs = encounter_key(lambda e: cmd.RollInitiative(e, npcs_only=True))
+    action_reroll_initiative = encounter_key(lambda e: cmd.RerollInitiative(e))
+    action_group_initiative = encounter_key(lambda e: cmd.ToggleGroupInitiative(e))
+    action_defeated = selected_key(lambda e, c: cmd.ToggleDefeated(e, c.id), follow=True)
 
     def action_move(self, delta: int) -> None:
-        self._on_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
+        self.for_selected(lambda e, c: cmd.MoveCombatant(e, c.id, delta), follow=True)
 
-    def action_counter(self) -> None:
-        self._on_selected(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+    action_counter = selected_key(lambda e, c: cmd.SpendAp(e, c.id, 1, counter=True))
+    action_add_party = encounter_key(lambda e: cmd.AddParty(e))
+    action_remove = selected_key(lambda e, c: cmd.RemoveCombatant(e, c.id))
+    action_duplicate = selected_key(lambda e, c: cmd.DuplicateCombatant(e, c.id))
+    action_hide = selected_key(lambda e, c: cmd.ToggleHidden(e, c.id))
+    action_morale_due = encounter_key(lambda e: cmd.MoraleDue(e))
 
-    # --- actions: roster ------------------------------------------------------------------------
-    def action_add_party(self) -> None:
-        self._on_encounter(lambda e: cmd.AddParty(e))
+    def action_morale(self) -> None:
+        eid = self.tracker.need_encounter()
+        target = self.state.morale_target(self.table.selected_id)
+        if eid is not None and self.state.encounter is not None and target:
+            self._apply(cmd.MoraleCheck(eid, target))
 
     def action_switch(self, delta: int) -> None:
-        ids = [doc_id for doc_id, _ in self.campaign.rows("encounters")]
-        if len(ids) < 2 or self.encounter_id is None:
+        target = self.state.next_encounter(delta)
+        if target is None:
             self.notify("Only one encounter (ctrl+n makes another)")
-            return
-        target = ids[(ids.index(self.encounter_id) + delta) % len(ids)]
-        self._apply(cmd.SelectEncounter(target))
+        else:
+            self._apply(cmd.SelectEncounter(target))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "encounter-list" and event.row_key.value is not None:
             self._apply(cmd.SelectEncounter(int(event.row_key.value)))
             self.table.focus()
 
-    def action_remove(self) -> None:
-        self._on_selected(lambda e, c: cmd.RemoveCombatant(e, c.id))
-
-    def action_duplicate(self) -> None:
-        self._on_selected(lambda e, c: cmd.DuplicateCombatant(e, c.id))
-
-    def action_hide(self) -> None:
-        self._on_selected(lambda e, c: cmd.ToggleHidden(e, c.id))
-
-    def on_key(self, event: events.Key) -> None:
-        """While an amount is being typed, the keys go to it (the focus stays on the table, so
-        nothing else repaints): characters, backspace, ctrl+u clears, enter applies, tab opens the game's whole
-        form, escape cancels. A jump by name (/) takes the keys the same way."""
-        if self.amount_line.finding:
-            self._find_key(event)
+    def action_turn_model(self) -> None:
+        eid = self.tracker.need_encounter()
+        if eid is None or self.state.encounter is None:
             return
-        if self.exchange_key(event):
-            event.stop()
-            event.prevent_default()
+        self._apply(cmd.SetModel(eid, forms.next_model(self.game, self.state.encounter.model)))
+
+    # --- actions: the forms ----------------------------------------------------------------------
+    def action_party_initiative(self) -> None:
+        eid, enc = self.tracker.need_encounter(), self.state.encounter
+        if eid is not None and enc is not None:
+            self._form(forms.party_initiative(eid, enc))
+
+    def action_spend_ap(self) -> None:
+        """a: spend AP of whose turn it is (SOH-10), or of the row the GM moved to since the
+        last change (a defence, a counter by another); the form names whose, and may change it."""
+        eid, enc = self.tracker.need_encounter(), self.state.encounter
+        selected = self.table.selected_id
+        if eid is not None and enc is not None:
+            chosen = self.tracker.chosen if self.tracker.chosen == selected else None
+            self._form(forms.spend_ap(eid, enc, chosen or enc.current or selected))
+
+    def action_new_encounter(self) -> None:
+        self._form(forms.new_encounter(self.game, len(self.campaign.rows("encounters"))))
+
+    def action_add_npc(self) -> None:
+        """b: pick a library NPC by typing part of its name (the list narrows as the GM
+        types), then how many and their HP."""
+        if self.tracker.need_encounter() is not None:
+            picking = forms.pick_npc(self.campaign, self._form)
+            if isinstance(picking, str):
+                self.notify(picking, severity="warning")
+            else:
+                self.app.push_screen(*picking)
+
+    def action_quick_add(self, preset: Mapping[str, str] | None = None, title: str = "") -> None:
+        """q: an ad-hoc foe or group; ``preset`` fills the name, count and HD (a build to a
+        danger proposes them), ``title`` says why."""
+        eid, order = self.tracker.need_encounter(), self.state.order
+        if eid is not None:
+            # Only the initiative turn model orders by initiative.
+            ordered = order is None or order.uses_initiative
+            self._form(forms.quick_add(eid, self.game.fight.foe, ordered, preset, title))
+
+    action_edit = selected_form(lambda s, e, c: forms.edit(e, c, bool(s.order and s.order.uses_ap)))
+    action_add_effect = selected_form(forms.add_effect)
+
+    def action_remove_effect(self) -> None:
+        eid, c = self.tracker.need_encounter(), self.tracker.selected()
+        if eid is None or c is None:
             return
-        inline = self._inline
-        what = self.amount_line.amount_key(event)
-        if what is None:
-            if self.refuse_statblock_key(event.key):
-                event.stop()
-                event.prevent_default()
+        if not c.conditions:
+            self.notify(f"{c.name} has no conditions", markup=False)
             return
-        event.stop()
-        event.prevent_default()
-        if what == "close":
-            self.close_amount()
-        elif what == "apply":
-            self._amount_typed()
-        elif what == "form":
-            self.amount_form()
-        if self._inline is inline:
-            self.amount_line.show_amount()
+        self._form(forms.remove_effect(eid, c))

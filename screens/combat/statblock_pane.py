@@ -22,12 +22,18 @@ from rulesets import foes as fo
 from rulesets.npc import NPC
 from screens.campaign_reader import CampaignReader
 from screens.combat.amount_line import update_sized
-from screens.combat.base import ROLL_WITH, STATBLOCK_KEYS, roll_kind
+from screens.combat.keys import STATBLOCK_KEYS, roll_kind
+from screens.combat.tracker_state import ROLL_WITH, Seen, TrackerState
 from widgets.literal import clean, literal
 from widgets.statblock import powers_text, statblock_text, title_text
 
 if TYPE_CHECKING:
     pass
+
+
+ROOMY = 150
+"""From this many columns the encounter list, the table and the statblock pane fit side by side;
+below, showing the pane folds the list away (L brings it back)."""
 
 
 def foe_sheet(c: er.Combatant) -> dict[str, Any] | None:
@@ -47,10 +53,33 @@ class StatblockPane(CampaignReader, VerticalScroll, can_focus=False):
         self.body_key: tuple[object, ...] = ()
         """What the statblock part last showed (the next Goblin shares it)."""
         self.wrapped: dict[int, tuple[int, tuple[int, int]]] = {}
+        self.choice: bool | None = None
+        """The GM showed (True) or hid (False) the pane by alt+s; None: by width."""
+        self.width = 0
 
     def compose(self) -> ComposeResult:
         yield Static("", id="pane-head")
         yield Static("", id="pane-statblock")
+
+    def fit(self, width: int | None, narrow: int, toggle: bool) -> tuple[bool, bool]:
+        """Whether the pane shows (from ``narrow`` columns, or as the GM chose by alt+s at any
+        width; ``toggle``: alt+s now), and whether the encounter list is crowded out by it."""
+        if width is not None:
+            self.width = width
+        if toggle:
+            self.choice = not (self.choice if self.choice is not None else self.width >= narrow)
+        shown = self.choice if self.choice is not None else self.width >= narrow
+        return shown, self.width < ROOMY
+
+    def follow(self, state: TrackerState, seen: Seen | None, key: Callable[[str], str]) -> None:
+        """The selection as ``state`` last read it (``seen``; None: nobody selected)."""
+        c = seen.combatant if seen is not None else None
+        due = [d for d in state.doc.get("morale_due", []) if c and d.get("id") == c.id]
+        roll_with = state.rolls_with(c.id if c is not None else None)
+        block, library = state.block, state.library
+        self.show(
+            c, block, library, due, roll_with, health=state.health, sheet_of=state.sheet_of, key=key
+        )
 
     def show(
         self,
