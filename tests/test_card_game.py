@@ -256,7 +256,7 @@ async def test_a_pcs_a_says_it_is_the_default_d20_not_the_games(aces: Path, tmp_
         _, acting = await _turn_of(pilot, app, pc=True)
         await pilot.press("A")
         await pilot.pause()
-        line = " ".join(str(app.screen.query_one("#combat-amount", Static).render()).split())
+        line = " ".join(under_table(app).split())
         assert f"{acting['name']} → Goblin" in line, line
         said = "Aces High gives a PC no attack of its own: the default d20 its sheet keeps"
         assert said in line and "d20 vs AC" in line, line
