@@ -254,6 +254,12 @@ class ExchangeRules:
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
+    dealt: Callable[[Setup, random.Random], Setup] | None = None
+    """``dealt(setup, rng)``: the exchange as it may stand in a later round of a game whose
+    sides play from hands that are spent and dealt again (Shadows' combat hands): each side's
+    hand drawn afresh and the defender's answer what it would play. A simulator averages an
+    attack's odds over such deals rather than replaying the hand as it lies. None: the
+    exchange stands as it is."""
     room: Callable[[Side, Doc], int] | None = None
     """``room(side, health)``: how far that health is from out of the fight, in the game's own
     measure (smaller: closer to out), for a danger estimate's ``weakest`` target. None: the sum
@@ -430,7 +436,7 @@ def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
     shown, left = ranked[:keep], ranked[keep:]
     text = " · ".join(f"{k} {share(v)}" for k, v in sorted(shown))
     if left:
-        text += f" · {len(left)} other amounts {share(sum(v for _, v in left))}"
+        text += f" · {len(left)} other amounts {share(sum((v for _, v in left), Fraction(0)))}"
     return text
 
 
