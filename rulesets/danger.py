@@ -35,7 +35,10 @@ fight, however it goes (HP falls; the aspects game's consequences mount), added 
 Reading: the party's side is every combatant on the PCs' side (allies too); ``drops`` names the
 PCs only, one already out of a running fight at 1.
 Reading: a fight not yet started whose game deals at its start (Shadows' combat hands, SOH-11)
-is played from :data:`DEALS` deals; each defence answers with the hand as dealt, never spent.
+is played from :data:`DEALS` deals, unless its hands are dealt again each round. Where the cards played leave the hand and the hands are dealt
+again each round (Shadows, SOH-11/13, :attr:`rulesets.exchange.ExchangeRules.dealt`), an attack's
+odds are those of a fresh deal averaged over :data:`DEALT` deals, the defender playing its best
+card as a foe does: no card counts in every attack of every round.
 
 Pure: no Textual, no app import; randomness through the injected :class:`random.Random`.
 """
@@ -53,6 +56,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
+from fractions import Fraction
 from typing import Any
 
 from rulesets import encounter as er
@@ -421,12 +425,33 @@ def _fresh(side: ex.Side) -> ex.Side:
     return dc_replace(side, combatant=combatant)
 
 
+DEALT = 12
+"""How many deals an attack's odds are averaged over in a game that deals its hands again
+(:attr:`rulesets.exchange.ExchangeRules.dealt`)."""
+
+
 def _blows(rules: ex.ExchangeRules, setup: ex.Setup, defence: str) -> list[Sampler] | None:
     try:
         plan = rules.plan(dc_replace(setup, defence=defence))
     except RuleError:
         return None
-    return [Sampler(blow.damage) for blow in plan.blows]
+    if rules.dealt is None or defence:
+        return [Sampler(blow.damage) for blow in plan.blows]
+    # The hand as it lies plays once; every later exchange plays from hands spent and dealt
+    # again, so the odds are those of a fresh deal, averaged. Seeded by the pair: the same
+    # fight prepared twice gets the same odds.
+    deal = inspect.unwrap(rules.dealt)
+    rng = random.Random(f"{setup.attacker.name}|{setup.target.name}")
+    mixed: list[dict[int, Fraction]] = [{} for _ in plan.blows]
+    for _ in range(DEALT):
+        try:
+            again = rules.plan(deal(setup, rng))
+        except RuleError:
+            return [Sampler(blow.damage) for blow in plan.blows]
+        for place, blow in enumerate(again.blows[: len(mixed)]):
+            for amount, p in blow.damage.items():
+                mixed[place][amount] = mixed[place].get(amount, Fraction(0)) + p / DEALT
+    return [Sampler(found) for found in mixed]
 
 
 def _party_spend(
@@ -549,7 +574,9 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
             answered = _blows(rules, setup, "")
             if answered is None:
                 raise RuleError(f"{attacker.name} cannot attack {target.name} here")
-            bare = _blows(rules, setup, "none") or answered
+            # Dealt again each round, a hand answers every attack on it with its best card.
+            bare = answered if rules.dealt is not None else _blows(rules, setup, "none")
+            bare = bare or answered
             same = _same(answered, bare)
             attacker.strikes[t] = (answered, answered if same else bare)
             spend = _party_spend(rules, setup, "", attacker, target, spends)
@@ -857,7 +884,9 @@ def estimate_encounter(
     played from :data:`DEALS` deals. None: ``between`` stopped it."""
     first = encounter_fight(data, game, encounter_id, rng)
     preparations = [prepare(first, choices)]
-    if not first.enc.started and game.fight.fight_start is not None:
+    # A game whose hands are dealt again each round counts fresh deals already (DEALT).
+    again_dealt = game.exchange.dealt is not None
+    if not first.enc.started and game.fight.fight_start is not None and not again_dealt:
         for _ in range(DEALS - 1):
             again = encounter_fight(data, game, encounter_id, rng)
             preparations.append(prepare(again, choices))

@@ -254,6 +254,12 @@ class ExchangeRules:
     foe_targets: str = ""
     """How the game's foes pick their targets when a fight is played out for its danger
     (:data:`rulesets.danger.TARGET_RULES`: ``random``, ``weakest``, ``last``); blank: random."""
+    dealt: Callable[[Setup, random.Random], Setup] | None = None
+    """``dealt(setup, rng)``: the exchange as it may stand in a later round of a game whose
+    sides play from hands that are spent and dealt again (Shadows' combat hands): each side's
+    hand drawn afresh and the defender's answer what it would play. A simulator averages an
+    attack's odds over such deals rather than replaying the hand as it lies. None: the
+    exchange stands as it is."""
     room: Callable[[Side, Doc], int] | None = None
     """``room(side, health)``: how far that health is from out of the fight, in the game's own
     measure (smaller: closer to out), for a danger estimate's ``weakest`` target. None: the sum
@@ -414,16 +420,23 @@ def percent(p: Fraction) -> str:
     return f"{float(p):.1%}"
 
 
+def share(p: Fraction) -> str:
+    """``"12%"``: a share of a damage list; one above nothing but under half a percent is
+    ``"<1%"``."""
+    return "<1%" if 0 < p < Fraction(1, 200) else f"{float(p):.0%}"
+
+
 def damage_text(dist: Mapping[int, Fraction], most: int = 6) -> str:
-    """``"0 45% · 1 9% · 2 9% · 4 more 12%"``: the likeliest amounts, at most ``most`` of them
-    in order, then how many more there are and their share (a list must not pass for all); a
-    single amount past them is named instead."""
+    """``"0 45% · 1 9% · 2 9% · 4 other amounts 12%"``: the likeliest amounts, at most ``most``
+    of them in order, then how many other amounts there are and their share (a list must not
+    pass for all; "4 more" read as an amount of 4); a single amount past them is named instead.
+    A share under half a percent reads ``<1%``, not a rounded ``0%`` that says it cannot happen."""
     ranked = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
     keep = most if len(ranked) > most + 1 else most + 1
     shown, left = ranked[:keep], ranked[keep:]
-    text = " · ".join(f"{k} {float(v):.0%}" for k, v in sorted(shown))
+    text = " · ".join(f"{k} {share(v)}" for k, v in sorted(shown))
     if left:
-        text += f" · {len(left)} more {float(sum(v for _, v in left)):.0%}"
+        text += f" · {len(left)} other amounts {share(sum((v for _, v in left), Fraction(0)))}"
     return text
 
 

@@ -125,7 +125,7 @@ def test_the_odds_line_says_what_share_of_the_damage_it_leaves_out() -> None:
     dist = {15 + k: Fraction(1, 24) for k in range(1, 11)} | {30: Fraction(14, 24)}
     text = ex.damage_text(dist)
     assert text.startswith("16 4% · ") and "30 58%" in text, text
-    assert text.endswith(" · 5 more 21%"), text
+    assert text.endswith(" · 5 other amounts 21%"), text
     assert ex.damage_text({0: Fraction(1, 2), 3: Fraction(1, 2)}) == "0 50% · 3 50%"
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -38,11 +39,12 @@ from rulesets.exchange import (
     Plan,
     Rolled,
     Setup,
+    Side,
     not_alive,
     percent,
 )
 from rulesets.fight import Fight
-from rulesets.shadows import foes
+from rulesets.shadows import foes, tarot
 from rulesets.shadows import rules as shadows
 from rulesets.shadows.cards import parse_card
 from rulesets.shadows.tarot import Card
@@ -290,6 +292,41 @@ def costs(setup: Setup) -> tuple[dict[str, int], dict[str, int]]:
     return {"cards": 1}, {"cards": len(defence_cards(setup))}
 
 
+def dealt(setup: Setup, rng: random.Random) -> Setup:
+    """SOH-11/13: the exchange in a later round: the cards played leave the hands and the hands
+    are dealt again each round, so each side holds a fresh hand of its size from the Minor
+    Arcana, and the defender answers as a foe does (:func:`foes.best_defence`, one card for the
+    one AP of the attack)."""
+    cards = list(tarot.full_deck("minor"))
+    rng.shuffle(cards)
+    mine = max(1, len(setup.attacker.extra.get("hand") or ()))
+    theirs = len(setup.target.extra.get("hand") or ())
+    attack_hand, defence_hand = cards[:mine], cards[mine : mine + theirs]
+    attacker = replace(
+        setup.attacker,
+        extra={**setup.attacker.extra, "hand": [c.to_dict() for c in attack_hand]},
+    )
+    target = replace(
+        setup.target,
+        extra={**setup.target.extra, "hand": [c.to_dict() for c in defence_hand]},
+    )
+    played = foes.best_defence(defence_hand, 1)
+    return replace(
+        setup, attacker=attacker, target=target,
+        defence=", ".join(c.label for c in played) or "none",
+    )  # fmt: skip
+
+
+def room(side: Side, health: Doc) -> int:
+    """SOH-17: a hit lands on Health and Life alike, and either at 0 is out (incapacitated,
+    dead), so the smaller of the two is how far it is from out."""
+    pools = health.get("resources") or {}
+    left = [
+        int((pools.get(k) or {}).get("current", 0)) for k in ("health", "life") if k in pools
+    ]
+    return min(left) if left else 0
+
+
 def hurt(setup: Setup, health: Doc, amount: int, face: int) -> Doc:
     return dict(shadows.apply_hit(health, amount, ("health", "life"), "normal", False).character)
 
@@ -303,6 +340,8 @@ EXCHANGE = ExchangeRules(
     costs=costs,
     defence_help="cards from its hand, as 4 Cups, 9 Swords · none · blank: a foe its best",
     extra=extra,
+    dealt=dealt,
+    room=room,
     attack_fields=(
         Field("card", "Card to play (blank: the best of the attack's suit)", "", required=False),
         Field("skill", "Attack skill", "0", "int", minimum=0, maximum=40),

@@ -24,9 +24,15 @@ def test_a_long_distribution_says_the_share_it_leaves_off() -> None:
     text = damage_text(dist)
     assert text.startswith("0 25% · ")
     assert text.count("·") == 6
-    assert text.endswith("· 4 more 14%")
+    assert text.endswith("· 4 other amounts 14%")
 
 
 def test_a_short_distribution_is_written_whole() -> None:
     dist = {0: Fraction(3, 10), 1: Fraction(7, 20), 2: Fraction(7, 20)}
     assert damage_text(dist) == "0 30% · 1 35% · 2 35%"
+
+
+def test_an_amount_under_half_a_percent_reads_under_one_not_nought() -> None:
+    """A 1-in-400 amount is possible: ``<1%``, not a rounded ``0%`` that says it cannot be."""
+    dist = {0: Fraction(399, 800), 3: Fraction(399, 800), 9: Fraction(1, 400)}
+    assert damage_text(dist) == "0 50% · 3 50% · 9 <1%"
