@@ -119,6 +119,16 @@ class NoEstimate(RuleError):
     """The game's exchange cannot play this fight out (it lands on nothing here)."""
 
 
+class Stopped(Exception):
+    """``between`` said stop while the odds were being counted."""
+
+
+STEPS = 4
+"""Combatants read, or attacker-target pairs counted, between two calls of :func:`prepare`'s
+``between``: a large fight's odds take seconds, and a count no longer wanted stops within a
+few of its steps."""
+
+
 def wilson(hits: int, runs: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``hits`` in ``runs`` (z = 1.96: 95%)."""
     if runs <= 0:
@@ -517,12 +527,18 @@ def _share(fight: Fight, kind: str, c: er.Combatant) -> Callable[[Doc], Any]:
     return lambda health: None
 
 
-def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
+def prepare(
+    fight: Fight,
+    choices: Choices | None = None,
+    between: Callable[[], bool] | None = None,
+) -> Prepared:
     """The encounter as it stands, with every attack's odds counted once (module docstring).
     ``choices``: how each side picks its targets (None: the party at random, the foes as the
-    game declares, :attr:`rulesets.exchange.ExchangeRules.foe_targets`).
+    game declares, :attr:`rulesets.exchange.ExchangeRules.foe_targets`). ``between`` is
+    called every :data:`STEPS` steps of the count; False stops it (:class:`Stopped`).
 
     Raises:
+        Stopped: ``between`` said stop.
         RuleError: the game's exchange cannot count an attack here (named), or there is no
             fight (no one on one of the sides).
     """
@@ -537,9 +553,18 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
     foes = [c for c in standing if c.side != "pc"]
     if not party or not foes:
         raise RuleError("No fight to estimate: it needs someone on each side")
+    steps = 0
+
+    def step() -> None:
+        nonlocal steps
+        steps += 1
+        if between is not None and steps % STEPS == 0 and not between():
+            raise Stopped
+
     bodies: list[Body] = []
     due = {str(d.get("id")) for d in fight.doc.get("morale_due") or [] if isinstance(d, Mapping)}
     for place, c in enumerate(standing):
+        step()
         kind = health_kind(c)
         # A track needs a setup that has this combatant as its target; any attacker does.
         other = foes[0] if c.side == "pc" else party[0]
@@ -569,6 +594,7 @@ def prepare(fight: Fight, choices: Choices | None = None) -> Prepared:
         for t, target in enumerate(bodies):
             if attacker.party == target.party:
                 continue
+            step()
             setup = ex.setup_of(fight, attacker.cid, target.cid)
             setup = dc_replace(setup, target=_fresh(setup.target))
             answered = _blows(rules, setup, "")
@@ -883,13 +909,19 @@ def estimate_encounter(
     :func:`prepare`, :func:`simulate`); one not yet started whose game deals at its start is
     played from :data:`DEALS` deals. None: ``between`` stopped it."""
     first = encounter_fight(data, game, encounter_id, rng)
-    preparations = [prepare(first, choices)]
+    try:
+        preparations = [prepare(first, choices, between)]
+    except Stopped:
+        return None
     # A game whose hands are dealt again each round counts fresh deals already (DEALT).
     again_dealt = game.exchange.dealt is not None
     if not first.enc.started and game.fight.fight_start is not None and not again_dealt:
         for _ in range(DEALS - 1):
             again = encounter_fight(data, game, encounter_id, rng)
-            preparations.append(prepare(again, choices))
+            try:
+                preparations.append(prepare(again, choices, between))
+            except Stopped:
+                return None
     share, extra = divmod(runs, len(preparations))
     parts: list[Estimate] = []
     for place, prepared in enumerate(preparations):

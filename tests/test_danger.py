@@ -462,3 +462,30 @@ def weakest_pc(data: Data) -> tuple[str, list[int]]:
     states, last = [0] * len(bodies), [-1] * len(bodies)
     picked = danger._target("weakest", foe, party, states, bodies, last, random.Random(1))
     return bodies[picked].name, [bodies[i].track.left(0) for i in party]
+
+
+def test_a_count_no_longer_wanted_stops_while_the_odds_are_counted(tmp_path: Path) -> None:
+    """A large fight's odds take seconds before its first fight is played: the tracker's
+    meter cancels a count a newer change made stale, and that count stops within a few of
+    the odds' steps instead of running them all beside the GM's keys."""
+    data = with_foes(demo_data(tmp_path, "resolution"), 1, 12)
+    game = registry.game("resolution")
+    eid = int(next(iter(data["encounters"])))
+    asked: list[int] = []
+
+    def between() -> bool:
+        asked.append(1)
+        return False
+
+    stopped = danger.estimate_encounter(data, game, eid, 100, random.Random(1), None, between)
+    assert stopped is None and asked == [1]
+    # Counted whole, the same fight asks every few steps: 16 combatants, 96 pairs.
+    asked.clear()
+
+    def going_on() -> bool:
+        asked.append(1)
+        return True
+
+    whole = danger.estimate_encounter(data, game, eid, 100, random.Random(1), None, going_on)
+    assert whole is not None
+    assert len(asked) >= (16 + 96) // danger.STEPS
