@@ -17,7 +17,6 @@ import dataclasses
 import io
 import random
 import signal
-import time
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -193,18 +192,20 @@ class Hang(AssertionError):
 
 @contextmanager
 def hard_limit(seconds: float = LIMIT_S) -> Iterator[None]:
-    """Fail (interrupting the work) if the block runs longer than ``seconds``."""
+    """Fail (interrupting the work) if the block spends more than ``seconds`` of the
+    process's CPU time: a runaway input, not a machine busy with other work (wall time would
+    count a loaded CI host against the input)."""
 
     def expire(signum: int, frame: types.FrameType | None) -> None:
-        raise Hang(f"still running after {seconds} s")
+        raise Hang(f"still running after {seconds} s of CPU time")
 
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def snapshot(campaign: Campaign) -> Any:
@@ -242,7 +243,6 @@ def attempt(campaign: Campaign, command: Any) -> list[str] | None:
 
 
 def check_roll(expression: str) -> None:
-    started = time.perf_counter()
     try:
         with hard_limit():
             result = dice.roll(expression, random.Random(1))
@@ -250,8 +250,6 @@ def check_roll(expression: str) -> None:
         assert str(exc).strip()
         assert "\x1b" not in str(exc) and "\x00" not in str(exc)
         return
-    finally:
-        assert time.perf_counter() - started < LIMIT_S
     assert isinstance(result.total, int)
     assert abs(result.total) < JSON_SAFE, "a total no save can hold exactly"
     assert all(abs(d) < JSON_SAFE for d in result.dice)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from typing import Literal
 
 import pytest
@@ -738,19 +737,17 @@ def test_gen04_round_trip_mid_fight_json() -> None:
     assert cur(again) == "C"
 
 
-def test_gen04_three_hundred_combatants_turn_fast() -> None:
+def test_gen04_three_hundred_combatants_turn_through_ten_rounds() -> None:
+    # How fast is bench/encounter.py's to measure: a test asserts what the turns come to.
     enc = Encounter()
     add_group(enc, "Rat", 300, npc)
     for i, c in enumerate(enc.combatants):
         if i % 3 == 0:
             add_effect(enc, c.id, Effect("Poison", remaining=None))
     start(enc)
-    t0 = time.perf_counter()
     for _ in range(3000):
         next_turn(enc)
-    elapsed = time.perf_counter() - t0
     assert enc.round == 11 and enc.current == enc.combatants[0].id
-    assert elapsed < 2.0, elapsed  # ~50 µs each on the reference machine
 
 
 # --------------------------------------------------------------------------- properties
