@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.cli_base import EXIT_OK, Parser, UsageError, print_json, print_text
 from rulesets.danger import Scratch
+from rulesets.text import named_by
 
 if TYPE_CHECKING:
     from rulesets import encounter as er
@@ -57,12 +58,8 @@ def by_prefix(
     names: Sequence[tuple[str, str]], typed: str, what: str, prog: str = "tableside attack"
 ) -> str:
     """The key of the one name ``typed`` begins (case aside; an exact name wins)."""
-    wanted = typed.strip().casefold()
-    exact = [key for key, name in names if name.casefold() == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    found = [(key, name) for key, name in names if name.casefold().startswith(wanted)]
-    if not wanted or not found:
+    found = named_by(names, typed)
+    if not found:
         known = ", ".join(name for _, name in names) or "none"
         raise UsageError(f"{prog}: no {what} named {typed!r} (there are: {known})")
     if len(found) > 1:

@@ -14,6 +14,8 @@ is there and nothing runs. Both the TUI (``widgets.literal``, the header, toasts
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 
 # Unicode categories Cc (C0, DEL, C1), Cf (format: bidi controls, zero-width characters, soft
 # hyphen, BOM, tags …), Zl / Zp (line and paragraph separators) and Cs (lone surrogates, which
@@ -37,6 +39,9 @@ more than a GM types; past it is a paste gone wrong, refused with a message."""
 
 MAX_NOTES = 20_000
 """The bound on a notes field: pages of notes; past it is a paste gone wrong."""
+
+
+Key = TypeVar("Key")
 
 
 def too_long(label: str, text: str, limit: int = MAX_TEXT) -> str | None:
@@ -100,3 +105,16 @@ def json_safe(encoded: str) -> str:
         return f"\\u{code:04x}"
 
     return _HIDDEN_PAST_C0.sub(escape, encoded)
+
+
+def named_by(names: Sequence[tuple[Key, str]], typed: str) -> list[tuple[Key, str]]:
+    """The names ``typed`` names, case aside: an exact name alone where there is exactly one,
+    else every name it begins (several: ambiguous; none: nobody). Blank names no one. The
+    tracker's attack line and the command line pick a combatant or an encounter by it."""
+    wanted = typed.strip().casefold()
+    if not wanted:
+        return []
+    exact = [(key, name) for key, name in names if name.casefold() == wanted]
+    if len(exact) == 1:
+        return exact
+    return [(key, name) for key, name in names if name.casefold().startswith(wanted)]

@@ -25,6 +25,7 @@ from rulesets import exchange as ex
 from rulesets import foes as fo
 from rulesets.base import RuleError
 from rulesets.fight import load
+from rulesets.text import named_by
 from rulesets.values import record
 from screens.campaign_reader import CampaignReader
 from screens.combat.amount_line import UnderTable
@@ -90,15 +91,12 @@ def aim(enc: er.Encounter | None, typed: str) -> tuple[str | None, str]:
         if 0 <= index < len(enc.combatants):
             return enc.combatants[index].id, ""
         return None, f"No row {text}: there are {len(enc.combatants)}"
-    exact = [c for c in enc.combatants if c.name.casefold() == text]
-    found = [c for c in enc.combatants if c.name.casefold().startswith(text)]
-    if len(exact) == 1:
-        return exact[0].id, ""
+    found = named_by([(c.id, c.name) for c in enc.combatants], typed)
     if len(found) == 1:
-        return found[0].id, ""
+        return found[0][0], ""
     if not found:
         return None, f"No one is named {typed.strip()!r}"
-    names = ", ".join(c.name for c in found)
+    names = ", ".join(name for _, name in found)
     return None, f"{typed.strip()!r} is ambiguous: {names} (type more)"
 
 
