@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from app.state import Campaign, Command
+from app.typing_pause import TypingPause
 
 
 class TableHost(Protocol):
@@ -18,6 +19,8 @@ class TableHost(Protocol):
     campaign: Campaign
     save_problem: str | None
     """Why the newest changes are not on disk yet (the panels' banner); None: saved."""
+    typing_pause: TypingPause
+    """When the GM last pressed a key: background counts wait for the keys to go quiet."""
 
     def apply(
         self, command: Command, refused: Callable[[str], None] | None = None

@@ -36,6 +36,7 @@ from app.save_watch import SaveWatch
 from app.state import Campaign, Command, CommandError
 from app.store import SaveTooLarge, StoreError
 from app.textual_compat import GameSafe
+from app.typing_pause import TypingPause
 from screens.panel import PANELS
 from widgets.footer import TablesideFooter
 
@@ -95,6 +96,8 @@ class TablesideApp(GameSafe, App[None]):
         campaign.listeners.append(self._on_campaign_change)
         self.keymap: dict[str, str] = {}
         """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
+        self.typing_pause = TypingPause()
+        """When the GM last pressed a key: background counts wait for the keys to go quiet."""
         self._ui_thread = threading.get_ident()
         self._told = Notices()
         self.saves = SaveWatch(self, campaign, self._on_ui_thread)
@@ -125,6 +128,8 @@ class TablesideApp(GameSafe, App[None]):
     async def on_event(self, event: events.Event) -> None:
         # Keys go through the queue one at a time (app.key_queue: Textual would run the app's
         # bindings behind keys typed since).
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.typing_pause.key()
         if self._keys.takes(event):
             await self._keys.put(event)
             return

@@ -908,6 +908,8 @@ def estimate_encounter(
     """The encounter of a save's tables played out ``runs`` times (:func:`encounter_fight`,
     :func:`prepare`, :func:`simulate`); one not yet started whose game deals at its start is
     played from :data:`DEALS` deals. None: ``between`` stopped it."""
+    if between is not None and not between():
+        return None  # asked before the first read: a large fight's read is itself a wait
     first = encounter_fight(data, game, encounter_id, rng)
     try:
         preparations = [prepare(first, choices, between)]

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from app.state import Campaign
+    from app.typing_pause import TypingPause
     from rulesets.danger import Choices, Estimate, Proposal
     from rulesets.game import Game
 
@@ -47,14 +48,21 @@ def compute(
     encounter_id: int,
     token: object,
     choices: Choices | None = None,
+    typing: TypingPause | None = None,
 ) -> tuple[object, Estimate | str | None]:
     """In the worker thread: the estimate of the encounter, or why there is none (a line);
-    None when a newer change cancelled it."""
+    None when a newer change cancelled it. With ``typing``, the count waits at each pause
+    point while the GM types (:mod:`app.typing_pause`)."""
     from rulesets import danger
 
     worker = get_current_worker()
 
+    def cancelled() -> bool:
+        return worker.is_cancelled
+
     def between() -> bool:
+        if typing is not None and not typing.wait_quiet(cancelled):
+            return False
         time.sleep(PAUSE_SECONDS)  # hand the interpreter and the core to the keys
         return not worker.is_cancelled
 
@@ -155,10 +163,21 @@ class DangerMeter(Static):
         self.choices: Choices | None = None
         """How each side picks its targets, as the GM set them in the detail (None: the
         party at random, the foes as the game declares)."""
+        self.typing: TypingPause | None = None
+        """The app's keys, which a count waits for (:mod:`app.typing_pause`)."""
 
-    def follow(self, campaign: Campaign, encounter_id: int | None, enabled: bool = True) -> None:
+    def follow(
+        self,
+        campaign: Campaign,
+        encounter_id: int | None,
+        enabled: bool = True,
+        typing: TypingPause | None = None,
+    ) -> None:
         """After a refresh: estimate the encounter again if the campaign changed (unless the
-        app runs without the meter)."""
+        app runs without the meter). ``typing``: the app's keys, which the count waits for
+        while the GM types."""
+        if typing is not None:
+            self.typing = typing
         if not enabled or not getattr(self.app, "danger_meter", True):
             self.display = False
             return
@@ -171,8 +190,8 @@ class DangerMeter(Static):
         self.token = token
         self.estimate = None
         data = tables(campaign)
-        game, choices = campaign.game, self.choices
-        in_thread(self, lambda: compute(data, game, encounter_id, token, choices), GROUP)
+        game, choices, typing = campaign.game, self.choices, self.typing
+        in_thread(self, lambda: compute(data, game, encounter_id, token, choices, typing), GROUP)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker finished: show its estimate unless the fight has changed since."""
@@ -249,7 +268,8 @@ class DangerMeter(Static):
         self.build_ask = (name, vary, fixed)
         span = BUILD_RANGES[vary]
         add = quick_foes(eid, name, vary, fixed)
-        in_thread(self, lambda: search(data, game, eid, wanted, span, add), BUILD_GROUP)
+        typing = self.typing
+        in_thread(self, lambda: search(data, game, eid, wanted, span, add, typing), BUILD_GROUP)
         return f"Danger: finding the {what} that makes it {wanted}…"
 
     def _build_done(self, worker: Worker[Any]) -> None:
@@ -299,6 +319,7 @@ def search(
     wanted: str,
     span: tuple[int, int],
     add: Callable[[Any, int], object],
+    typing: TypingPause | None = None,
 ) -> Proposal | str:
     """In a worker thread: the value in ``span`` for which ``add(tx, value)`` (foes added on a
     scratch copy of the save's tables) brings the fight into the band ``wanted``; or why there
@@ -307,6 +328,15 @@ def search(
 
     worker = get_current_worker()
 
+    def cancelled() -> bool:
+        return worker.is_cancelled
+
+    def between() -> bool:
+        # A build runs to the end (its answer is asked for), pausing only while the GM types.
+        if typing is not None:
+            typing.wait_quiet(cancelled)
+        return _yield()
+
     def at(value: int) -> Estimate:
         if worker.is_cancelled:
             raise danger.NoEstimate("cancelled")
@@ -314,9 +344,9 @@ def search(
         add(tx, value)
         rng = random.Random(METER_SEED)
         found = danger.estimate_encounter(
-            tx.data, game, encounter_id, BUILD_RUNS, rng, None, _yield
+            tx.data, game, encounter_id, BUILD_RUNS, rng, None, between
         )
-        assert found is not None  # _yield never stops it
+        assert found is not None  # between never stops it
         return found
 
     try:

@@ -139,7 +139,9 @@ class CombatScreen(PanelScreen):
         self._offer_keys(self._keys_now(enc.model) if enc is not None else (None, False, False))
         if enc is not None:
             self.tracker.forget_result()
-        self.meter.follow(self.campaign, self.state.encounter_id)
+        self.meter.follow(
+            self.campaign, self.state.encounter_id, typing=self.tableside.typing_pause
+        )
 
     def _show_detail(self) -> None:
         self.tracker.show_detail(self.table.selected_id)
