@@ -9,6 +9,7 @@ starts from the Footer's ``KeysShown`` (the last part of the first frame), after
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,10 @@ def warm_up() -> None:
 class FirstFrame:
     """Runs the work behind the first frame, once a session."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], then: Callable[[], None] | None = None) -> None:
         self._app = app
+        self._then = then
+        """Called after the first frame too (the background counts start)."""
         self._seen = False
 
     def shown(self) -> None:
@@ -62,6 +65,8 @@ class FirstFrame:
         app = self._app
         settle_collector()
         app.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+        if self._then is not None:
+            self._then()
         # A moment later: restyling the panel on screen holds the interpreter while Textual's
         # writer thread is still sending the first frame to the terminal.
         app.set_timer(PANEL_STYLES_AFTER, self._load_panel_styles)

@@ -96,7 +96,7 @@ class TablesideApp(GameSafe, App[None]):
         campaign.listeners.append(self._on_campaign_change)
         self.keymap: dict[str, str] = {}
         """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
-        self.typing_pause = TypingPause()
+        self.typing_pause = TypingPause(started=False)
         """When the GM last pressed a key: background counts wait for the keys to go quiet."""
         self._ui_thread = threading.get_ident()
         self._told = Notices()
@@ -104,7 +104,7 @@ class TablesideApp(GameSafe, App[None]):
         self.faults = GameFaults(self, campaign, self._told, self._on_ui_thread)
         self._collector = Collector(self)
         self._keys = KeyQueue(self, super().on_event, self._collector.key_through)
-        self._first_frame = FirstFrame(self)
+        self._first_frame = FirstFrame(self, then=self.typing_pause.start)
         self._clock = ClockActions(self, campaign, self.apply)
         # Parsed CSS shared across Textual's reparses and kept for the next start, while the
         # app runs (put back as Textual has it when it ends).

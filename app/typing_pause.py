@@ -8,6 +8,9 @@ of 300). A count therefore waits at its next pause point (``between`` in
 :data:`QUIET_SECONDS`: the GM sees each key at once, and the meter once the typing stops. A
 count made stale by the keys meanwhile is cancelled where it waits, having cost nothing.
 
+Counts also wait for the app's first frame: a count started as the tracker opens would share
+the interpreter with drawing it (and import the odds library meanwhile).
+
 The UI thread only writes the time of the newest key (one float); the worker reads it.
 """
 
@@ -26,18 +29,27 @@ POLL_SECONDS = 0.05
 class TypingPause:
     """When the GM last pressed a key, and a wait for the keys to go quiet (module docstring).
 
-    ``clock`` and ``sleep`` are injected so that tests need not wait.
+    ``clock`` and ``sleep`` are injected so that tests need not wait; ``started=False`` holds
+    every count until :meth:`start` (the app's first frame).
     """
 
     def __init__(
         self,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        *,
+        started: bool = True,
     ) -> None:
         self._clock = clock
         self._sleep = sleep
         self.last_key = float("-inf")
         """When the newest key arrived (by ``clock``)."""
+        self.started = started
+        """False until the app's first frame is on screen: counts wait for it."""
+
+    def start(self) -> None:
+        """The first frame is on screen whole: counts may go on once the keys are quiet."""
+        self.started = True
 
     def key(self) -> None:
         """A key arrived (on the UI thread): counts pause until the keys are quiet again."""
@@ -45,6 +57,8 @@ class TypingPause:
 
     def quiet_in(self) -> float:
         """Seconds until the keys count as quiet (0: they are)."""
+        if not self.started:
+            return POLL_SECONDS
         return max(0.0, self.last_key + QUIET_SECONDS - self._clock())
 
     def wait_quiet(self, cancelled: Callable[[], bool]) -> bool:

@@ -52,9 +52,7 @@ def compute(
 ) -> tuple[object, Estimate | str | None]:
     """In the worker thread: the estimate of the encounter, or why there is none (a line);
     None when a newer change cancelled it. With ``typing``, the count waits at each pause
-    point while the GM types (:mod:`app.typing_pause`)."""
-    from rulesets import danger
-
+    point while the GM types, and before it starts (:mod:`app.typing_pause`)."""
     worker = get_current_worker()
 
     def cancelled() -> bool:
@@ -65,6 +63,10 @@ def compute(
             return False
         time.sleep(PAUSE_SECONDS)  # hand the interpreter and the core to the keys
         return not worker.is_cancelled
+
+    if not between():
+        return token, None
+    from rulesets import danger
 
     rng = random.Random(METER_SEED)
     try:

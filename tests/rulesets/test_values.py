@@ -1,5 +1,6 @@
 """``@frozen`` and ``@record`` are the standard library's dataclasses: a value is
-``dataclass(frozen=True, slots=True)``, a record a plain ``dataclass``."""
+``dataclass(frozen=True, slots=True)``, a record a plain ``dataclass``; both share one
+``__repr__`` that reads as the generated one."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pkgutil
 import pytest
 
 import rulesets
-from rulesets.values import frozen, record
+from rulesets.values import fields_repr, frozen, record
 
 
 @frozen
@@ -49,6 +50,58 @@ def test_a_record_is_a_plain_dataclass() -> None:
     assert dataclasses.is_dataclass(tally)
     with pytest.raises(TypeError, match="unhashable"):
         hash(tally)
+
+
+@frozen
+class Hidden:
+    name: str
+    secret: str = dataclasses.field(default="", repr=False)
+
+
+@frozen
+class Told(Sample):
+    told: bool = False
+
+
+@frozen
+class OwnRepr:
+    name: str
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+@record
+class Loop:
+    name: str
+    inner: list[object] = dataclasses.field(default_factory=list)
+
+
+def _generated(cls: type, value: object) -> str:
+    """The repr the standard library's dataclass would have generated for ``value``."""
+    twin = dataclasses.make_dataclass(
+        cls.__name__,
+        [(f.name, object, dataclasses.field(repr=f.repr)) for f in dataclasses.fields(cls)],
+    )
+    return repr(twin(*(getattr(value, f.name) for f in dataclasses.fields(cls))))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [Sample("Ada", (1, 2)), Hidden("Ada", "shh"), Told("Ada", (3,), True), Tally("hits", 2)],
+    ids=lambda v: type(v).__name__,
+)
+def test_the_shared_repr_reads_as_the_generated_one(value: object) -> None:
+    assert repr(value) == _generated(type(value), value)
+    assert "shh" not in repr(value)
+
+
+def test_a_class_s_own_repr_and_a_loop_are_kept() -> None:
+    assert repr(OwnRepr("Ada")) == "<Ada>"
+    loop = Loop("ring")
+    loop.inner.append(loop)
+    assert repr(loop) == "Loop(name='ring', inner=[...])"
+    assert Sample.__repr__ is fields_repr and Tally.__repr__ is fields_repr
 
 
 def _rules_classes() -> list[type]:
