@@ -405,18 +405,17 @@ def _check_encounter(
         turn_order(str(doc.get("model", "initiative")), game_of(game))
     except ValueError as exc:
         raise SchemaError(f"{where}: cannot be read as an encounter ({exc})") from None
-    for index, combatant in enumerate(doc.get("combatants", [])):
-        _require(isinstance(combatant, dict), f"{where}.combatants[{index}]", "must be an object")
     combatants = doc.get("combatants", [])
-    position = {id(c): index for index, c in enumerate(combatants)} if unchanged else {}
-
-    def read(combatant: dict[str, Any]) -> Combatant:
-        if position.get(id(combatant)) in unchanged:
-            return Combatant(id=str(combatant.get("id", "")))  # read when it was stored
-        return Combatant.from_dict(combatant)
-
+    if unchanged and isinstance(combatants, list):
+        # Those equal to the stored ones were read when they were stored.
+        combatants = [c for index, c in enumerate(combatants) if index not in unchanged]
+    for index, combatant in enumerate(doc.get("combatants", [])):
+        if index not in unchanged:
+            _require(
+                isinstance(combatant, dict), f"{where}.combatants[{index}]", "must be an object"
+            )
     try:
-        Encounter.from_dict(doc, combatant=read)
+        Encounter.from_dict({**doc, "combatants": combatants}, combatant=Combatant.from_dict)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise SchemaError(f"{where}: cannot be read as an encounter ({exc})") from None
 

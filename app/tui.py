@@ -37,7 +37,7 @@ from app.state import Campaign, Command, CommandError
 from app.store import SaveTooLarge, StoreError
 from app.textual_compat import GameSafe
 from app.typing_pause import TypingPause
-from screens.panel import PANELS
+from screens.panel import PANELS, PanelScreen
 from widgets.footer import TablesideFooter
 
 # Modals (help, quick roll, store error) are imported when first opened: none is on the first
@@ -96,6 +96,8 @@ class TablesideApp(GameSafe, App[None]):
         campaign.listeners.append(self._on_campaign_change)
         self.keymap: dict[str, str] = {}
         """The GM's keymap in effect (binding id -> keys), for screens that list keys."""
+        self._changed_now: list[str] | None = None
+        """While :meth:`apply` applies a command: the tables it changed."""
         self.typing_pause = TypingPause(started=False)
         """When the GM last pressed a key: background counts wait for the keys to go quiet."""
         self._ui_thread = threading.get_ident()
@@ -224,6 +226,7 @@ class TablesideApp(GameSafe, App[None]):
         instead) and return None."""
         if self.saves.stopped():
             return None
+        self._changed_now = []
         try:
             lines = self.campaign.apply(command)
         except CommandError as exc:
@@ -235,10 +238,23 @@ class TablesideApp(GameSafe, App[None]):
         except StoreError as exc:
             self.saves.not_saved(exc)
             return None
+        finally:
+            changed, self._changed_now = self._changed_now, None
+        if changed:
+            # A method call down to the panel the change came from: its redraw is part of the
+            # key that made the change, not a message handled after it.
+            screen = self.screen
+            if isinstance(screen, PanelScreen):
+                screen.campaign_changed(changed)
+            else:
+                screen.post_message(CampaignChanged(changed))
         return lines
 
     def _on_campaign_change(self, tables: list[str]) -> None:
-        self.screen.post_message(CampaignChanged(tables))
+        if self._changed_now is not None and self._on_ui_thread():
+            self._changed_now += tables  # told once the change is made (apply)
+        else:
+            self.screen.post_message(CampaignChanged(tables))
         self.saves.warn_if_large()
 
     # --- actions ---------------------------------------------------------------------------------

@@ -321,7 +321,7 @@ class Encounter:
             started=bool(data.get("started", False)),
             ticked_round=int(data.get("ticked_round", 0)),
             next_seq=int(data.get("next_seq", 1)),
-            rewind=_records(data.get("rewind")),
+            rewind=records(data.get("rewind")),
             group_initiative=bool(data.get("group_initiative", False)),
         )
         if enc.current is not None and all(c.id != enc.current for c in enc.combatants):
@@ -351,7 +351,7 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def _records(value: Any) -> list[dict[str, Any]]:
+def records(value: Any) -> list[dict[str, Any]]:
     """The saved turn records; anything malformed (a hand edit) is no record (going back then
     only steps the pointer)."""
     if not isinstance(value, list):

@@ -198,6 +198,9 @@ class Fight:
             self.doc["morale_due"] = [d for d in self.due() if d.get("id") not in out]
         merged = {**self.doc, **self.enc.to_dict()}
         self.tx.put("encounters", self.doc_id, merged, handed_over=True)
+        keep = getattr(self.tx, "keep", None)  # a table that can keep it (the app's)
+        if keep is not None:
+            keep("encounters", self.doc_id, self.enc)
 
     def combatant(self, cid: str) -> er.Combatant:
         return self.enc.get(cid)
@@ -280,6 +283,9 @@ class Fight:
 
 
 def load(tx: Tx, doc_id: int) -> Fight:
+    kept = _kept(tx, doc_id)
+    if kept is not None:
+        return kept
     doc = tx.find("encounters", doc_id)
     if doc is None:
         raise RuleError("That encounter no longer exists")
@@ -289,6 +295,38 @@ def load(tx: Tx, doc_id: int) -> Fight:
         raise
     except (ValueError, KeyError, TypeError) as exc:
         raise RuleError(f"The encounter cannot be read: {exc}") from None
+    return Fight(tx, doc_id, doc, enc)
+
+
+_CONTAINERS = (dict, list)
+
+
+def _kept(tx: Tx, doc_id: int) -> Fight | None:
+    """The encounter as the last change saved it (``Transaction.keep``), as :func:`load` would
+    read it, or None (a table that keeps nothing, or something changed it since).
+
+    Taken back only if it still writes the stored document exactly, and parted from it first:
+    the stored document shares its nested values with what it was made from (its combatants'
+    sheets, the turn records), so those are copied; the document's own fields are copied as
+    :meth:`Transaction.find` copies a document."""
+    take = getattr(tx, "take_kept", None)
+    found = take("encounters", doc_id) if take is not None else None
+    if found is None:
+        return None
+    stored, enc = found
+    if not isinstance(enc, er.Encounter):
+        return None
+    written = enc.to_dict()
+    if any(stored.get(key) != value for key, value in written.items()):
+        return None  # changed after it was saved: read the document
+    doc = copy.deepcopy({key: value for key, value in stored.items() if key != "combatants"})
+    doc["combatants"] = written["combatants"]
+    enc.rewind = er.records(doc.get("rewind"))
+    enc.touched = None
+    for c, data in zip(enc.combatants, doc["combatants"], strict=True):
+        if any(isinstance(value, _CONTAINERS) for value in c.stats.values()):
+            c.stats = copy.deepcopy(c.stats)
+            data["stats"] = dict(c.stats)  # as a read shares them: the fight's own
     return Fight(tx, doc_id, doc, enc)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -367,14 +367,17 @@ class PanelScreen(GameSafe, Screen[None]):
 
     @on(CampaignChanged)
     def _campaign_changed(self, message: CampaignChanged) -> None:
-        if (
-            not self.WATCHES
-            or self.WATCHES.intersection(message.tables)
-            or "meta" in message.tables
-        ):
+        self.campaign_changed(message.tables)
+
+    def campaign_changed(self, tables: Sequence[str]) -> None:
+        """These tables changed: redraw if the panel shows any of them (the app calls this
+        once the panel's own change is saved; other changes come as :class:`CampaignChanged`)."""
+        if self._drawn_version == self.campaign.version:
+            return  # drawn already (a message behind the call for the same change)
+        if not self.WATCHES or self.WATCHES.intersection(tables) or "meta" in tables:
             self._drawn_version = self.campaign.version
             self.refresh_data()
-        if "meta" in message.tables:
+        if "meta" in tables:
             self.show_header()
 
     def refresh_data(self) -> None:

@@ -2,9 +2,10 @@
 danger (ctrl+b).
 
 After each change to the campaign the fight is played out again (:mod:`rulesets.danger`) in a
-thread worker, one at a time: a newer change cancels the one still running, and a result that
-arrives for a state already changed is dropped. The worker reads a shallow copy of the save's
-tables taken at the change; nothing it does reaches the save. A game whose exchange cannot play
+thread worker, one at a time, once the GM's keys are quiet (:mod:`app.typing_pause`): a newer
+change cancels the one still running, and a result that arrives for a state already changed is
+dropped. The worker reads a shallow copy of the save's tables taken as it starts; nothing it
+does reaches the save. A game whose exchange cannot play
 the fight out says so on the line, and nothing else changes.
 """
 
@@ -27,6 +28,7 @@ from widgets.literal import literal
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+    from textual.timer import Timer
 
     from app.state import Campaign
     from app.typing_pause import TypingPause
@@ -167,6 +169,9 @@ class DangerMeter(Static):
         party at random, the foes as the game declares)."""
         self.typing: TypingPause | None = None
         """The app's keys, which a count waits for (:mod:`app.typing_pause`)."""
+        self.due: tuple[Campaign, int, object] | None = None
+        """The count to start once the keys are quiet (campaign, encounter, token)."""
+        self.start_timer: Timer | None = None
 
     def follow(
         self,
@@ -191,6 +196,24 @@ class DangerMeter(Static):
             return
         self.token = token
         self.estimate = None
+        self.workers.cancel_group(self, GROUP)  # a count of the fight as it was
+        self.due = (campaign, encounter_id, token)
+        if self.start_timer is None:
+            self._start_when_quiet()
+
+    def _start_when_quiet(self) -> None:
+        """Start the count that is due once the keys are quiet (:mod:`app.typing_pause`): a
+        count started at each key only to wait would cost every key a thread, a copy of the
+        save's tables and its worker's messages."""
+        self.start_timer = None
+        if self.due is None:
+            return
+        wait = self.typing.quiet_in() if self.typing is not None else 0.0
+        if wait > 0:
+            self.start_timer = self.set_timer(wait, self._start_when_quiet)
+            return
+        campaign, encounter_id, token = self.due
+        self.due = None
         data = tables(campaign)
         game, choices, typing = campaign.game, self.choices, self.typing
         in_thread(self, lambda: compute(data, game, encounter_id, token, choices, typing), GROUP)
