@@ -324,9 +324,11 @@ def _kept(tx: Tx, doc_id: int) -> Fight | None:
     enc.rewind = er.records(doc.get("rewind"))
     enc.touched = None
     for c, data in zip(enc.combatants, doc["combatants"], strict=True):
-        if any(isinstance(value, _CONTAINERS) for value in c.stats.values()):
-            c.stats = copy.deepcopy(c.stats)
-            data["stats"] = dict(c.stats)  # as a read shares them: the fight's own
+        for value in c.stats.values():
+            if isinstance(value, _CONTAINERS):
+                c.stats = copy.deepcopy(c.stats)
+                data["stats"] = dict(c.stats)  # as a read shares them: the fight's own
+                break
     return Fight(tx, doc_id, doc, enc)
 
 
