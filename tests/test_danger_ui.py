@@ -17,6 +17,7 @@ from app.tui import TablesideApp
 from rulesets import registry
 from rulesets.game import Game
 from screens.combat import CombatScreen
+from screens.combat.danger import DangerMeter
 from screens.danger_detail import DangerDetail
 from tests.apphelpers import SIZE, demo_app, screen_text
 from tests.games import BUILT_IN
@@ -29,7 +30,8 @@ def meter(app: TablesideApp) -> str:
 
 
 async def settled(app: TablesideApp) -> None:
-    """Until the meter shows the estimate of the fight as it now stands (or why none)."""
+    """Until the meter shows the estimate of the fight as it now stands (or why none): no count
+    still due once the keys are quiet, none running."""
     import asyncio
 
     for _ in range(400):
@@ -37,6 +39,11 @@ async def settled(app: TablesideApp) -> None:
         await asyncio.sleep(0.02)
         screen = app.screen
         assert isinstance(screen, CombatScreen)
+        gauge = screen.query_one("#danger-meter", DangerMeter)
+        if gauge.due is not None or any(
+            w.group == "danger" and not w.is_finished for w in app.workers
+        ):
+            continue
         if screen.danger_estimate is not None or meter(app).startswith("Danger: no"):
             return
     raise AssertionError(f"the meter never settled: {meter(app)!r}")
